@@ -1,0 +1,168 @@
+"""The ``scour-explorer`` command: the app by default, and the headless commands.
+
+Parses arguments, reads settings once (file, environment, flags) and dispatches. Heavy modules are
+imported inside each command so ``--help`` and ``query`` stay quick. Every failure the user can
+cause ends as one line on stderr and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
+from typing import Any
+
+from explorer.core.errors import ExplorerError
+from explorer.settings import Settings, load_settings
+
+log = logging.getLogger("explorer")
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {
+        "data_dir": args.data_dir,
+        "falkordb_url": args.falkordb_url,
+        "postgres_dsn": args.postgres_dsn,
+        "embedder": args.embedder,
+    }
+    return load_settings(file=args.settings, env=os.environ, overrides=overrides)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1400x900, not {text!r}") from None
+    if not (200 <= width <= 8000 and 200 <= height <= 8000):
+        raise argparse.ArgumentTypeError("size must be between 200x200 and 8000x8000")
+    return width, height
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scour-explorer",
+        description="Explore an AI agent's memory: a knowledge graph beside the verbatim chunks.",
+    )
+    parser.add_argument("--data-dir", type=Path, help="where the embedded stores keep their data")
+    parser.add_argument("--settings", type=Path, help="a settings.toml file")
+    parser.add_argument("--falkordb-url", help="an external FalkorDB (redis:// or rediss://)")
+    parser.add_argument("--postgres-dsn", help="an external PostgreSQL with pgvector")
+    parser.add_argument("--embedder", choices=["local", "gemini"], help="embedding model")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.png", help="save the window, exit")
+    parser.add_argument("--query", help="with --screenshot: the query to run first")
+    parser.add_argument("--size", type=_size, default=(1400, 900), help="with --screenshot: WxH")
+    sub = parser.add_subparsers(dest="command")
+
+    query = sub.add_parser("query", help="run scour and print its JSON")
+    query.add_argument("text")
+    query.add_argument("--n-chunks", type=int, default=3)
+    query.add_argument("--kg-top-k", type=int, default=5)
+    query.add_argument("--domain")
+    query.add_argument("--temporal")
+    query.add_argument("--user", default="cli", help="user id recorded in the audit log")
+    query.add_argument("--scope", help="scope path to recall from (default: the whole memory)")
+    query.add_argument("--preset", help="a named retrieval preset")
+    query.add_argument("--preset-file", type=Path, help="a JSON file of named presets")
+    query.add_argument("--layers", help="comma-separated layers to search")
+    query.add_argument("--min-relevance", type=float)
+    query.add_argument("--min-salience", type=float)
+    query.add_argument("--hops", type=int, help="spreading-activation hops")
+    query.add_argument("--no-activation", action="store_true")
+
+    servers = sub.add_parser("servers", help="start, stop or show the embedded stores")
+    servers.add_argument("action", choices=["start", "stop", "status"])
+
+    ingest = sub.add_parser("ingest", help="import conversations")
+    ingest.add_argument("path", type=Path)
+    ingest.add_argument("--format", required=True, choices=["locomo", "jsonl", "chatgpt"])
+    ingest.add_argument("--scope", default="imported")
+    ingest.add_argument("--skip-bad", action="store_true", help="import good records, report bad")
+
+    stats = sub.add_parser("stats", help="counts by layer, type, scope and domain")
+    stats.add_argument("--json", action="store_true")
+
+    demo = sub.add_parser("demo", help="load the demo memory")
+    demo.add_argument("--reset", action="store_true", help="remove it and load it again")
+
+    generate = sub.add_parser("generate", help="write a synthetic memory of the seed's size")
+    generate.add_argument("--entities", type=int, default=45_000)
+    generate.add_argument("--edges", type=int, default=140_000)
+    generate.add_argument("--chunks", type=int, default=53_000)
+    generate.add_argument("--seed", type=int, default=0)
+
+    sub.add_parser("reembed", help="re-embed every chunk with the configured embedder")
+
+    evaluate = sub.add_parser("eval", help="retrieval quality on a public benchmark")
+    evaluate.add_argument("benchmark", choices=["locomo"])
+    evaluate.add_argument("path", type=Path)
+    evaluate.add_argument("--k", default="5,10,25,50")
+    evaluate.add_argument("--json", type=Path, dest="json_out")
+    evaluate.add_argument("--configs", default="lexical,vector,hybrid,full")
+
+    bench = sub.add_parser("bench", help="speed at the seed system's scale")
+    bench.add_argument("--scale", choices=["seed", "small"], default="seed")
+    bench.add_argument("--json", type=Path, dest="json_out")
+    bench.add_argument("--queries", type=int, default=200)
+    return parser
+
+
+def _run(coro_factory: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    return asyncio.run(coro_factory())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        settings = _settings(args)
+        return _dispatch(args, settings)
+    except ExplorerError as exc:
+        print(f"scour-explorer: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("scour-explorer: interrupted", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    from explorer import commands
+
+    if args.command is None:
+        if args.screenshot is not None:
+            from explorer.gui.screenshot import run_screenshot
+
+            return run_screenshot(args.screenshot, args.query, args.size, settings)
+        from explorer.app import run_app
+
+        return run_app(settings)
+    if args.command == "servers":
+        return commands.servers(settings, args.action)
+    handlers: dict[str, Callable[[], Coroutine[Any, Any, int]]] = {
+        "query": lambda: commands.query(settings, args),
+        "ingest": lambda: commands.ingest(settings, args),
+        "stats": lambda: commands.stats(settings, as_json=args.json),
+        "demo": lambda: commands.demo(settings, reset=args.reset),
+        "generate": lambda: commands.generate(settings, args),
+        "reembed": lambda: commands.reembed(settings),
+        "eval": lambda: commands.evaluate(settings, args),
+        "bench": lambda: commands.bench(settings, args),
+    }
+    return _run(handlers[args.command])
+
+
+def print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""Settings: where the stores live, which embedder and extractor to use, and the deadlines.
+
+Read once, at start, by the composition root (``app.py``/``cli.py``) from, in rising priority, a
+TOML settings file, environment variables and command-line flags; then passed down as a frozen
+value. Nothing else in the project reads the environment. Imports only the standard library and
+platformdirs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from explorer.core.errors import InvalidArgument
+
+APP_NAME = "scour-explorer"
+SETTINGS_FILE = "settings.toml"
+
+# Environment variable → settings field.
+ENV_VARS = {
+    "SCOUR_DATA_DIR": "data_dir",
+    "SCOUR_FALKORDB_URL": "falkordb_url",
+    "SCOUR_POSTGRES_DSN": "postgres_dsn",
+    "SCOUR_GRAPH": "graph_name",
+    "SCOUR_EMBEDDER": "embedder",
+    "SCOUR_EXTRACTOR": "extractor",
+    "SCOUR_GEMINI_MODEL": "gemini_model",
+    "SCOUR_SCOPE": "default_scope",
+}
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable, validated on construction."""
+
+    data_dir: Path = field(default_factory=default_data_dir)
+    # External servers; None means the embedded default under data_dir.
+    falkordb_url: str | None = None
+    postgres_dsn: str | None = None
+    graph_name: str = "scour"
+    embedder: str = "local"  # "local" (WordLlama, offline) or "gemini"
+    extractor: str = "offline"  # "offline" or "gemini"
+    gemini_model: str = "gemini-embedding-001"
+    gemini_dimension: int = 768
+    gemini_extract_model: str = "gemini-2.5-flash"
+    gemini_api_key: str | None = field(default=None, repr=False)
+    default_scope: str = "demo"
+    load_demo: bool = True
+    connect_timeout: float = 5.0
+    query_timeout: float = 10.0
+    start_timeout: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.embedder not in ("local", "gemini"):
+            raise InvalidArgument(f"embedder must be 'local' or 'gemini', not {self.embedder!r}")
+        if self.extractor not in ("offline", "gemini"):
+            raise InvalidArgument(f"extractor must be 'offline' or 'gemini', not {self.extractor!r}")
+        if self.falkordb_url is not None and not self.falkordb_url.startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise InvalidArgument("falkordb_url must start with redis://, rediss:// or unix://")
+        if self.postgres_dsn is not None and not self.postgres_dsn.startswith(
+            ("postgres://", "postgresql://")
+        ):
+            raise InvalidArgument("postgres_dsn must start with postgresql:// or postgres://")
+        for name in ("connect_timeout", "query_timeout", "start_timeout"):
+            value = getattr(self, name)
+            if not 0 < value <= 600:
+                raise InvalidArgument(f"{name} must be between 0 and 600 seconds, not {value}")
+
+    @property
+    def embedded(self) -> bool:
+        """True when at least one store is the embedded default."""
+        return self.falkordb_url is None or self.postgres_dsn is None
+
+
+def _coerce(name: str, value: Any) -> Any:
+    kind = {f.name: f.type for f in dataclasses.fields(Settings)}[name]
+    if name == "data_dir":
+        return Path(str(value)).expanduser()
+    if "float" in str(kind):
+        return float(value)
+    if "int" in str(kind):
+        return int(value)
+    if "bool" in str(kind):
+        return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+    return value
+
+
+def load_settings(
+    *,
+    file: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Settings:
+    """Build settings from a TOML file, environment and flags (later ones win).
+
+    The file defaults to ``settings.toml`` in the data directory chosen by the environment or
+    flags, else in the user's config directory; a missing file is fine, a broken one is an error.
+    """
+    env = env or {}
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    from_env = {field_: env[var] for var, field_ in ENV_VARS.items() if env.get(var)}
+    if env.get("GEMINI_API_KEY"):
+        from_env["gemini_api_key"] = env["GEMINI_API_KEY"]
+    data_dir = overrides.get("data_dir") or from_env.get("data_dir")
+    if file is None:
+        base = Path(data_dir) if data_dir else Path(platformdirs.user_config_dir(APP_NAME))
+        file = base / SETTINGS_FILE
+    from_file: dict[str, Any] = {}
+    if file.exists():
+        try:
+            from_file = tomllib.loads(file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise InvalidArgument(f"{file}: not valid TOML: {exc}") from None
+    known = {f.name for f in dataclasses.fields(Settings)}
+    unknown = sorted(set(from_file) - known)
+    if unknown:
+        raise InvalidArgument(f"{file}: unknown settings {', '.join(unknown)}")
+    merged = {**from_file, **from_env, **overrides}
+    try:
+        values = {name: _coerce(name, value) for name, value in merged.items() if name in known}
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgument(f"bad setting value: {exc}") from None
+    return Settings(**values)

@@ -1,0 +1,67 @@
+"""Agent-facing tools: the context a tool runs in, privilege bits, and the registry.
+
+A tool is a module in this package exposing ``TOOL_NAME`` and ``async def run(..., ctx=None)``
+returning a JSON string. The registry discovers tools by that contract and dispatches
+``execute_tool(name, args, ctx)``. Imports core and the standard library; the memory handle
+arrives inside the context, so tools never pick adapters themselves.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import pkgutil
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+CORE_MEMORY = 1 << 1
+
+ToolHandler = Callable[..., Awaitable[str]]
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """Who is calling and with what: user id, privilege bits, the open memory, the scope."""
+
+    user_id: str
+    privileges: int
+    memory: Any  # explorer.memory.Memory; typed loosely so tools stay import-light
+    scope: str | None = None
+    policy: Any = None  # an explorer.core.policy.RetrievalPolicy overriding the memory's own
+
+
+def error_json(message: str, **extra: Any) -> str:
+    """The error object every tool returns instead of raising."""
+    return json.dumps({"success": False, "error": message, **extra}, indent=2, ensure_ascii=False)
+
+
+def discover_tools() -> dict[str, ToolHandler]:
+    """Every module of this package that meets the ``TOOL_NAME``/``run`` contract, by name."""
+    tools: dict[str, ToolHandler] = {}
+    for info in pkgutil.iter_modules(__path__, f"{__name__}."):
+        module = importlib.import_module(info.name)
+        name = getattr(module, "TOOL_NAME", None)
+        handler = getattr(module, "run", None)
+        if isinstance(name, str) and inspect.iscoroutinefunction(handler):
+            tools[name] = handler
+    return tools
+
+
+async def execute_tool(name: str, args: Mapping[str, Any], ctx: ToolContext | None) -> str:
+    """Dispatch one tool call; an unknown tool or malformed arguments give an error object."""
+    tools = discover_tools()
+    handler = tools.get(name) if isinstance(name, str) else None
+    if handler is None:
+        return error_json(f"unknown tool {name!r}; known tools: {', '.join(sorted(tools))}")
+    if not isinstance(args, Mapping):
+        return error_json(f"arguments for {name!r} must be an object, not {type(args).__name__}")
+    accepted = set(inspect.signature(handler).parameters) - {"ctx"}
+    unexpected = sorted(str(key) for key in args if key not in accepted)
+    if unexpected:
+        return error_json(f"{name!r} got unexpected arguments: {', '.join(unexpected)}")
+    return await handler(**args, ctx=ctx)
+
+
+__all__ = ["CORE_MEMORY", "ToolContext", "discover_tools", "error_json", "execute_tool"]

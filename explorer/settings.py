@@ -64,7 +64,9 @@ class Settings:
         if self.embedder not in ("local", "gemini"):
             raise InvalidArgument(f"embedder must be 'local' or 'gemini', not {self.embedder!r}")
         if self.extractor not in ("offline", "gemini"):
-            raise InvalidArgument(f"extractor must be 'offline' or 'gemini', not {self.extractor!r}")
+            raise InvalidArgument(
+                f"extractor must be 'offline' or 'gemini', not {self.extractor!r}"
+            )
         if self.falkordb_url is not None and not self.falkordb_url.startswith(
             ("redis://", "rediss://", "unix://")
         ):

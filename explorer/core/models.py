@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 SCOPE_SEPARATOR = "/"
-DEFAULT_SCOPE = "default"
+# The root of the scope hierarchy: a query there sees every memory.
+DEFAULT_SCOPE = ""
 
 
 class MemoryLayer(enum.StrEnum):

@@ -1,0 +1,207 @@
+"""The bodies of the headless commands, each taking settings and parsed arguments.
+
+Kept apart from ``cli.py`` so the parser stays cheap to import and each command is callable from
+tests. Every command returns an exit status; user-caused failures raise ``ExplorerError``, which
+the CLI prints as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from explorer.core.errors import ExplorerError, InvalidArgument
+from explorer.memory import open_memory
+from explorer.settings import Settings
+from explorer.tools import CORE_MEMORY, ToolContext
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def servers(settings: Settings, action: str) -> int:
+    """``servers start|stop|status`` for the embedded stores."""
+    from explorer.adapters.embedded import EmbeddedServers
+
+    if not settings.embedded:
+        raise ExplorerError("both stores are external (settings); there is nothing to manage")
+    manager = EmbeddedServers(settings.data_dir, start_timeout=settings.start_timeout)
+    if action == "start":
+        statuses = manager.start()
+    elif action == "stop":
+        manager.stop()
+        statuses = manager.status()
+    else:
+        statuses = manager.status()
+    for status in statuses:
+        state = "running" if status.running else "stopped"
+        pid = f" pid {status.pid}" if status.pid else ""
+        version = f" {status.version}" if status.version else ""
+        detail = f" ({status.detail})" if status.detail else ""
+        print(f"{status.name}: {state}{pid}{version} {status.address}{detail}")
+    return 0
+
+
+def _policy(args: argparse.Namespace, base: Any) -> Any:
+    """The retrieval policy the query flags ask for, on top of a preset or the default."""
+    from dataclasses import replace
+
+    from explorer.core.models import MemoryLayer
+    from explorer.core.policy import load_presets, preset
+
+    policy = base
+    if args.preset:
+        if args.preset_file:
+            presets = load_presets(args.preset_file)
+            if args.preset not in presets:
+                raise InvalidArgument(f"no preset {args.preset!r} in {args.preset_file}")
+            policy = presets[args.preset]
+        else:
+            policy = preset(args.preset)
+    changes: dict[str, Any] = {}
+    if args.layers:
+        try:
+            changes["enabled_layers"] = frozenset(
+                MemoryLayer(name.strip()) for name in args.layers.split(",") if name.strip()
+            )
+        except ValueError:
+            known = ", ".join(layer.value for layer in MemoryLayer)
+            raise InvalidArgument(f"--layers takes names from: {known}") from None
+    if args.min_relevance is not None:
+        changes["min_relevance"] = args.min_relevance
+    if args.min_salience is not None:
+        changes["min_salience"] = args.min_salience
+    if args.hops is not None or args.no_activation:
+        activation = policy.activation
+        if args.hops is not None:
+            activation = replace(activation, hops=args.hops)
+        if args.no_activation:
+            activation = replace(activation, enabled=False)
+        changes["activation"] = activation
+    return replace(policy, **changes) if changes else policy
+
+
+async def query(settings: Settings, args: argparse.Namespace) -> int:
+    """``query TEXT``: scour's JSON on stdout; non-zero with one line when it fails."""
+    from explorer.tools.scour import run
+
+    async with open_memory(settings) as memory:
+        await memory.ensure_demo()
+        ctx = ToolContext(
+            user_id=args.user,
+            privileges=CORE_MEMORY,
+            memory=memory,
+            scope=args.scope,
+            policy=_policy(args, memory.policy),
+        )
+        answer = await run(
+            args.text,
+            n_chunks=args.n_chunks,
+            kg_top_k=args.kg_top_k,
+            domain=args.domain,
+            temporal=args.temporal,
+            ctx=ctx,
+        )
+    print(answer)
+    parsed = json.loads(answer)
+    if not parsed.get("success"):
+        print(f"scour-explorer: {parsed.get('error', 'scour failed')}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def ingest(settings: Settings, args: argparse.Namespace) -> int:
+    """``ingest PATH --format F``: import conversations with a progress bar."""
+    from explorer.ingest.pipeline import ingest_file
+    from explorer.ingest.progress import ProgressBar
+
+    async with open_memory(settings) as memory:
+        report = await ingest_file(
+            memory,
+            args.path,
+            args.format,
+            scope=args.scope,
+            skip_bad=args.skip_bad,
+            progress=ProgressBar(),
+        )
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+async def stats(settings: Settings, *, as_json: bool) -> int:
+    """``stats``: counts by layer, type, scope and domain; the embedding model; versions."""
+    from explorer.ingest.pipeline import memory_stats
+
+    async with open_memory(settings) as memory:
+        figures = await memory_stats(memory)
+    if as_json:
+        _print_json(figures)
+    else:
+        for key, value in figures.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+async def demo(settings: Settings, *, reset: bool) -> int:
+    """``demo [--reset]``: load the demo memory (again)."""
+    from explorer.ingest.progress import ProgressBar
+
+    async with open_memory(settings) as memory:
+        loaded = await memory.ensure_demo(progress=ProgressBar(), reset=reset)
+    print("demo memory loaded" if loaded else "demo memory already present (use --reset)")
+    return 0
+
+
+async def generate(settings: Settings, args: argparse.Namespace) -> int:
+    """``generate``: a synthetic memory of the seed system's size."""
+    from explorer.ingest.generate import generate as write_synthetic
+    from explorer.ingest.progress import ProgressBar
+
+    async with open_memory(settings) as memory:
+        report = await write_synthetic(
+            memory.graph,
+            memory.chunks,
+            memory.concepts,
+            memory.embedder,
+            entities=args.entities,
+            edges=args.edges,
+            chunks_n=args.chunks,
+            seed=args.seed,
+            progress=ProgressBar(),
+        )
+    print(report)
+    return 0
+
+
+async def reembed(settings: Settings) -> int:
+    """``reembed``: re-embed every chunk with the configured embedder."""
+    from explorer.ingest.pipeline import reembed_all
+    from explorer.ingest.progress import ProgressBar
+
+    async with open_memory(settings) as memory:
+        count = await reembed_all(memory, progress=ProgressBar())
+    print(f"re-embedded {count} chunks with {memory.embedder.spec.model}")
+    return 0
+
+
+async def evaluate(settings: Settings, args: argparse.Namespace) -> int:
+    """``eval locomo PATH``: evidence recall@k per configuration."""
+    from explorer.eval.locomo import run_eval_command
+
+    try:
+        ks = tuple(int(k) for k in args.k.split(","))
+    except ValueError:
+        raise InvalidArgument(f"--k takes comma-separated integers, not {args.k!r}") from None
+    configs = tuple(name.strip() for name in args.configs.split(",") if name.strip())
+    async with open_memory(settings) as memory:
+        return await run_eval_command(memory, args.path, ks, configs, args.json_out)
+
+
+async def bench(settings: Settings, args: argparse.Namespace) -> int:
+    """``bench``: speed at the seed system's scale against the stores' own floor."""
+    from explorer.bench.seed import run_bench
+
+    return await run_bench(settings, scale=args.scale, json_out=args.json_out, queries=args.queries)

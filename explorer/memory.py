@@ -1,0 +1,208 @@
+"""The open memory: both stores, the embedder and the retrieval policy behind one handle.
+
+``open_memory`` starts or attaches the configured stores (the embedded servers under the data
+directory by default, or external ones by URL), connects the adapters and yields a ``Memory``.
+A store that cannot be reached does not stop the other: its half is ``None`` with the reason in
+``errors`` and ``reconnect`` tries again, so scour answers with the half it has. Embedded servers
+this process started are stopped when the context exits; ones it found running are left alone
+(``scour-explorer servers start`` keeps them up between commands). This module and ``app.py`` are
+the only places that know which adapters are in use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from explorer.core.errors import ExplorerError, StoreUnavailable
+from explorer.core.policy import RetrievalPolicy
+from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
+from explorer.core.scour import ScourRequest, ScourResult, scour
+from explorer.core.termscan import TermScan
+from explorer.settings import Settings, load_settings
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str], None]
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The configured embedder; the local one unless Gemini is chosen and has a key."""
+    if settings.embedder == "gemini":
+        from explorer.adapters.gemini import GeminiEmbedder, load_gemini_key
+
+        key = settings.gemini_api_key or load_gemini_key({})
+        if not key:
+            raise ExplorerError(
+                "embedder 'gemini' needs a key: set GEMINI_API_KEY or store one in the OS keyring"
+            )
+        return GeminiEmbedder(
+            api_key=key, model=settings.gemini_model, dimension=settings.gemini_dimension
+        )
+    from explorer.adapters.local_embedder import LocalEmbedder
+
+    return LocalEmbedder()
+
+
+@dataclass
+class Memory:
+    """What ``open_memory`` yields: the stores (``None`` while unreachable) and the policy."""
+
+    settings: Settings
+    embedder: Embedder
+    policy: RetrievalPolicy = field(default_factory=RetrievalPolicy)
+    graph: GraphStore | None = None
+    chunks: ChunkStore | None = None
+    concepts: ConceptStore | None = None
+    servers: Any = None  # EmbeddedServers when the embedded default is used
+    errors: dict[str, str] = field(default_factory=dict)
+    term_scan: TermScan = field(default_factory=TermScan)
+
+    async def scour(
+        self, request: ScourRequest, policy: RetrievalPolicy | None = None
+    ) -> ScourResult:
+        """Run scour over whichever halves are connected."""
+        if self.errors:
+            await self.reconnect()
+        return await scour(
+            request,
+            graph=self.graph,
+            chunks=self.chunks,
+            concepts=self.concepts,
+            embedder=self.embedder,
+            policy=policy or self.policy,
+            term_scan=self.term_scan,
+        )
+
+    async def connect(self) -> None:
+        """Connect every store not yet connected; failures are kept in ``errors``."""
+        await asyncio.gather(self._connect_graph(), self._connect_postgres())
+
+    async def reconnect(self) -> None:
+        """Try again the stores that were unreachable (cheap when all are connected)."""
+        if self.errors:
+            await self.connect()
+
+    async def _connect_graph(self) -> None:
+        if self.graph is not None:
+            return
+        from explorer.adapters.falkor import FalkorGraphStore
+
+        settings = self.settings
+        try:
+            if settings.falkordb_url:
+                self.graph = await FalkorGraphStore.connect(
+                    url=settings.falkordb_url,
+                    graph=settings.graph_name,
+                    timeout=settings.query_timeout,
+                )
+            else:
+                self.graph = await FalkorGraphStore.connect(
+                    socket_path=self.servers.falkordb_socket,
+                    graph=settings.graph_name,
+                    timeout=settings.query_timeout,
+                )
+            self.errors.pop("graph", None)
+        except StoreUnavailable as error:
+            self.errors["graph"] = str(error)
+
+    async def _connect_postgres(self) -> None:
+        if self.chunks is not None and self.concepts is not None:
+            return
+        from explorer.adapters.pg_concepts import PgConceptStore
+        from explorer.adapters.pgvector import PgChunkStore
+
+        dsn = self.settings.postgres_dsn or self.servers.postgres_dsn
+        deadline = self.settings.query_timeout
+        try:
+            if self.chunks is None:
+                self.chunks = await PgChunkStore.connect(dsn, deadline=deadline)
+            if self.concepts is None:
+                self.concepts = await PgConceptStore.connect(dsn, deadline=deadline)
+            self.errors.pop("chunks", None)
+        except StoreUnavailable as error:
+            self.errors["chunks"] = str(error)
+
+    async def health(self) -> dict[str, str]:
+        """``"ok"`` or the reason, per store; never raises."""
+        await self.reconnect()
+        report = {
+            "graph": self.errors.get("graph", "ok"),
+            "chunks": self.errors.get("chunks", "ok"),
+        }
+        probes: list[tuple[str, Any]] = []
+        if self.graph is not None:
+            probes.append(("graph", self.graph.counts()))
+        if self.chunks is not None:
+            probes.append(("chunks", self.chunks.counts()))
+        results = await asyncio.gather(*(probe for _, probe in probes), return_exceptions=True)
+        for (name, _), outcome in zip(probes, results, strict=True):
+            if isinstance(outcome, BaseException):
+                report[name] = str(outcome) or type(outcome).__name__
+        return report
+
+    async def ensure_demo(self, progress: Any = None, *, reset: bool = False) -> bool:
+        """Load the demo memory if this memory is empty (or ``reset``); True if it loaded."""
+        from explorer.ingest.demo import load_demo
+
+        return await load_demo(self, progress=progress, reset=reset)
+
+    async def aclose(self) -> None:
+        for store in (self.graph, self.chunks, self.concepts):
+            if store is not None:
+                try:
+                    await store.aclose()  # type: ignore[attr-defined]
+                except ExplorerError as error:
+                    log.warning("closing a store failed: %s", error)
+        self.graph = self.chunks = self.concepts = None
+
+
+def _start_embedded(servers: Any) -> bool:
+    """Start the embedded servers; True when this call started at least one of them."""
+    before = servers.status()
+    servers.start()
+    return not all(status.running for status in before)
+
+
+@asynccontextmanager
+async def open_memory(
+    settings: Settings | None = None,
+    *,
+    data_dir: Path | None = None,
+    stop_servers: bool | None = None,
+) -> AsyncIterator[Memory]:
+    """Start or attach the configured stores and yield the open ``Memory``.
+
+    ``stop_servers`` decides whether embedded servers are stopped on exit; by default only the
+    ones this call started are.
+    """
+    if settings is None:
+        settings = load_settings(overrides={"data_dir": data_dir})
+    elif data_dir is not None:
+        settings = Settings(**{**settings.__dict__, "data_dir": Path(data_dir)})
+    memory = Memory(settings=settings, embedder=make_embedder(settings))
+    started = False
+    if settings.embedded:
+        from explorer.adapters.embedded import EmbeddedServers
+
+        memory.servers = EmbeddedServers(settings.data_dir, start_timeout=settings.start_timeout)
+        loop = asyncio.get_running_loop()
+        try:
+            started = await loop.run_in_executor(None, _start_embedded, memory.servers)
+        except StoreUnavailable as error:
+            # Whichever server did start is still usable; connect reports the other.
+            log.warning("embedded servers: %s", error)
+            started = True
+    stop = started if stop_servers is None else stop_servers
+    try:
+        await memory.connect()
+        yield memory
+    finally:
+        await memory.aclose()
+        if stop and memory.servers is not None:
+            await asyncio.get_running_loop().run_in_executor(None, memory.servers.stop)

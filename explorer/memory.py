@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from explorer.core.errors import ExplorerError, StoreUnavailable
+from explorer.core.lexical import LexicalIndexCache
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.core.scour import ScourRequest, ScourResult, scour
@@ -61,7 +62,10 @@ class Memory:
     concepts: ConceptStore | None = None
     servers: Any = None  # EmbeddedServers when the embedded default is used
     errors: dict[str, str] = field(default_factory=dict)
-    term_scan: TermScan = field(default_factory=TermScan)
+    # The concept scan with its read cache, kept across calls once the concept store is up.
+    term_scan: TermScan | None = None
+    # Per-scope BM25 indexes of the lexical route, kept across calls (a write invalidates).
+    lexical_index: LexicalIndexCache = field(default_factory=LexicalIndexCache)
 
     async def scour(
         self, request: ScourRequest, policy: RetrievalPolicy | None = None
@@ -77,6 +81,7 @@ class Memory:
             embedder=self.embedder,
             policy=policy or self.policy,
             term_scan=self.term_scan,
+            lexical_index=self.lexical_index,
         )
 
     async def connect(self) -> None:
@@ -99,13 +104,13 @@ class Memory:
                 self.graph = await FalkorGraphStore.connect(
                     url=settings.falkordb_url,
                     graph=settings.graph_name,
-                    timeout=settings.query_timeout,
+                    deadline=settings.query_timeout,
                 )
             else:
                 self.graph = await FalkorGraphStore.connect(
                     socket_path=self.servers.falkordb_socket,
                     graph=settings.graph_name,
-                    timeout=settings.query_timeout,
+                    deadline=settings.query_timeout,
                 )
             self.errors.pop("graph", None)
         except StoreUnavailable as error:
@@ -124,6 +129,7 @@ class Memory:
                 self.chunks = await PgChunkStore.connect(dsn, deadline=deadline)
             if self.concepts is None:
                 self.concepts = await PgConceptStore.connect(dsn, deadline=deadline)
+                self.term_scan = TermScan(self.concepts)
             self.errors.pop("chunks", None)
         except StoreUnavailable as error:
             self.errors["chunks"] = str(error)
@@ -156,7 +162,7 @@ class Memory:
         for store in (self.graph, self.chunks, self.concepts):
             if store is not None:
                 try:
-                    await store.aclose()  # type: ignore[attr-defined]
+                    await store.aclose()
                 except ExplorerError as error:
                     log.warning("closing a store failed: %s", error)
         self.graph = self.chunks = self.concepts = None

@@ -42,6 +42,10 @@ class Embedder(Protocol):
 class ChunkStore(Protocol):
     """Verbatim conversation chunks with their embeddings (PostgreSQL + pgvector)."""
 
+    async def aclose(self) -> None:
+        """Release connections; later calls raise ``StoreUnavailable``. Safe to call twice."""
+        ...
+
     async def embedding_spec(self) -> EmbeddingSpec | None:
         """The model the stored vectors came from, or ``None`` while the store is empty."""
         ...
@@ -108,6 +112,10 @@ class ChunkStore(Protocol):
 class GraphStore(Protocol):
     """Entities, relations and provenance in a knowledge graph (FalkorDB)."""
 
+    async def aclose(self) -> None:
+        """Release connections; later calls raise ``StoreUnavailable``. Safe to call twice."""
+        ...
+
     async def search_entities(
         self,
         text: str,
@@ -168,6 +176,10 @@ class ConceptStore(Protocol):
     level. ``updated_at`` is readable without fetching or parsing the record, so a reader can keep
     a parse cache that a write invalidates by itself.
     """
+
+    async def aclose(self) -> None:
+        """Release connections; later calls raise ``StoreUnavailable``. Safe to call twice."""
+        ...
 
     async def names(self, agent: str, tenant: str | None = None) -> list[str]:
         """Names of the agent's concepts in store order (stable between calls)."""

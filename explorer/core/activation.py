@@ -1,0 +1,265 @@
+"""Spreading activation over the graph around the kept hits, with a step-by-step log.
+
+Seeds are entities with an energy in ``(0, 1]`` (their hits' scores). At each hop every node
+that became active in the previous hop *fires once*: it passes ``energy * decay * confidence /
+fan`` over each of its relations, in both directions, where ``fan`` is its number of relations in
+the subgraph (the fan effect of ACT-R, so a hub spreads thinly instead of flooding the graph;
+with ``fan_normalisation`` off, ``fan`` is 1). A node not yet active becomes active when what it
+received in one hop reaches ``threshold`` and the ``node_budget`` (seeds included) has room; the
+strongest go first, ties by id. Energy that does not activate a node is discarded (and listed in
+``pruned``); energy reaching an already active node is added to it but never re-spread.
+
+A node never passes energy straight back to the nodes it got its energy from (no echo), though
+longer cycles may return some. Energy decays: with fan normalisation and confidences in
+``[0, 1]`` the energy passed in hop ``h`` is at most ``decay`` times the energy fired in hop
+``h - 1``, hence at most ``decay ** h`` times the seeds' total (conserved exactly when ``decay``
+is 1, every confidence 1, nothing is pruned and no relation leads back to a feeder). Without
+fan normalisation a node passes up to ``decay`` times its energy to *each* neighbour, so totals
+can grow with fan-out: that mode exists to show what the fan effect prevents.
+
+Deterministic: nodes fire in id order and each node's relations are taken in (neighbour id,
+relation id) order, so the log does not depend on the order the store returned relations in.
+Every transfer that lands on an active node is an ``ActivationStep``; a node's final energy is the
+sum of its steps in log order. Nothing is stored between calls. Imports only the standard
+library and core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from explorer.core.models import Subgraph
+from explorer.core.policy import ActivationParams
+
+PRUNED_THRESHOLD = "threshold"
+PRUNED_BUDGET = "budget"
+
+
+class ActivationStep(NamedTuple):
+    """Energy arriving at ``node`` in ``hop``: from ``source_node`` over a relation, or a seed."""
+
+    node: str
+    name: str
+    energy: float
+    source_node: str | None
+    relation_id: str | None
+    relation_type: str | None
+    hop: int
+
+    def to_json_dict(self) -> dict[str, object]:
+        return {
+            "node": self.node,
+            "name": self.name,
+            "energy": self.energy,
+            "from": self.source_node,
+            "relation": self.relation_id,
+            "hop": self.hop,
+        }
+
+
+class PrunedNode(NamedTuple):
+    """A node that received energy but did not become active, and why."""
+
+    node: str
+    energy: float
+    hop: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ActivationLog:
+    """One spread, fully recorded; ``energy`` is the final state the steps add up to.
+
+    ``received`` is what each active node got from other nodes (a seed's own energy excluded);
+    ``found`` lists the active nodes that were not seeds, in the order they became active.
+    """
+
+    steps: tuple[ActivationStep, ...] = ()
+    energy: Mapping[str, float] = field(default_factory=dict)
+    received: Mapping[str, float] = field(default_factory=dict)
+    seeds: tuple[str, ...] = ()
+    found: tuple[str, ...] = ()
+    pruned: tuple[PrunedNode, ...] = ()
+
+    @property
+    def hops(self) -> int:
+        return max((step.hop for step in self.steps), default=0)
+
+    def replay(self, upto: int) -> dict[str, float]:
+        """The energy of every node after the first ``upto`` steps of the log."""
+        state: dict[str, float] = {}
+        for step in self.steps[: max(upto, 0)]:
+            state[step.node] = state.get(step.node, 0.0) + step.energy
+        return state
+
+    def to_json_list(self) -> list[dict[str, object]]:
+        return [step.to_json_dict() for step in self.steps]
+
+
+Edge = tuple[str, str, str, float]  # neighbour id, relation id, relation type, weight
+
+
+class AdjacencyIndex:
+    """The subgraph as adjacency lists; build once and reuse across what-if runs.
+
+    A node's relations are put in (neighbour id, relation id) order only when it first fires,
+    into a separate map, so building stays linear and concurrent readers in other threads never
+    see a list half-sorted.
+    """
+
+    __slots__ = ("_ordered", "adjacency", "names", "relation_count")
+
+    def __init__(self, subgraph: Subgraph) -> None:
+        adjacency: dict[str, list[Edge]] = {}
+        for relation in subgraph.relations:
+            source, target = relation.source_id, relation.target_id
+            if source == target:
+                continue
+            weight = relation.confidence
+            weight = 0.0 if not weight > 0.0 else 1.0 if weight > 1.0 else weight
+            if source in adjacency:
+                adjacency[source].append((target, relation.id, relation.type, weight))
+            else:
+                adjacency[source] = [(target, relation.id, relation.type, weight)]
+            if target in adjacency:
+                adjacency[target].append((source, relation.id, relation.type, weight))
+            else:
+                adjacency[target] = [(source, relation.id, relation.type, weight)]
+        self.adjacency = adjacency
+        self._ordered: dict[str, list[Edge]] = {}
+        self.names = {entity_id: entity.name for entity_id, entity in subgraph.entities.items()}
+        self.relation_count = len(subgraph.relations)
+
+    def edges(self, node: str) -> list[Edge]:
+        """The node's relations in deterministic order (empty for an unknown node)."""
+        ordered = self._ordered.get(node)
+        if ordered is None:
+            ordered = self._ordered[node] = sorted(self.adjacency.get(node, ()))
+        return ordered
+
+    def degree(self, node: str) -> int:
+        return len(self.adjacency.get(node, ()))
+
+
+_INDEX_CACHE: list[tuple[Subgraph, AdjacencyIndex]] = []
+_INDEX_CACHE_SIZE = 4
+
+
+def index_of(subgraph: Subgraph) -> AdjacencyIndex:
+    """The adjacency index of ``subgraph``, reused while the same object is passed again."""
+    for cached, index in _INDEX_CACHE:
+        if cached is subgraph:
+            return index
+    index = AdjacencyIndex(subgraph)
+    _INDEX_CACHE.insert(0, (subgraph, index))
+    del _INDEX_CACHE[_INDEX_CACHE_SIZE:]
+    return index
+
+
+class SpreadingActivation:
+    """The spreading-activation engine; stateless, so one instance serves concurrent calls."""
+
+    def spread(
+        self,
+        seeds: Mapping[str, float],
+        graph: Subgraph | AdjacencyIndex,
+        params: ActivationParams,
+        names: Mapping[str, str] | None = None,
+    ) -> ActivationLog:
+        index = graph if isinstance(graph, AdjacencyIndex) else index_of(graph)
+        known_names = index.names if names is None else {**index.names, **names}
+        budget = params.node_budget
+        chosen = sorted(
+            ((node, min(energy, 1.0)) for node, energy in seeds.items() if energy > 0.0),
+            key=lambda item: (-item[1], item[0]),
+        )[: min(params.max_seeds, budget)]
+        if not chosen:
+            return ActivationLog()
+
+        steps: list[ActivationStep] = []
+        energy: dict[str, float] = {}
+        received: dict[str, float] = {}
+        found: list[str] = []
+        pruned: list[PrunedNode] = []
+        firing: dict[str, float] = {}
+        # Who fed each node in the hop it became active: it does not pass energy straight back.
+        fed_by: dict[str, set[str]] = {}
+        for node, amount in sorted(chosen):
+            steps.append(
+                ActivationStep(node, known_names.get(node, node), amount, None, None, None, 0)
+            )
+            energy[node] = amount
+            firing[node] = amount
+
+        edges_of = index.edges
+        decay = params.decay
+        threshold = params.threshold
+        normalise = params.fan_normalisation
+        for hop in range(1, params.hops + 1):
+            transfers: list[tuple[str, str, str, str, float]] = []
+            incoming: dict[str, float] = {}
+            for source in sorted(firing):
+                edges = edges_of(source)
+                if not edges:
+                    continue
+                base = firing[source] * decay / (len(edges) if normalise else 1)
+                feeders = fed_by.get(source, ())
+                for target, relation_id, relation_type, weight in edges:
+                    amount = base * weight
+                    if amount <= 0.0 or target in feeders:
+                        continue
+                    transfers.append((target, source, relation_id, relation_type, amount))
+                    incoming[target] = incoming.get(target, 0.0) + amount
+
+            eligible: list[tuple[float, str]] = []
+            for node, amount in incoming.items():
+                if node in energy:
+                    continue
+                if amount >= threshold:
+                    eligible.append((-amount, node))
+                else:
+                    pruned.append(PrunedNode(node, amount, hop, PRUNED_THRESHOLD))
+            eligible.sort()
+            room = max(budget - len(energy), 0)
+            newly = [node for _, node in eligible[:room]]
+            pruned.extend(
+                PrunedNode(node, -negative, hop, PRUNED_BUDGET)
+                for negative, node in eligible[room:]
+            )
+            for node in newly:
+                energy[node] = 0.0
+                found.append(node)
+            activated = set(newly)
+            fed_by = {}
+            for target, source, relation_id, relation_type, amount in transfers:
+                if target not in energy:
+                    continue
+                if target in activated:
+                    fed_by.setdefault(target, set()).add(source)
+                steps.append(
+                    ActivationStep(
+                        target,
+                        known_names.get(target, target),
+                        amount,
+                        source,
+                        relation_id,
+                        relation_type,
+                        hop,
+                    )
+                )
+                energy[target] += amount
+                received[target] = received.get(target, 0.0) + amount
+            firing = {node: incoming[node] for node in newly}
+            if not firing:
+                break
+
+        return ActivationLog(
+            steps=tuple(steps),
+            energy=energy,
+            received=received,
+            seeds=tuple(node for node, _ in sorted(chosen)),
+            found=tuple(found),
+            pruned=tuple(pruned),
+        )

@@ -1,0 +1,431 @@
+"""The retrieval coordinator: the component that decides what a query recalls.
+
+Split in two so every decision can be re-made on what is already in hand. ``decide`` is pure and
+synchronous: layers, then gates (scoring and scope blending inside them), then spreading
+activation over an already-fetched subgraph, then selection; it does no I/O, so the GUI can re-run
+it with another policy in a few milliseconds. ``RetrievalCoordinator.coordinate`` fetches the
+candidates and the graph around them, then calls ``decide``.
+
+Transport degrades, contracts propagate. An unreachable candidate source raises
+``MemoryUnavailable``, because an empty result must keep meaning "this scope remembers nothing".
+An unreachable association source does not: the recall is already in hand, so the failure is
+recorded (in ``unavailable`` and the ledger) and the recall stands without its neighbours.
+Nothing about a query is stored on the coordinator; the log rides the return value, so concurrent
+calls never see each other's recall. Imports only the standard library and core.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from explorer.core.activation import ActivationLog, SpreadingActivation
+from explorer.core.blend import reach_scopes
+from explorer.core.candidates import (
+    ROUTE_ASSOCIATIONS,
+    Associations,
+    AssociationSource,
+    Candidate,
+    CandidateBatch,
+    CandidateKind,
+    CandidateSource,
+    Dropped,
+    MemoryQuery,
+    Source,
+    dropped_route,
+)
+from explorer.core.errors import StoreUnavailable
+from explorer.core.gates import GATE_ASSOCIATIONS, GATE_LAYERS, Scored, gate
+from explorer.core.layers import GRAPH_LAYERS, layer_names
+from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
+from explorer.core.policy import RetrievalPolicy
+from explorer.core.scoring import Scorer, recency_anchor
+from explorer.core.select import Memory, select
+
+#: The most entity ids sent to the association source in one round.
+MAX_FETCH_IDS = 500
+
+
+@dataclass(frozen=True)
+class RetrievalResult:
+    """What was recalled, what was not (the ledger), the route tally and any missing routes."""
+
+    memories: tuple[Memory, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
+    sources: Mapping[str, int] = field(default_factory=dict)
+    unavailable: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """Everything fetched for one query: enough to decide again without asking the stores."""
+
+    query: MemoryQuery
+    candidates: tuple[Candidate, ...] = ()
+    associations: Associations | None = None
+    refused: tuple[Dropped, ...] = ()
+    sources: Mapping[str, int] = field(default_factory=dict)
+    unavailable: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CoordinatedRetrieval:
+    """One retrieval pass with its work shown, and what it was decided from."""
+
+    result: RetrievalResult
+    activation: ActivationLog = field(default_factory=ActivationLog)
+    layers: frozenset[MemoryLayer] = frozenset()
+    policy: RetrievalPolicy | None = None
+    gathered: Gathered | None = None
+    timings_ms: Mapping[str, float] = field(default_factory=dict)
+
+    def with_policy(self, policy: RetrievalPolicy) -> CoordinatedRetrieval:
+        """The same candidates and subgraph decided again under ``policy`` (no I/O)."""
+        if self.gathered is None:
+            raise ValueError("this retrieval carries nothing to decide again from")
+        return decide_gathered(self.gathered, policy)
+
+
+def _no_layers(query: MemoryQuery, policy: RetrievalPolicy) -> Dropped:
+    enabled = ", ".join(layer_names(policy.enabled_layers)) or "none"
+    asked = ", ".join(layer_names(query.layers)) or "none"
+    return dropped_route(
+        "coordinator",
+        GATE_LAYERS,
+        f"no layer left to search: enabled ({enabled}) narrowed by the query ({asked}) is empty",
+        scope=query.scope,
+    )
+
+
+def _seed_energies(
+    kept: Sequence[Scored], chunk_entities: Mapping[str, Sequence[str]]
+) -> dict[str, float]:
+    """Kept entities seed with their scores; a kept chunk splits its score among its entities."""
+    seeds: dict[str, float] = {}
+    for item in kept:
+        candidate = item.candidate
+        if candidate.kind is CandidateKind.CHUNK:
+            mentioned = chunk_entities.get(candidate.id, ())
+            if not mentioned:
+                continue
+            share = item.score / len(mentioned)
+            for entity_id in mentioned:
+                seeds[entity_id] = max(seeds.get(entity_id, 0.0), share)
+        else:
+            seeds[candidate.id] = max(seeds.get(candidate.id, 0.0), item.score)
+    return seeds
+
+
+def _found_candidate(entity: Entity) -> Candidate:
+    return Candidate(
+        id=entity.id,
+        kind=CandidateKind.ENTITY,
+        label=entity.name,
+        layer=entity.layer,
+        source=Source.ACTIVATION,
+        scope=entity.scope,
+        similarity=0.0,
+        lexical=0.0,
+        salience=entity.salience,
+        confidence=entity.confidence,
+        timestamp=entity.last_seen or entity.updated_at,
+        record=entity,
+        routes=(Source.ACTIVATION.value,),
+    )
+
+
+def decide(
+    candidates: Sequence[Candidate],
+    query: MemoryQuery,
+    policy: RetrievalPolicy,
+    subgraph: Subgraph | Associations | None = None,
+    *,
+    engine: SpreadingActivation | None = None,
+    refused: Sequence[Dropped] = (),
+    sources: Mapping[str, int] | None = None,
+    unavailable: Sequence[str] = (),
+) -> CoordinatedRetrieval:
+    """Decide what ``candidates`` recall under ``policy``: pure, synchronous, no I/O.
+
+    Gates (with scope blending) → spreading activation over ``subgraph`` seeded by the kept hits
+    → re-scoring with the activation each node received → selection. Nodes activation found
+    (including entities seeded only through a kept chunk that mentions them) pass the layer,
+    scope and salience gates but not ``min_relevance``: the activation threshold is their floor,
+    since they match by association rather than by the query's words. Every candidate, including
+    those activation found, ends up exactly once in ``memories`` or in the ledger.
+    """
+    started = time.perf_counter()
+    associations = Associations(subgraph=subgraph) if isinstance(subgraph, Subgraph) else subgraph
+    candidates = tuple(candidates)
+    gathered = Gathered(
+        query=query,
+        candidates=candidates,
+        associations=associations,
+        refused=tuple(refused),
+        sources=dict(sources or {}),
+        unavailable=tuple(unavailable),
+    )
+    layers = policy.effective_layers(query)
+    ledger: list[Dropped] = list(refused)
+    if not layers:
+        ledger.append(_no_layers(query, policy))
+
+    anchor = recency_anchor(candidates, query.now)
+    scorer = Scorer(policy.weights)
+    outcome = gate(
+        candidates,
+        layers=layers,
+        policy=policy,
+        query_scope=query.scope,
+        anchor=anchor,
+        scorer=scorer,
+    )
+    ledger.extend(outcome.dropped)
+    kept: list[Scored] = list(outcome.kept)
+
+    log = ActivationLog()
+    found: list[Scored] = []
+    found_count = 0
+    if (
+        associations is not None
+        and policy.activation.enabled
+        and layers & GRAPH_LAYERS
+        and kept
+        and policy.activation.hops > 0
+    ):
+        seeds = _seed_energies(kept, associations.chunk_entities)
+        if seeds:
+            names = {
+                item.candidate.id: item.candidate.label
+                for item in kept
+                if item.candidate.kind is not CandidateKind.CHUNK
+            }
+            log = (engine or SpreadingActivation()).spread(
+                seeds, associations.subgraph, policy.activation, names
+            )
+        if log.steps:
+            strongest = max(step.energy for step in log.steps if step.hop == 0)
+            signal = {node: min(1.0, amount / strongest) for node, amount in log.received.items()}
+            kept = [_rescored(item, scorer, signal) for item in kept]
+            kept_ids = {
+                item.candidate.id for item in kept if item.candidate.kind is not CandidateKind.CHUNK
+            }
+            entities = associations.subgraph.entities
+            # Seeds that are no candidate themselves came from the entities a kept chunk
+            # mentions: they are recalled through that chunk, so they count as found too.
+            extra = [
+                _found_candidate(entities[node])
+                for node in (*log.found, *log.seeds)
+                if node not in kept_ids and node in entities
+            ]
+            found_count = len(extra)
+            found_outcome = gate(
+                extra,
+                layers=layers,
+                policy=policy,
+                query_scope=query.scope,
+                anchor=anchor,
+                scorer=scorer,
+                check_relevance=False,
+                activation=signal,
+            )
+            ledger.extend(found_outcome.dropped)
+            found = list(found_outcome.kept)
+
+    selection = select([*kept, *found], query, policy, energies=log.energy)
+    ledger.extend(selection.dropped)
+    tally = dict(gathered.sources)
+    tally[Source.ACTIVATION.value] = found_count
+    return CoordinatedRetrieval(
+        result=RetrievalResult(
+            memories=selection.memories,
+            dropped=tuple(ledger),
+            sources=tally,
+            unavailable=gathered.unavailable,
+        ),
+        activation=log,
+        layers=layers,
+        policy=policy,
+        gathered=gathered,
+        timings_ms={"decide": (time.perf_counter() - started) * 1000.0},
+    )
+
+
+def _rescored(item: Scored, scorer: Scorer, signal: Mapping[str, float]) -> Scored:
+    amount = signal.get(item.candidate.id, 0.0)
+    if item.signals.activation is None or amount <= 0.0:
+        return item
+    signals = item.signals._replace(activation=amount)
+    return Scored.of(item.candidate, item.distance, item.factor, signals, scorer)
+
+
+def decide_gathered(
+    gathered: Gathered, policy: RetrievalPolicy, *, engine: SpreadingActivation | None = None
+) -> CoordinatedRetrieval:
+    """``decide`` on a previous retrieval's candidates and subgraph (the GUI's what-if)."""
+    return decide(
+        gathered.candidates,
+        gathered.query,
+        policy,
+        gathered.associations,
+        engine=engine,
+        refused=gathered.refused,
+        sources=gathered.sources,
+        unavailable=gathered.unavailable,
+    )
+
+
+def merge_subgraphs(first: Subgraph, second: Subgraph) -> Subgraph:
+    """The union of two subgraphs; relations are de-duplicated by id, first occurrence kept."""
+    entities = {**first.entities, **second.entities}
+    seen = {relation.id for relation in first.relations}
+    relations: list[Relation] = list(first.relations)
+    for relation in second.relations:
+        if relation.id not in seen:
+            seen.add(relation.id)
+            relations.append(relation)
+    return Subgraph(entities=entities, relations=tuple(relations))
+
+
+def _unique(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+class RetrievalCoordinator:
+    """Owns layers, scoring, gates, scope blending and activation; holds no per-query state."""
+
+    def __init__(
+        self,
+        *,
+        source: CandidateSource,
+        policy: RetrievalPolicy | None = None,
+        activation: SpreadingActivation | None = None,
+        associations: AssociationSource | None = None,
+    ) -> None:
+        self._source = source
+        self._policy = policy or RetrievalPolicy()
+        self._engine = activation or SpreadingActivation()
+        self._associations = associations
+
+    @property
+    def policy(self) -> RetrievalPolicy:
+        return self._policy
+
+    async def coordinate(self, query: MemoryQuery) -> CoordinatedRetrieval:
+        """Retrieve for ``query``, returning the result and its provenance."""
+        policy = self._policy
+        layers = policy.effective_layers(query)
+        if not layers:
+            return decide((), query, policy, engine=self._engine)
+
+        found = await self._source.search(query, layers)
+        candidates = tuple(found)
+        if isinstance(found, CandidateBatch):
+            refused: tuple[Dropped, ...] = found.refused
+            sources: dict[str, int] = dict(found.sources)
+            unavailable: tuple[str, ...] = found.unavailable
+        else:
+            # Optional drains: a source with nothing to report has none, and draining (rather
+            # than reading) keeps one query's refusals and tally out of the next one's.
+            drain = getattr(self._source, "drain_dropped", None)
+            refused = tuple(drain()) if callable(drain) else ()
+            tally = getattr(self._source, "drain_sources", None)
+            counted, missing = tally() if callable(tally) else ({}, ())
+            sources, unavailable = dict(counted), tuple(missing)
+
+        fetching = time.perf_counter()
+        associations, trouble = await self._associate(query, layers, candidates, policy)
+        fetched_ms = (time.perf_counter() - fetching) * 1000.0
+        if trouble is not None:
+            refused = (*refused, trouble)
+            unavailable = (*unavailable, ROUTE_ASSOCIATIONS)
+        retrieval = decide(
+            candidates,
+            query,
+            policy,
+            associations,
+            engine=self._engine,
+            refused=refused,
+            sources=sources,
+            unavailable=unavailable,
+        )
+        return replace(retrieval, timings_ms={**retrieval.timings_ms, "associations": fetched_ms})
+
+    async def retrieve(self, query: MemoryQuery) -> RetrievalResult:
+        """Just the result, for callers that do not show the work."""
+        return (await self.coordinate(query)).result
+
+    async def _associate(
+        self,
+        query: MemoryQuery,
+        layers: frozenset[MemoryLayer],
+        candidates: tuple[Candidate, ...],
+        policy: RetrievalPolicy,
+    ) -> tuple[Associations | None, Dropped | None]:
+        """Fetch the graph activation will spread over, hop by hop, guided by the spread itself.
+
+        The first round asks for the neighbourhood of *every* entity candidate (not only the
+        kept ones), so a what-if that lowers a floor still finds its new seeds' neighbours.
+        Later rounds ask only for the nodes the spread activated in the round before.
+        """
+        params = policy.activation
+        source = self._associations
+        if source is None or not params.enabled or params.hops == 0 or not layers & GRAPH_LAYERS:
+            return None, None
+        scopes = reach_scopes(query.scope, policy.blend)
+        scope = scopes[-1] or None
+        chunk_entities: dict[str, tuple[str, ...]] = {}
+        subgraph = Subgraph()
+        expanded: set[str] = set()
+        rounds = 0
+        try:
+            chunk_ids = [c.id for c in candidates if c.kind is CandidateKind.CHUNK]
+            lookup = getattr(source, "entities_in_chunks", None)
+            if chunk_ids and callable(lookup):
+                mentions = await lookup(chunk_ids)
+                chunk_entities = {key: tuple(value) for key, value in mentions.items()}
+            frontier = _unique(
+                [c.id for c in candidates if c.kind is not CandidateKind.CHUNK]
+                + [entity for chunk in chunk_ids for entity in chunk_entities.get(chunk, ())]
+            )[:MAX_FETCH_IDS]
+            for hop in range(1, params.hops + 1):
+                if not frontier:
+                    break
+                part = await source.neighbours(
+                    frontier, limit_per_node=params.limit_per_node, scope=scope
+                )
+                subgraph = merge_subgraphs(subgraph, part)
+                expanded.update(frontier)
+                rounds = hop
+                if hop == params.hops:
+                    break
+                probe = replace(policy, activation=replace(params, hops=hop))
+                spread = decide(
+                    candidates,
+                    query,
+                    probe,
+                    Associations(subgraph=subgraph, chunk_entities=chunk_entities),
+                    engine=self._engine,
+                ).activation
+                frontier = [node for node in spread.found if node not in expanded][:MAX_FETCH_IDS]
+        except (StoreUnavailable, TimeoutError, OSError) as error:
+            trouble = dropped_route(
+                ROUTE_ASSOCIATIONS,
+                GATE_ASSOCIATIONS,
+                f"association source unavailable ({error}); the recall stands with the "
+                f"neighbourhood fetched before the failure ({len(subgraph.relations)} relations)",
+                scope=query.scope,
+            )
+            return (
+                Associations(
+                    subgraph, chunk_entities, frozenset(expanded), rounds, params.limit_per_node
+                ),
+                trouble,
+            )
+        return (
+            Associations(
+                subgraph, chunk_entities, frozenset(expanded), rounds, params.limit_per_node
+            ),
+            None,
+        )

@@ -1,0 +1,386 @@
+"""The merge behind the scour tool: both halves of memory through the coordinator, as one answer.
+
+``scour`` builds a ``MemoryQuery`` from a validated ``ScourRequest`` (``n_chunks`` is the
+episodic layer's size, ``kg_top_k`` the size of each graph layer and the cap on graph memories
+together; 0 leaves that half's layers out, so its stores are never touched), gathers candidates
+with a ``StoreCandidateSource``, lets the ``RetrievalCoordinator`` decide, and returns a
+``ScourResult``. The result keeps the candidates and subgraph in hand, so ``ScourResult.decide``
+re-runs the decision under another policy without asking the stores (the GUI's what-if).
+
+Errors per half: a failing route's message lands in ``chunks_error`` (vector or lexical chunk
+route) or ``kg_error`` (graph or concept route), the other half still answers, and the route is
+listed in ``unavailable``. When every route asked fails the answer is still ``success: true`` with
+both halves' errors and nothing recalled, as the seed's contract does: ``success: false`` is kept
+for a call that could not be made at all (bad arguments, no context, no privilege).
+Imports only the standard library and core.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from explorer.core.candidates import (
+    ROUTE_CONCEPTS,
+    ROUTE_GRAPH,
+    ROUTE_LEXICAL,
+    ROUTE_VECTOR,
+    AssociationSource,
+    CandidateBatch,
+    CandidateKind,
+    MemoryQuery,
+    Source,
+    SourcesUnavailable,
+    dropped_route,
+)
+from explorer.core.coordinator import CoordinatedRetrieval, RetrievalCoordinator, decide
+from explorer.core.errors import MemoryUnavailable
+from explorer.core.gates import GATE_SOURCE
+from explorer.core.layers import CHUNK_LAYERS, GRAPH_LAYERS, RETRIEVABLE_LAYERS, layer_names
+from explorer.core.lexical import LexicalIndexCache
+from explorer.core.models import (
+    DEFAULT_SCOPE,
+    Chunk,
+    Entity,
+    MemoryLayer,
+    Neighbour,
+    Period,
+    Relation,
+    Subgraph,
+)
+from explorer.core.policy import RetrievalPolicy
+from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
+from explorer.core.select import Memory
+from explorer.core.sources import (
+    CHUNK_ROUTES,
+    GRAPH_ROUTES,
+    GraphAssociations,
+    StoreCandidateSource,
+    describe_error,
+)
+from explorer.core.termscan import TermScan
+from explorer.core.validate import validate_scour_arguments
+
+#: Provenance entries listed per entity in JSON (``provenance_count`` gives the full number).
+MAX_PROVENANCE = 20
+#: Relationships listed per entity in JSON.
+MAX_RELATIONSHIPS = 10
+SOURCE_KEYS = (Source.VECTOR, Source.LEXICAL, Source.GRAPH, Source.ACTIVATION)
+
+
+@dataclass(frozen=True)
+class ScourRequest:
+    """scour's arguments, validated when built (``InvalidArgument`` with a clear message)."""
+
+    query: str
+    n_chunks: int = 3
+    kg_top_k: int = 5
+    domain: str | None = None
+    temporal: str | None = None
+    scope: str = DEFAULT_SCOPE
+    agent: str | None = None
+    now: datetime | None = None
+    period: Period | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        checked = validate_scour_arguments(
+            self.query, self.n_chunks, self.kg_top_k, self.domain, self.temporal
+        )
+        object.__setattr__(self, "period", checked[4])
+
+    def memory_query(self) -> MemoryQuery:
+        layers = set(RETRIEVABLE_LAYERS)
+        if self.n_chunks == 0:
+            layers -= CHUNK_LAYERS
+        if self.kg_top_k == 0:
+            layers -= GRAPH_LAYERS
+        return MemoryQuery(
+            text=self.query,
+            scope=self.scope,
+            layers=frozenset(layers),
+            k={
+                MemoryLayer.EPISODIC: self.n_chunks,
+                MemoryLayer.SEMANTIC: self.kg_top_k,
+                MemoryLayer.CONCEPT: self.kg_top_k,
+            },
+            max_entities=self.kg_top_k,
+            domain=self.domain,
+            period=self.period,
+            now=self.now,
+            agent=self.agent,
+        )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _relationship(neighbour: Neighbour) -> dict[str, Any]:
+    relation = neighbour.relation
+    return {
+        "id": relation.id,
+        "type": relation.type,
+        "fact": relation.fact,
+        "direction": "out" if neighbour.outgoing else "in",
+        "neighbour": {"id": neighbour.entity_id, "name": neighbour.name, "type": neighbour.type},
+        "confidence": relation.confidence,
+        "valid_from": _iso(relation.valid_from),
+        "valid_to": _iso(relation.valid_to),
+    }
+
+
+def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour, ...]:
+    """The node's relations in ``subgraph`` seen from it, in (relation id) order."""
+    found: list[Neighbour] = []
+    relations: list[Relation] = sorted(
+        (r for r in subgraph.relations if node in (r.source_id, r.target_id)),
+        key=lambda r: r.id,
+    )
+    for relation in relations[:limit]:
+        outgoing = relation.source_id == node
+        other = relation.target_id if outgoing else relation.source_id
+        entity = subgraph.entities.get(other)
+        found.append(
+            Neighbour(
+                relation=relation,
+                entity_id=other,
+                name=entity.name if entity is not None else other,
+                type=entity.type if entity is not None else "",
+                outgoing=outgoing,
+            )
+        )
+    return tuple(found)
+
+
+def _entity_json(memory: Memory, subgraph: Subgraph | None) -> dict[str, Any]:
+    candidate = memory.candidate
+    entity = candidate.record
+    if not isinstance(entity, Entity):
+        entity = Entity(id=candidate.id, name=candidate.label, type=candidate.kind.value)
+    neighbours = candidate.neighbours
+    if not neighbours and subgraph is not None:
+        neighbours = neighbours_in(subgraph, candidate.id, MAX_RELATIONSHIPS)
+    return {
+        "id": entity.id,
+        "name": entity.name,
+        "type": entity.type,
+        "description": entity.description,
+        "aliases": list(entity.aliases),
+        "confidence": entity.confidence,
+        "salience": entity.salience,
+        "first_seen": _iso(entity.first_seen),
+        "last_seen": _iso(entity.last_seen),
+        "scope": entity.scope,
+        "layer": candidate.layer.value,
+        "source": candidate.source.value,
+        "temporal_concepts": list(entity.temporal),
+        "domain_concepts": list(entity.domains),
+        "relationships": [_relationship(item) for item in neighbours[:MAX_RELATIONSHIPS]],
+        "provenance": [
+            {
+                "chunk_id": mention.chunk_id,
+                "start": mention.start,
+                "end": mention.end,
+                "timestamp": _iso(mention.timestamp),
+            }
+            for mention in entity.mentions[:MAX_PROVENANCE]
+        ],
+        "provenance_count": len(entity.mentions),
+        "score": memory.score,
+        "score_breakdown": memory.breakdown.to_dict(),
+    }
+
+
+def _chunk_json(memory: Memory) -> dict[str, Any]:
+    candidate = memory.candidate
+    chunk = candidate.record
+    assert isinstance(chunk, Chunk)
+    return {
+        "id": chunk.id,
+        "text": chunk.text,
+        "conversation_id": chunk.conversation_id,
+        "position": chunk.position,
+        "speaker": chunk.speaker,
+        "timestamp": _iso(chunk.timestamp),
+        "domains": list(chunk.domains),
+        "scope": chunk.scope,
+        "layer": candidate.layer.value,
+        "source": candidate.source.value,
+        "score": memory.score,
+        "score_breakdown": memory.breakdown.to_dict(),
+        "turn_id": chunk.turn_id,
+    }
+
+
+@dataclass(frozen=True)
+class ScourResult:
+    """One scour answer: the coordinated retrieval, per-half errors and timings."""
+
+    request: ScourRequest
+    retrieval: CoordinatedRetrieval
+    kg_error: str | None = None
+    chunks_error: str | None = None
+    timings_ms: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def memories(self) -> tuple[Memory, ...]:
+        return self.retrieval.result.memories
+
+    @property
+    def chunks(self) -> list[Memory]:
+        return [m for m in self.memories if m.candidate.kind is CandidateKind.CHUNK]
+
+    @property
+    def entities(self) -> list[Memory]:
+        return [m for m in self.memories if m.candidate.kind is not CandidateKind.CHUNK]
+
+    def decide(self, policy: RetrievalPolicy) -> ScourResult:
+        """This answer decided again under ``policy`` from the candidates in hand (no I/O)."""
+        started = time.perf_counter()
+        retrieval = self.retrieval.with_policy(policy)
+        timings = dict(self.timings_ms)
+        timings["coordinator"] = (time.perf_counter() - started) * 1000.0
+        return ScourResult(self.request, retrieval, self.kg_error, self.chunks_error, timings)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The scour JSON contract (see the project brief) as plain data."""
+        result = self.retrieval.result
+        gathered = self.retrieval.gathered
+        subgraph = (
+            gathered.associations.subgraph
+            if gathered is not None and gathered.associations is not None
+            else None
+        )
+        entities = [_entity_json(memory, subgraph) for memory in self.entities]
+        chunks = [_chunk_json(memory) for memory in self.chunks]
+        body: dict[str, Any] = {
+            "success": True,
+            "query": self.request.query,
+            "kg_entities": entities,
+            "kg_count": len(entities),
+            "chunks": chunks,
+            "chunk_count": len(chunks),
+        }
+        if self.kg_error is not None:
+            body["kg_error"] = self.kg_error
+        if self.chunks_error is not None:
+            body["chunks_error"] = self.chunks_error
+        if self.request.domain is not None:
+            body["domain_filter"] = self.request.domain
+        if self.request.temporal is not None:
+            body["temporal_filter"] = self.request.temporal
+        body["dropped"] = [entry.to_json_dict() for entry in result.dropped]
+        body["activation"] = self.retrieval.activation.to_json_list()
+        body["layers"] = layer_names(self.retrieval.layers)
+        body["sources"] = {key.value: int(result.sources.get(key.value, 0)) for key in SOURCE_KEYS}
+        body["unavailable"] = list(result.unavailable)
+        body["timings_ms"] = {
+            key: float(self.timings_ms.get(key, 0.0))
+            for key in ("kg", "chunks", "embed", "coordinator", "total")
+        }
+        return body
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_json_dict(), indent=2, ensure_ascii=False)
+
+
+def scour_failure(query: object, error: str) -> dict[str, Any]:
+    """The failure object: ``{"success": false, "error": ..., "query": ...}``."""
+    shown = query if isinstance(query, str) else repr(query)
+    return {"success": False, "error": error, "query": shown}
+
+
+def _half_error(failures: Mapping[str, str], routes: tuple[str, ...]) -> str | None:
+    messages = [f"{route}: {failures[route]}" for route in routes if route in failures]
+    return "; ".join(messages) if messages else None
+
+
+class _TimedSource:
+    """Wraps the store source so scour can read the batch's timings after coordinating."""
+
+    def __init__(self, inner: StoreCandidateSource) -> None:
+        self.inner = inner
+        self.batch: CandidateBatch | None = None
+
+    async def search(self, query: MemoryQuery, layers: frozenset[MemoryLayer]) -> CandidateBatch:
+        self.batch = await self.inner.search(query, layers)
+        return self.batch
+
+
+async def scour(
+    request: ScourRequest,
+    *,
+    graph: GraphStore | None,
+    chunks: ChunkStore | None,
+    concepts: ConceptStore | None,
+    embedder: Embedder | None,
+    policy: RetrievalPolicy,
+    term_scan: TermScan | None = None,
+    associations: AssociationSource | None = None,
+    lexical_index: LexicalIndexCache | None = None,
+) -> ScourResult:
+    """Query both halves of memory concurrently and merge them through the coordinator.
+
+    ``term_scan`` lets a long-lived caller keep the concept read cache across calls, and
+    ``lexical_index`` the per-scope BM25 indexes of the lexical route (without one, the chunk
+    store's own full-text search ranks);
+    ``associations`` defaults to the graph store's neighbourhoods.
+    """
+    started = time.perf_counter()
+    query = request.memory_query()
+    source = _TimedSource(
+        StoreCandidateSource(
+            chunks=chunks,
+            graph=graph,
+            embedder=embedder,
+            concepts=concepts,
+            policy=policy,
+            term_scan=term_scan,
+            lexical_index=lexical_index,
+        )
+    )
+    if associations is None and graph is not None:
+        associations = GraphAssociations(graph)
+    coordinator = RetrievalCoordinator(source=source, policy=policy, associations=associations)
+    try:
+        retrieval = await coordinator.coordinate(query)
+    except MemoryUnavailable as error:
+        failures = (
+            error.failures
+            if isinstance(error, SourcesUnavailable)
+            else {route: describe_error(error) for route in (ROUTE_VECTOR, ROUTE_GRAPH)}
+        )
+        refused = [
+            dropped_route(route, GATE_SOURCE, f"{route} route failed: {message}", query.scope)
+            for route, message in failures.items()
+        ]
+        retrieval = decide((), query, policy, refused=refused, unavailable=tuple(failures))
+        timings = {"total": (time.perf_counter() - started) * 1000.0}
+        asked_chunks = bool(policy.effective_layers(query) & CHUNK_LAYERS)
+        asked_graph = bool(policy.effective_layers(query) & GRAPH_LAYERS)
+        every = describe_error(error)
+        return ScourResult(
+            request,
+            retrieval,
+            kg_error=(_half_error(failures, GRAPH_ROUTES) or every) if asked_graph else None,
+            chunks_error=(_half_error(failures, CHUNK_ROUTES) or every) if asked_chunks else None,
+            timings_ms=timings,
+        )
+
+    batch = source.batch
+    failures = batch.failures if batch is not None else {}
+    timings = dict(batch.timings_ms) if batch is not None else {}
+    timings["kg"] = timings.get("kg", 0.0) + retrieval.timings_ms.get("associations", 0.0)
+    timings["coordinator"] = retrieval.timings_ms.get("decide", 0.0)
+    timings["total"] = (time.perf_counter() - started) * 1000.0
+    return ScourResult(
+        request,
+        retrieval,
+        kg_error=_half_error(failures, (ROUTE_GRAPH, ROUTE_CONCEPTS)),
+        chunks_error=_half_error(failures, (ROUTE_VECTOR, ROUTE_LEXICAL)),
+        timings_ms=timings,
+    )

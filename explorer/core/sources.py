@@ -1,0 +1,509 @@
+"""Candidate and association sources over the store ports (no drivers: ports only).
+
+``StoreCandidateSource`` asks the stores for candidates along four routes, in two halves that run
+concurrently: the *chunk half* (the query embedded, then ``ChunkStore.search`` with the domain
+filter inside the query; ``ChunkStore.lexical_search`` for the lexical signal) and the *graph half*
+(``GraphStore.search_entities`` with the query vector and the period; the term scan over the
+``ConceptStore``). Every route is awaited on its own, so one failing never sinks another; a
+failure is recorded (route name in ``unavailable``, message in ``failures``, an entry in the
+ledger) and only when *every* route asked has failed does the search raise ``MemoryUnavailable``.
+A layer not searched, a count of 0 or a relevance weight of 0 means the route that serves it is
+not asked at all (``similarity`` 0: no embedding; ``lexical`` 0: no full-text search).
+
+Signal conventions: similarity is the store's cosine clamped to ``[0, 1]``; the lexical scores of
+the chunk and entity full-text routes are divided by the best score of that route for this query
+(relative score fusion: the best lexical hit is 1); the term scan's lexical signal is its overlap
+as a share of the most the query's terms could score. A chunk found by both chunk routes becomes
+one candidate with both signals (source ``vector``, both routes listed). Each route searches the
+query's scope and, when scope blending may climb, the highest ancestor within reach.
+
+``GraphAssociations`` is the association source over ``GraphStore``. Imports only the standard
+library and core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from explorer.core.blend import reach_scopes
+from explorer.core.candidates import (
+    ROUTE_CONCEPTS,
+    ROUTE_EMBEDDER,
+    ROUTE_GRAPH,
+    ROUTE_LEXICAL,
+    ROUTE_VECTOR,
+    Candidate,
+    CandidateBatch,
+    CandidateKind,
+    Dropped,
+    MemoryQuery,
+    Source,
+    SourcesUnavailable,
+    dropped_route,
+)
+from explorer.core.errors import ExplorerError
+from explorer.core.gates import GATE_SOURCE
+from explorer.core.layers import CHUNK_LAYERS, ENTITY_LAYERS
+from explorer.core.lexical import LexicalIndexCache, ScopeChunks
+from explorer.core.models import (
+    ChunkHit,
+    Entity,
+    EntityHit,
+    MemoryLayer,
+    Subgraph,
+    scope_parts,
+)
+from explorer.core.policy import RetrievalPolicy
+from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
+from explorer.core.scoring import clamp_unit
+from explorer.core.termscan import ConceptHit, TermScan
+
+#: Which half of scour each route belongs to.
+CHUNK_ROUTES = (ROUTE_VECTOR, ROUTE_LEXICAL)
+GRAPH_ROUTES = (ROUTE_GRAPH, ROUTE_CONCEPTS)
+
+_T = TypeVar("_T")
+
+
+def describe_error(error: BaseException) -> str:
+    """A one-line message; errors that are not the project's own also name their type."""
+    text = str(error) or type(error).__name__
+    return text if isinstance(error, ExplorerError) else f"{type(error).__name__}: {text}"
+
+
+def _store_scope(scope: str) -> str | None:
+    return scope or None
+
+
+def _normalised(values: Sequence[float]) -> float:
+    best = max(values, default=0.0)
+    return best if best > 0.0 else 1.0
+
+
+def _chunk_candidate(hit: ChunkHit, source: Source, lexical_scale: float) -> Candidate:
+    chunk = hit.chunk
+    return Candidate(
+        id=chunk.id,
+        kind=CandidateKind.CHUNK,
+        label=chunk.text[:120],
+        layer=chunk.layer,
+        source=source,
+        scope=chunk.scope,
+        similarity=clamp_unit(hit.similarity),
+        lexical=clamp_unit(hit.lexical / lexical_scale),
+        salience=None,
+        confidence=None,
+        timestamp=chunk.timestamp,
+        record=chunk,
+        routes=(source.value,),
+    )
+
+
+def _entity_candidate(hit: EntityHit, lexical_scale: float) -> Candidate:
+    entity = hit.entity
+    return Candidate(
+        id=entity.id,
+        kind=CandidateKind.ENTITY,
+        label=entity.name,
+        layer=entity.layer,
+        source=Source.GRAPH,
+        scope=entity.scope,
+        similarity=clamp_unit(hit.similarity),
+        lexical=clamp_unit(hit.lexical / lexical_scale),
+        salience=entity.salience,
+        confidence=entity.confidence,
+        timestamp=entity.last_seen or entity.updated_at,
+        record=entity,
+        neighbours=hit.neighbours,
+        routes=(ROUTE_GRAPH,),
+    )
+
+
+def concept_entity(hit: ConceptHit, scope: str) -> Entity:
+    """The concept record as an entity of the concept layer, for results and the GUI."""
+    record = hit.record
+    return Entity(
+        id=record.id,
+        name=record.name,
+        type=record.type,
+        description=record.description,
+        aliases=record.aliases,
+        confidence=record.confidence,
+        salience=record.salience or 0.0,
+        updated_at=record.updated_at,
+        last_seen=record.last_seen,
+        temporal=record.temporal,
+        domains=record.domains,
+        scope=record.scope or scope,
+        layer=MemoryLayer.CONCEPT,
+    )
+
+
+def _concept_candidate(hit: ConceptHit, scope: str) -> Candidate:
+    entity = concept_entity(hit, scope)
+    return Candidate(
+        id=entity.id,
+        kind=CandidateKind.CONCEPT,
+        label=entity.name,
+        layer=MemoryLayer.CONCEPT,
+        source=Source.LEXICAL,
+        scope=entity.scope,
+        similarity=None,
+        lexical=hit.lexical,
+        salience=hit.record.salience,
+        confidence=hit.record.confidence,
+        timestamp=hit.record.seen_at,
+        record=entity,
+        routes=(ROUTE_CONCEPTS,),
+    )
+
+
+def _merge(first: Candidate, second: Candidate) -> Candidate:
+    """One candidate from two sightings of the same memory: the stronger signals, both routes."""
+
+    def stronger(a: float | None, b: float | None) -> float | None:
+        if a is None:
+            return b
+        return a if b is None else max(a, b)
+
+    return replace(
+        first,
+        similarity=stronger(first.similarity, second.similarity),
+        lexical=stronger(first.lexical, second.lexical),
+        neighbours=first.neighbours or second.neighbours,
+        routes=tuple(dict.fromkeys((*first.routes, *second.routes))),
+    )
+
+
+def _collect(groups: Sequence[Sequence[Candidate]]) -> list[Candidate]:
+    merged: dict[tuple[str, str], Candidate] = {}
+    for group in groups:
+        for candidate in group:
+            key = (candidate.kind.value, candidate.id)
+            seen = merged.get(key)
+            merged[key] = candidate if seen is None else _merge(seen, candidate)
+    return list(merged.values())
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    candidates: tuple[Candidate, ...] = ()
+    error: str | None = None
+    elapsed_ms: float = 0.0
+
+
+class StoreCandidateSource:
+    """A ``CandidateSource`` over the store ports; returns a ``CandidateBatch`` per call.
+
+    Holds no per-query state, so one instance can serve concurrent queries. ``policy`` decides
+    which routes are asked and how many candidates (``k * fetch_factor``) each returns.
+    """
+
+    def __init__(
+        self,
+        *,
+        chunks: ChunkStore | None,
+        graph: GraphStore | None,
+        embedder: Embedder | None,
+        concepts: ConceptStore | None = None,
+        policy: RetrievalPolicy,
+        term_scan: TermScan | None = None,
+        neighbour_limit: int = 10,
+        clock: Callable[[], float] = time.perf_counter,
+        lexical_index: LexicalIndexCache | None = None,
+    ) -> None:
+        self._chunks = chunks
+        self._graph = graph
+        self._embedder = embedder
+        self._concepts = concepts
+        self._scan = term_scan or TermScan()
+        self._policy = policy
+        self._neighbour_limit = neighbour_limit
+        self._clock = clock
+        self._lexical_index = lexical_index
+
+    async def search(self, query: MemoryQuery, layers: frozenset[MemoryLayer]) -> CandidateBatch:
+        policy = self._policy
+        weights = policy.weights
+        fetch = policy.fetch_factor
+        scopes = reach_scopes(query.scope, policy.blend)
+        refused: list[Dropped] = []
+
+        k_chunks = query.limit(MemoryLayer.EPISODIC) * fetch if layers & CHUNK_LAYERS else 0
+        graph_k = 0
+        if MemoryLayer.SEMANTIC in layers:
+            graph_k = query.limit(MemoryLayer.SEMANTIC)
+        if MemoryLayer.PROFILE in layers:
+            graph_k = max(graph_k, policy.profile_slots)
+        graph_k *= fetch
+        concept_k = query.limit(MemoryLayer.CONCEPT) * fetch if MemoryLayer.CONCEPT in layers else 0
+
+        ask_vector = k_chunks > 0 and weights.similarity > 0
+        ask_lexical = k_chunks > 0 and weights.lexical > 0
+        ask_graph = graph_k > 0 and bool(layers & ENTITY_LAYERS)
+        ask_concepts = concept_k > 0
+        for wanted, store, route, what in (
+            (ask_vector, self._chunks and self._embedder, ROUTE_VECTOR, "chunk store or embedder"),
+            (ask_lexical, self._chunks, ROUTE_LEXICAL, "chunk store"),
+            (ask_graph, self._graph, ROUTE_GRAPH, "graph store"),
+            (ask_concepts, self._concepts, ROUTE_CONCEPTS, "concept store"),
+        ):
+            if wanted and not store:
+                refused.append(
+                    dropped_route(route, GATE_SOURCE, f"no {what} is configured", query.scope)
+                )
+        ask_vector = ask_vector and self._chunks is not None and self._embedder is not None
+        ask_lexical = ask_lexical and self._chunks is not None
+        ask_graph = ask_graph and self._graph is not None
+        ask_concepts = ask_concepts and self._concepts is not None
+
+        embed_ms: list[float] = []
+        embedding: asyncio.Task[list[float]] | None = None
+        wants_vector = weights.similarity > 0 and self._embedder is not None
+        if ask_vector or (ask_graph and wants_vector):
+            embedding = asyncio.ensure_future(self._embed(query.text, embed_ms))
+
+        routes: dict[str, Awaitable[_Outcome]] = {}
+        if ask_vector:
+            routes[ROUTE_VECTOR] = self._timed(self._vector(query, scopes, k_chunks, embedding))
+        if ask_lexical:
+            routes[ROUTE_LEXICAL] = self._timed(self._lexical(query, scopes, k_chunks))
+        if ask_graph:
+            routes[ROUTE_GRAPH] = self._timed(self._entities(query, scopes, graph_k, embedding))
+        if ask_concepts:
+            routes[ROUTE_CONCEPTS] = self._timed(self._concept_scan(query, concept_k))
+
+        try:
+            outcomes = dict(zip(routes, await asyncio.gather(*routes.values()), strict=True))
+        finally:
+            if embedding is not None and not embedding.done():
+                embedding.cancel()
+
+        failures: dict[str, str] = {}
+        unavailable: list[str] = []
+        if embedding is not None and embedding.done() and not embedding.cancelled():
+            trouble = embedding.exception()
+            if trouble is not None:
+                failures[ROUTE_EMBEDDER] = describe_error(trouble)
+                unavailable.append(ROUTE_EMBEDDER)
+        for route, outcome in outcomes.items():
+            if outcome.error is not None:
+                failures[route] = outcome.error
+                unavailable.append(route)
+                refused.append(
+                    dropped_route(
+                        route, GATE_SOURCE, f"{route} route failed: {outcome.error}", query.scope
+                    )
+                )
+        if outcomes and all(outcome.error is not None for outcome in outcomes.values()):
+            raise SourcesUnavailable(failures)
+
+        tally = {
+            route: len({candidate.id for candidate in outcome.candidates})
+            for route, outcome in outcomes.items()
+        }
+        sources = {
+            Source.VECTOR.value: tally.get(ROUTE_VECTOR, 0),
+            Source.LEXICAL.value: tally.get(ROUTE_LEXICAL, 0) + tally.get(ROUTE_CONCEPTS, 0),
+            Source.GRAPH.value: tally.get(ROUTE_GRAPH, 0),
+        }
+        candidates = _collect([outcome.candidates for outcome in outcomes.values()])
+
+        def half_ms(names: Sequence[str]) -> float:
+            return max(
+                (outcomes[name].elapsed_ms for name in names if name in outcomes), default=0.0
+            )
+
+        return CandidateBatch(
+            candidates,
+            refused=refused,
+            sources=sources,
+            unavailable=unavailable,
+            failures=failures,
+            timings_ms={
+                "embed": sum(embed_ms),
+                "chunks": half_ms(CHUNK_ROUTES),
+                "kg": half_ms(GRAPH_ROUTES),
+            },
+        )
+
+    async def _embed(self, text: str, elapsed: list[float]) -> list[float]:
+        assert self._embedder is not None
+        started = self._clock()
+        try:
+            vectors = await self._embedder.embed([text])
+        finally:
+            elapsed.append((self._clock() - started) * 1000.0)
+        if len(vectors) != 1:
+            raise ExplorerError(f"the embedder returned {len(vectors)} vectors for 1 text")
+        return vectors[0]
+
+    async def _timed(self, work: Awaitable[list[Candidate]]) -> _Outcome:
+        started = self._clock()
+        try:
+            found = await work
+        except Exception as error:  # one route failing must never sink the others
+            return _Outcome(error=describe_error(error), elapsed_ms=self._elapsed(started))
+        return _Outcome(candidates=tuple(found), elapsed_ms=self._elapsed(started))
+
+    def _elapsed(self, started: float) -> float:
+        return (self._clock() - started) * 1000.0
+
+    @staticmethod
+    async def _per_scope(
+        scopes: Sequence[str], search: Callable[[str | None], Awaitable[_T]]
+    ) -> list[_T]:
+        return list(await asyncio.gather(*(search(_store_scope(scope)) for scope in scopes)))
+
+    async def _vector(
+        self,
+        query: MemoryQuery,
+        scopes: Sequence[str],
+        k: int,
+        embedding: asyncio.Task[list[float]] | None,
+    ) -> list[Candidate]:
+        assert self._chunks is not None and self._embedder is not None and embedding is not None
+        chunks, spec = self._chunks, self._embedder.spec
+        try:
+            vector = await asyncio.shield(embedding)
+        except Exception as error:
+            raise ExplorerError(
+                f"the query could not be embedded: {describe_error(error)}"
+            ) from error
+        results = await self._per_scope(
+            scopes,
+            lambda scope: chunks.search(vector, k, spec=spec, domain=query.domain, scope=scope),
+        )
+        return [_chunk_candidate(hit, Source.VECTOR, 1.0) for hits in results for hit in hits]
+
+    async def _lexical(self, query: MemoryQuery, scopes: Sequence[str], k: int) -> list[Candidate]:
+        assert self._chunks is not None
+        chunks = self._chunks
+        cache = self._lexical_index
+        if cache is not None and isinstance(chunks, ScopeChunks):
+            listing: ScopeChunks = chunks
+
+            async def search(scope: str | None) -> list[ChunkHit]:
+                return await _indexed_search(cache, listing, query, scope, k)
+
+        else:
+
+            async def search(scope: str | None) -> list[ChunkHit]:
+                return await chunks.lexical_search(query.text, k, domain=query.domain, scope=scope)
+
+        results = await self._per_scope(scopes, search)
+        hits = [hit for group in results for hit in group]
+        scale = _normalised([hit.lexical for hit in hits])
+        found = [_chunk_candidate(hit, Source.LEXICAL, scale) for hit in hits]
+        # The lexical route measures no similarity; its chunks carry the lexical signal only.
+        return [replace(candidate, similarity=0.0) for candidate in found]
+
+    async def _entities(
+        self,
+        query: MemoryQuery,
+        scopes: Sequence[str],
+        k: int,
+        embedding: asyncio.Task[list[float]] | None,
+    ) -> list[Candidate]:
+        assert self._graph is not None
+        graph = self._graph
+        vector: list[float] | None = None
+        if embedding is not None:
+            try:
+                vector = await asyncio.shield(embedding)
+            except Exception:
+                # Without a vector the graph still answers by full text; the embedder's
+                # failure is reported once, as its own route.
+                vector = None
+        results = await self._per_scope(
+            scopes,
+            lambda scope: graph.search_entities(
+                query.text,
+                k,
+                vector=vector,
+                scope=scope,
+                period=query.period,
+                neighbour_limit=self._neighbour_limit,
+            ),
+        )
+        hits = [hit for group in results for hit in group]
+        scale = _normalised([hit.lexical for hit in hits])
+        return [_entity_candidate(hit, scale) for hit in hits]
+
+    async def _concept_scan(self, query: MemoryQuery, k: int) -> list[Candidate]:
+        assert self._concepts is not None
+        agent = query.concept_agent
+        parts = scope_parts(agent)
+        tenant = parts[0] if parts else None
+        result = await self._scan.search(
+            agent, query.text, tenant=tenant, top_k=k, now=query.now, store=self._concepts
+        )
+        return [_concept_candidate(hit, query.scope) for hit in result.hits]
+
+
+async def _indexed_search(
+    cache: LexicalIndexCache, store: ScopeChunks, query: MemoryQuery, scope: str | None, k: int
+) -> list[ChunkHit]:
+    """The lexical route over the scope's cached contextual BM25 index (domain applied after)."""
+    index = await cache.index(store, scope)
+    wanted = len(index) if query.domain is not None else k
+    found = [
+        ChunkHit(chunk=chunk, lexical=score)
+        for chunk, score in index.search(query.text, wanted)
+        if query.domain is None or query.domain in chunk.domains
+    ]
+    return found[:k]
+
+
+class GraphAssociations:
+    """The ``AssociationSource`` over a ``GraphStore``: neighbourhoods and chunk mentions."""
+
+    def __init__(self, graph: GraphStore) -> None:
+        self._graph = graph
+
+    async def neighbours(
+        self, ids: Sequence[str], *, limit_per_node: int, scope: str | None = None
+    ) -> Subgraph:
+        return await self._graph.neighbourhood(ids, limit_per_node=limit_per_node, scope=scope)
+
+    async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> Mapping[str, Sequence[str]]:
+        return await self._graph.entities_in_chunks(chunk_ids)
+
+
+def refetch_reasons(
+    old: RetrievalPolicy, new: RetrievalPolicy, query: MemoryQuery, fetched_hops: int | None = None
+) -> list[str]:
+    """Why ``new`` needs candidates or graph that were not fetched under ``old`` (empty: none).
+
+    An empty list means deciding again on the retrieval in hand gives exactly what a fresh
+    query would (a what-if); anything listed needs the stores.
+    """
+    reasons: list[str] = []
+    added = new.effective_layers(query) - old.effective_layers(query)
+    for layer in sorted(added, key=lambda item: item.value):
+        reasons.append(f"layer {layer.value!r} was not searched")
+    for name in ("similarity", "lexical"):
+        if getattr(old.weights, name) == 0 and getattr(new.weights, name) > 0:
+            reasons.append(f"the {name} signal was not fetched (its weight was 0)")
+    if new.fetch_factor > old.fetch_factor:
+        reasons.append("more candidates per route are needed (fetch_factor grew)")
+    if MemoryLayer.PROFILE in new.effective_layers(query) and new.profile_slots > max(
+        old.profile_slots, query.limit(MemoryLayer.SEMANTIC)
+    ):
+        reasons.append("more profile candidates are needed (profile_slots grew)")
+    if reach_scopes(query.scope, new.blend) != reach_scopes(query.scope, old.blend):
+        reasons.append("the scopes within reach changed (blend.max_levels)")
+    was, now = old.activation, new.activation
+    if now.enabled and now.hops > 0:
+        hops_in_hand = (
+            fetched_hops if fetched_hops is not None else (was.hops if was.enabled else 0)
+        )
+        if not was.enabled or hops_in_hand < now.hops:
+            reasons.append("activation needs more of the graph (hops grew or it was off)")
+        elif now.limit_per_node > was.limit_per_node:
+            reasons.append("activation needs more relations per node (limit_per_node grew)")
+    return reasons

@@ -1,0 +1,213 @@
+"""The coordinator: fetch then decide, degradation, drains, what-if and concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+import pytest
+
+from explorer.core.activation import SpreadingActivation
+from explorer.core.candidates import (
+    Candidate,
+    CandidateSource,
+    Dropped,
+    MemoryQuery,
+    Source,
+    dropped_route,
+)
+from explorer.core.coordinator import RetrievalCoordinator, decide
+from explorer.core.errors import MemoryUnavailable, StoreTimeout, StoreUnavailable
+from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
+from explorer.core.policy import ActivationParams, RetrievalPolicy
+from tests.unit.fakes import FakeAssociations, make_candidate
+
+SCOPE = "acme/ana"
+
+
+def world() -> Subgraph:
+    names = ["ana", "lisbon", "marta", "taberna", "portugal", "hub"]
+    entities = {n: Entity(n, n.title(), "thing", salience=0.5, scope=SCOPE) for n in names}
+    relations = (
+        Relation("r1", "ana", "lisbon", "TRAVELS_TO"),
+        Relation("r2", "marta", "lisbon", "LIVES_IN"),
+        Relation("r3", "ana", "marta", "SISTER_OF"),
+        Relation("r4", "marta", "taberna", "RECOMMENDS"),
+        Relation("r5", "lisbon", "portugal", "CAPITAL_OF"),
+    )
+    return Subgraph(entities=entities, relations=relations)
+
+
+class ListSource:
+    """A candidate source over a fixed list, with the optional drains."""
+
+    def __init__(self, items: Sequence[Candidate], refused: Iterable[Dropped] = ()) -> None:
+        self.items = list(items)
+        self.refused = list(refused)
+        self.fail: BaseException | None = None
+        self.calls = 0
+
+    async def search(self, query: MemoryQuery, layers: frozenset[MemoryLayer]) -> list[Candidate]:
+        self.calls += 1
+        await asyncio.sleep(0)
+        if self.fail is not None:
+            raise self.fail
+        return [item for item in self.items if query.text in item.label or query.text == "*"]
+
+    def drain_dropped(self) -> list[Dropped]:
+        out, self.refused = self.refused, []
+        return out
+
+    def drain_sources(self) -> tuple[dict[str, int], tuple[str, ...]]:
+        return {"graph": len(self.items)}, ()
+
+
+def entities(*pairs: tuple[str, float]) -> list[Candidate]:
+    return [make_candidate(n, kind="entity", similarity=s, scope=SCOPE) for n, s in pairs]
+
+
+POLICY = RetrievalPolicy(activation=ActivationParams(hops=2, threshold=0.01, max_found=3))
+
+
+def query(text: str = "*") -> MemoryQuery:
+    return MemoryQuery(text, scope=SCOPE)
+
+
+async def test_coordinate_spreads_from_kept_hits_and_marks_what_activation_found() -> None:
+    source = ListSource(entities(("ana", 0.9), ("lisbon", 0.7)))
+    associations = FakeAssociations(world())
+    coordinator = RetrievalCoordinator(source=source, policy=POLICY, associations=associations)
+    retrieval = await coordinator.coordinate(query())
+    assert isinstance(source, CandidateSource)
+    assert retrieval.activation.seeds == ("ana", "lisbon")
+    found = [m for m in retrieval.result.memories if m.source is Source.ACTIVATION]
+    assert {m.id for m in found} <= {"marta", "portugal", "taberna"}
+    assert found and all(m.energy > 0 for m in found)
+    assert retrieval.result.sources["activation"] == len(retrieval.activation.found)
+    assert retrieval.result.sources["graph"] == 2
+    # Seeds that feed each other get an activation share on top of their match.
+    ana = next(m for m in retrieval.result.memories if m.id == "ana")
+    assert ana.breakdown.activation > 0
+    assert associations.calls == 2  # one round per hop
+
+
+async def test_an_unreachable_candidate_source_raises_memory_unavailable() -> None:
+    source = ListSource([])
+    source.fail = MemoryUnavailable("down")
+    coordinator = RetrievalCoordinator(source=source, policy=POLICY)
+    with pytest.raises(MemoryUnavailable):
+        await coordinator.retrieve(query())
+
+
+async def test_empty_is_not_unavailable() -> None:
+    coordinator = RetrievalCoordinator(source=ListSource([]), policy=POLICY)
+    result = await coordinator.retrieve(query())
+    assert result.memories == () and result.unavailable == ()
+
+
+@pytest.mark.parametrize("error", [StoreUnavailable("gone"), StoreTimeout("slow"), OSError("x")])
+async def test_an_unreachable_association_source_degrades_and_keeps_the_recall(
+    error: BaseException,
+) -> None:
+    associations = FakeAssociations(world())
+    associations.fail = error
+    source = ListSource(entities(("ana", 0.9)))
+    coordinator = RetrievalCoordinator(source=source, policy=POLICY, associations=associations)
+    retrieval = await coordinator.coordinate(query())
+    assert [m.id for m in retrieval.result.memories] == ["ana"]
+    assert retrieval.result.unavailable == ("associations",)
+    (entry,) = [e for e in retrieval.result.dropped if e.gate == "associations"]
+    assert entry.kind == "none" and "recall stands" in entry.reason
+
+
+async def test_contract_errors_from_the_association_source_propagate() -> None:
+    associations = FakeAssociations(world())
+    associations.fail = TypeError("a bug, not a transport problem")
+    source = ListSource(entities(("ana", 0.9)))
+    coordinator = RetrievalCoordinator(source=source, policy=POLICY, associations=associations)
+    with pytest.raises(TypeError):
+        await coordinator.coordinate(query())
+
+
+async def test_refusals_are_drained_into_the_ledger_once() -> None:
+    refusal = dropped_route("legacy", "source", "row without a scope")
+    source = ListSource(entities(("ana", 0.9)), refused=[refusal])
+    coordinator = RetrievalCoordinator(source=source, policy=POLICY)
+    first = await coordinator.coordinate(query())
+    second = await coordinator.coordinate(query())
+    assert refusal in first.result.dropped
+    assert refusal not in second.result.dropped
+
+
+async def test_no_layers_does_not_ask_the_source() -> None:
+    source = ListSource(entities(("ana", 0.9)))
+    policy = replace(POLICY, enabled_layers=frozenset())
+    retrieval = await RetrievalCoordinator(source=source, policy=policy).coordinate(query())
+    assert source.calls == 0
+    assert [e.gate for e in retrieval.result.dropped] == ["layers"]
+
+
+async def test_what_if_decides_again_without_io_and_matches_a_fresh_decide() -> None:
+    source = ListSource(entities(("ana", 0.9), ("lisbon", 0.4), ("taberna", 0.2)))
+    associations = FakeAssociations(world())
+    coordinator = RetrievalCoordinator(source=source, policy=POLICY, associations=associations)
+    retrieval = await coordinator.coordinate(query())
+    calls = (source.calls, associations.calls)
+
+    stricter = replace(POLICY, min_relevance=0.35)
+    what_if = retrieval.with_policy(stricter)
+    assert (source.calls, associations.calls) == calls
+    assert retrieval.gathered is not None
+    gathered = retrieval.gathered
+    fresh = decide(
+        gathered.candidates, query(), stricter, gathered.associations, sources=gathered.sources
+    )
+    assert what_if.result == fresh.result
+    assert what_if.activation == fresh.activation
+    assert "taberna" in {e.id for e in what_if.result.dropped if e.gate == "relevance"}
+    # Back to the first policy: exactly what the coordinator said.
+    assert retrieval.with_policy(POLICY).result == retrieval.result
+
+
+async def test_concurrent_coordinations_return_independent_logs() -> None:
+    graph = world()
+    pools = {
+        name: ListSource(entities((name, 0.9)))
+        for name in ["ana", "lisbon", "marta", "taberna", "portugal"]
+    }
+
+    class Routed:
+        async def search(
+            self, query: MemoryQuery, layers: frozenset[MemoryLayer]
+        ) -> list[Candidate]:
+            await asyncio.sleep(0.001)
+            return await pools[query.text].search(replace(query, text="*"), layers)
+
+    associations = FakeAssociations(graph)
+    coordinator = RetrievalCoordinator(source=Routed(), policy=POLICY, associations=associations)
+    names = list(pools) * 8
+    results = await asyncio.gather(*(coordinator.coordinate(query(name)) for name in names))
+    solo = {name: await coordinator.coordinate(query(name)) for name in pools}
+    for name, retrieval in zip(names, results, strict=True):
+        assert retrieval.activation.seeds == (name,)
+        assert retrieval.activation == solo[name].activation
+        assert retrieval.result.memories == solo[name].result.memories
+
+
+def test_decide_is_fast_at_demo_size() -> None:
+    from explorer.bench.coordinator import demo_workload
+
+    candidates, subgraph, demo_query = demo_workload()
+    policy = RetrievalPolicy()
+    engine = SpreadingActivation()
+    decide(candidates, demo_query, policy, subgraph, engine=engine)
+    timings = []
+    for _ in range(15):
+        started = time.perf_counter()
+        decide(candidates, demo_query, policy, subgraph, engine=engine)
+        timings.append(time.perf_counter() - started)
+    timings.sort()
+    # The benchmark reports the real figure (target 5 ms); loose here for busy CI hosts.
+    assert timings[len(timings) // 2] < 0.05

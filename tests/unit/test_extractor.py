@@ -1,0 +1,320 @@
+"""The offline extractor, date resolution, alias merging, evidence scores and concept records."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from explorer.core.models import Chunk, Entity, MemoryLayer, Mention, Relation
+from explorer.ingest.aliases import merge_keys, merge_near_duplicates
+from explorer.ingest.chunking import chunk_turns
+from explorer.ingest.concepts import concept_records
+from explorer.ingest.evidence import (
+    combine,
+    entity_confidence,
+    entity_salience,
+    merge_entity,
+    score,
+)
+from explorer.ingest.extractor import Extraction, OfflineExtractor, extract_offline, singular
+from explorer.ingest.ids import entity_id
+from explorer.ingest.importers import Turn
+from explorer.ingest.temporal import find_times
+
+MONDAY = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)  # a Monday
+
+
+def conversation(
+    *lines: tuple[str, str], start: datetime = MONDAY, gap_days: int = 0
+) -> list[Chunk]:
+    turns = [
+        Turn(
+            scope="home/ana",
+            conversation_id="c1",
+            turn_id=str(index),
+            speaker=speaker,
+            text=text,
+            timestamp=start + timedelta(days=gap_days * index, minutes=index),
+        )
+        for index, (speaker, text) in enumerate(lines)
+    ]
+    return chunk_turns(turns)
+
+
+CHAT = conversation(
+    ("Iris", "Morning Tomas! I finally signed up for the pottery class at Kiln Street Studio."),
+    ("Tomas", "Nice one, Iris. Is that near Harbour Park? Noor's friend goes there."),
+    ("Iris", "Yes. My sister Noor took the pottery class there last spring."),
+    ("Tomas", "I went hiking yesterday with Noor and she never mentioned it!"),
+    ("Iris", "Ha. I work at Lantern Books on weekdays, so Saturday classes suit me."),
+    ("Tomas", "Lantern Books is lucky. Wow, pottery classes on Saturday sound fun."),
+    ("Assistant", "Shall I put the pottery class on your calendar, Iris?"),
+    gap_days=1,
+)
+
+
+def by_name(extraction: Extraction) -> dict[str, Entity]:
+    return {entity.name: entity for entity in extraction.entities}
+
+
+def relations_named(extraction: Extraction) -> set[tuple[str, str, str]]:
+    names = {entity.id: entity.name for entity in extraction.entities}
+    return {
+        (names[relation.source_id], relation.type, names[relation.target_id])
+        for relation in extraction.relations
+    }
+
+
+def test_speakers_are_people_and_an_assistant_is_an_agent() -> None:
+    entities = by_name(extract_offline(CHAT))
+    assert entities["Iris"].type == "person"
+    assert entities["Tomas"].type == "person"
+    assert entities["Assistant"].type == "agent"
+    assert entities["Iris"].layer is MemoryLayer.PROFILE
+    assert entities["Iris"].confidence == 1.0
+    # Speakers are named in the text too; those are their mentions.
+    assert len(entities["Iris"].mentions) == 2
+
+
+def test_names_are_found_mid_sentence_and_ordinary_words_are_not() -> None:
+    entities = by_name(extract_offline(CHAT))
+    assert {"Noor", "Kiln Street Studio", "Harbour Park", "Lantern Books"} <= set(entities)
+    assert entities["Kiln Street Studio"].type == "organization"
+    assert entities["Harbour Park"].type == "place"
+    assert entities["Noor"].type == "person"  # "My sister Noor"
+    for word in ("Morning", "Nice", "Yes", "Wow", "Ha", "Shall", "Saturday"):
+        assert word not in entities
+
+
+def test_possessives_merge_into_the_name_and_spans_exclude_them() -> None:
+    entities = by_name(extract_offline(CHAT))
+    noor = entities["Noor"]
+    texts = {chunk.id: chunk.text for chunk in CHAT}
+    spans = [texts[m.chunk_id][m.start : m.end] for m in noor.mentions]
+    assert spans == ["Noor", "Noor", "Noor"]
+
+
+def test_recurring_phrases_become_topics_with_plurals_folded() -> None:
+    entities = by_name(extract_offline(CHAT))
+    topic = entities["pottery class"]
+    assert topic.type == "topic"
+    assert "pottery classes" in topic.aliases
+    assert len(topic.mentions) == 4
+    assert singular("support groups") == "support group"
+    assert singular("classes") == "class"
+    assert singular("bus") == "bus"
+
+
+def test_dates_resolve_against_the_turn_and_keep_the_phrase_as_alias() -> None:
+    extraction = extract_offline(CHAT)
+    entities = by_name(extraction)
+    said = CHAT[3].timestamp  # Thursday 7 March 2024
+    yesterday = (said - timedelta(days=1)).date().isoformat()
+    assert entities[yesterday].type == "date"
+    assert "yesterday" in entities[yesterday].aliases
+    assert yesterday in entities["Noor"].temporal
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("we met yesterday", "2024-03-03"),
+        ("last Saturday was fun", "2024-03-02"),
+        ("see you next Friday", "2024-03-08"),
+        ("two weeks ago", "2024-W08"),
+        ("in May 2022", "2022-05"),
+        ("on 21st of June", "2024-06-21"),
+        ("since 2019", "2019"),
+        ("last weekend", "2024-03-02"),
+        ("next month", "2024-04"),
+        ("three days ago", "2024-03-01"),
+    ],
+)
+def test_time_phrases(text: str, value: str) -> None:
+    (found,) = find_times(text, MONDAY)
+    assert found.value == value
+
+
+def test_vague_or_impossible_dates_are_left_out() -> None:
+    assert find_times("a while ago, may I ask, on 31 February", MONDAY) == []
+
+
+def test_verb_patterns_kinship_mentions_and_co_occurrence() -> None:
+    extraction = extract_offline(CHAT)
+    found = relations_named(extraction)
+    assert ("Iris", "WORKS_AT", "Lantern Books") in found
+    assert ("Iris", "FAMILY_OF", "Noor") in found
+    assert ("Iris", "MENTIONS", "Kiln Street Studio") in found
+    pair = {("Harbour Park", "CO_OCCURS", "Noor"), ("Noor", "CO_OCCURS", "Harbour Park")}
+    assert pair & found
+    works = next(r for r in extraction.relations if r.type == "WORKS_AT")
+    assert works.fact == "I work at Lantern Books on weekdays, so Saturday classes suit me."
+    assert works.valid_from == CHAT[4].timestamp
+    assert works.mentions[0].chunk_id == CHAT[4].id
+
+
+def test_every_mention_span_matches_the_name_or_an_alias() -> None:
+    extraction = extract_offline(CHAT)
+    texts = {chunk.id: chunk.text for chunk in CHAT}
+    assert extraction.entities
+    for entity in extraction.entities:
+        names = {entity.name.casefold(), *(alias.casefold() for alias in entity.aliases)}
+        for mention in entity.mentions:
+            assert texts[mention.chunk_id][mention.start : mention.end].casefold() in names
+
+
+def test_ids_are_stable_and_extraction_is_deterministic() -> None:
+    first = extract_offline(CHAT)
+    second = asyncio.run(OfflineExtractor().extract(list(CHAT)))
+    assert first == second
+    iris = by_name(first)["Iris"]
+    assert iris.id == entity_id("home/ana", "person", "iris")
+
+
+def test_speaker_first_name_folds_into_the_speaker() -> None:
+    chat = conversation(
+        ("Maya Okafor", "I booked the physio."),
+        ("Helper", "Good call, Maya. Shall I remind you, Maya?"),
+    )
+    entities = by_name(extract_offline(chat))
+    assert "Maya" not in entities
+    assert entities["Maya Okafor"].aliases == ("Maya",)
+    assert len(entities["Maya Okafor"].mentions) == 2
+
+
+# -- near-duplicate names ---------------------------------------------------------------------
+
+
+def _entity(name: str, kind: str, mentions: int, scope: str = "s") -> Entity:
+    return Entity(
+        id=entity_id(scope, kind, name),
+        name=name,
+        type=kind,
+        scope=scope,
+        confidence=0.0,
+        mentions=tuple(
+            Mention(f"chunk-{name}-{n}", 0, len(name), MONDAY + timedelta(days=n))
+            for n in range(mentions)
+        ),
+    )
+
+
+def test_near_duplicates_merge_into_the_best_attested_name() -> None:
+    trip = _entity("porto trip", "topic", 3)
+    variant = _entity("oporto trip", "topic", 1)
+    other = _entity("tax return", "topic", 2)
+    speaker = _entity("Porto Trip", "person", 1)  # protected: never merged
+    relation = Relation(
+        id="r1", source_id=variant.id, target_id=other.id, type="CO_OCCURS", fact="f"
+    )
+    extraction = Extraction((trip, variant, other, speaker), (relation,))
+    assert set(merge_keys(extraction)) == {"porto trip", "oporto trip", "tax return"}
+    vectors = {
+        "porto trip": [1.0, 0.0, 0.0],
+        "oporto trip": [0.97, 0.2, 0.0],
+        "tax return": [0.0, 0.0, 1.0],
+    }
+    merged = merge_near_duplicates(extraction, vectors, protected={speaker.id})
+    names = {entity.name: entity for entity in merged.entities}
+    assert set(names) == {"porto trip", "tax return", "Porto Trip"}
+    assert names["porto trip"].aliases == ("oporto trip",)
+    assert len(names["porto trip"].mentions) == 4
+    (moved,) = merged.relations
+    assert {moved.source_id, moved.target_id} == {trip.id, other.id}
+
+
+def test_dissimilar_or_differently_typed_names_stay_apart() -> None:
+    place = _entity("Lisbon", "place", 2)
+    person = _entity("Lisbon", "person", 1, scope="t")
+    extraction = Extraction((place, _entity("Leeds", "place", 1), person))
+    vectors = {"lisbon": [1.0, 0.0], "leeds": [0.5, 0.86]}
+    assert merge_near_duplicates(extraction, vectors) == extraction
+
+
+# -- evidence ---------------------------------------------------------------------------------
+
+
+def test_confidence_grows_with_mentions_and_days() -> None:
+    once = entity_confidence("other", 0.0, 1, 1)
+    often = entity_confidence("other", 0.0, 5, 1)
+    spread = entity_confidence("other", 0.0, 5, 4)
+    assert 0.5 < once < often < spread <= 0.99
+
+
+def test_salience_rewards_frequency_spread_and_recency() -> None:
+    assert entity_salience(10, 5, 0) > entity_salience(10, 1, 0) > entity_salience(1, 1, 0)
+    assert entity_salience(3, 2, 0) > entity_salience(3, 2, 90)
+    assert 0 <= entity_salience(0, 0, 10_000) <= entity_salience(10_000, 10_000, 0) <= 1
+
+
+def test_score_merges_stored_evidence_and_describes_the_entity() -> None:
+    fresh = _entity("Lantern Books", "organization", 2)
+    stored = replace_mentions(fresh, 3, offset=10)
+    (final,), _ = score([fresh], [], spoken={}, stored={fresh.id: stored}, now=MONDAY)
+    assert len(final.mentions) == 5
+    assert final.confidence == entity_confidence("organization", 0.0, 5, 5)
+    assert final.description.startswith("Organisation mentioned 5 times on 5 days")
+    assert final.updated_at == MONDAY
+
+
+def replace_mentions(entity: Entity, count: int, offset: int) -> Entity:
+    from dataclasses import replace
+
+    mentions = tuple(
+        Mention(f"old-{n}", 0, 4, MONDAY + timedelta(days=offset + n)) for n in range(count)
+    )
+    return replace(entity, mentions=mentions)
+
+
+def test_a_later_address_ends_the_earlier_one() -> None:
+    def lives(target: str, day: int) -> Relation:
+        when = MONDAY + timedelta(days=day)
+        return Relation(
+            id=f"r-{target}",
+            source_id="me",
+            target_id=target,
+            type="LIVES_IN" if target == "leeds" else "MOVED_TO",
+            valid_from=when,
+            mentions=(Mention(f"c{day}", 0, 5, when),),
+        )
+
+    _, relations = score(
+        [], [lives("leeds", 0), lives("porto", 30)], spoken={}, stored={}, now=MONDAY
+    )
+    ended = {relation.target_id: relation.valid_to for relation in relations}
+    assert ended == {"leeds": MONDAY + timedelta(days=30), "porto": None}
+
+
+def test_combine_unions_records_of_the_same_id() -> None:
+    left = _entity("Noor", "person", 2)
+    right = replace_mentions(left, 1, offset=5)
+    (merged,) = combine([Extraction((left,)), Extraction((right,))]).entities
+    assert len(merged.mentions) == 3
+    assert merge_entity(left, left) == merge_entity(left, left)
+
+
+# -- concept records --------------------------------------------------------------------------
+
+
+def test_concept_records_carry_what_the_term_scan_reads() -> None:
+    extraction = extract_offline(CHAT)
+    spoken = {entity.id: 1 for entity in extraction.entities if entity.type == "person"}
+    entities, _ = score(
+        extraction.entities, extraction.relations, spoken=spoken, stored={}, now=MONDAY
+    )
+    records = concept_records(entities, {chunk.id: chunk for chunk in CHAT}, now=MONDAY)
+    (scope,) = records
+    assert scope == "home/ana"
+    studio = next(r for r in records[scope] if r["name"] == "Kiln Street Studio")
+    assert studio["type"] == "organization"
+    record = next(r for r in records[scope] if r["name"] == "Lantern Books")
+    assert record["occurrences"] == 2
+    assert record["sources"] == ["c1"]
+    assert record["provenance"] == [CHAT[4].id, CHAT[5].id]
+    assert "I work at Lantern Books" in str(record["body"])
+    assert str(record["body"]).startswith("Iris (")
+    assert record["updated_at"] == MONDAY.isoformat()
+    assert {"name", "description", "confidence"} <= set(record)
+    assert len({r["name"] for r in records[scope]}) == len(records[scope])

@@ -1,0 +1,214 @@
+"""The ingest pipeline over in-memory stores: idempotence, strictness, crashes and resumes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from explorer.core.errors import ImportFormatError, StoreUnavailable, WriteFailed
+from explorer.ingest import pipeline
+from explorer.ingest.demo import demo_turns, load_demo
+from explorer.ingest.pipeline import Stores, ingest_file, memory_stats, reconcile
+from explorer.ingest.progress import CliProgressBar, Progress
+from tests.unit.fakes import FakeEmbedder
+from tests.unit.ingest_fakes import (
+    Crash,
+    CrashPlan,
+    IngestChunkStore,
+    IngestGraphStore,
+    make_stores,
+)
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
+SOURCES = [(FIXTURES / "locomo_small.json", "locomo"), (FIXTURES / "messages.jsonl", "jsonl")]
+
+
+def embedder() -> FakeEmbedder:
+    return FakeEmbedder(dimension=4096)  # wide enough that distinct names never collide
+
+
+def snapshot(stores: Stores) -> dict[str, object]:
+    chunks = stores.chunks
+    graph = stores.graph
+    assert isinstance(chunks, IngestChunkStore) and isinstance(graph, IngestGraphStore)
+    return {
+        "chunks": sorted(chunks.rows),
+        "pending": sorted(i for i, state in chunks.state.items() if state == "pending"),
+        "entities": {
+            entity.id: (entity.name, sorted((m.chunk_id, m.start, m.end) for m in entity.mentions))
+            for entity in graph.entities.values()
+        },
+        "relations": {
+            relation.id: sorted((m.chunk_id, m.start, m.end) for m in relation.mentions)
+            for relation in graph.relations.values()
+        },
+        "concepts": {
+            agent: sorted(names)
+            for (agent, _), names in stores.concepts._records.items()  # type: ignore[union-attr]
+        },
+    }
+
+
+async def import_all(stores: Stores) -> list[pipeline.IngestReport]:
+    return [await ingest_file(stores, path, fmt) for path, fmt in SOURCES]
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny batches, so a crash can land between many more writes."""
+    monkeypatch.setattr(pipeline, "WRITE_BATCH", 3)
+    monkeypatch.setattr(pipeline, "ENTITY_BATCH", 5)
+    monkeypatch.setattr(pipeline, "RELATION_BATCH", 7)
+    monkeypatch.setattr(pipeline, "CONCEPT_BATCH", 4)
+
+
+async def test_an_import_writes_chunks_graph_and_concepts_and_marks_them_done() -> None:
+    stores = make_stores(embedder=embedder())
+    report = await ingest_file(stores, FIXTURES / "locomo_small.json", "locomo", scope="lab")
+    state = snapshot(stores)
+    assert report.turns == 9 and report.chunks == 9 and report.chunks_new == 9
+    assert report.scopes == ["lab/locomo/trail-1", "lab/locomo/trail-2"]
+    assert state["pending"] == []
+    assert report.entities == len(state["entities"]) > 5  # type: ignore[arg-type]
+    assert report.relations == len(state["relations"]) > 5  # type: ignore[arg-type]
+    assert set(state["concepts"]) == set(report.scopes)  # type: ignore[arg-type]
+    assert report.ok and "9 turns → 9 chunks" in report.summary()
+
+
+async def test_importing_the_same_file_twice_adds_nothing() -> None:
+    stores = make_stores(embedder=embedder())
+    await import_all(stores)
+    first = snapshot(stores)
+    upserts = stores.chunks.upserts  # type: ignore[union-attr]
+    again = await import_all(stores)
+    assert snapshot(stores) == first
+    assert stores.chunks.upserts == upserts  # type: ignore[union-attr]
+    assert all(report.chunks_new == 0 and report.conversations_unchanged for report in again)
+
+
+async def test_reextract_rewrites_the_graph_to_the_same_state() -> None:
+    stores = make_stores(embedder=embedder())
+    await import_all(stores)
+    first = snapshot(stores)
+    await ingest_file(stores, *SOURCES[0], reextract=True)
+    assert snapshot(stores) == first
+
+
+async def test_strict_import_of_a_bad_file_writes_nothing() -> None:
+    stores = make_stores(embedder=embedder())
+    with pytest.raises(ImportFormatError, match=r"messages_bad\.jsonl: line 2"):
+        await ingest_file(stores, FIXTURES / "messages_bad.jsonl", "jsonl")
+    assert stores.chunks.upserts == 0  # type: ignore[union-attr]
+    assert snapshot(stores)["entities"] == {}
+
+
+async def test_skip_bad_imports_the_rest_and_reports_the_bad() -> None:
+    stores = make_stores(embedder=embedder())
+    report = await ingest_file(stores, FIXTURES / "messages_bad.jsonl", "jsonl", skip_bad=True)
+    assert report.chunks == 2 and report.bad_count == 7 and not report.ok
+    assert "line 6: text contains a NUL character" in report.summary()
+
+
+async def test_a_crash_at_any_write_resumes_to_the_clean_result(small_batches: None) -> None:
+    clean = make_stores(embedder=embedder())
+    await import_all(clean)
+    expected = snapshot(clean)
+    total_calls = clean.chunks.plan.calls  # type: ignore[union-attr]
+    assert total_calls > 15
+    for crash_at in range(1, total_calls + 1):
+        plan = CrashPlan(at=crash_at)
+        stores = make_stores(plan, embedder=embedder())
+        with pytest.raises(Crash):
+            await import_all(stores)
+        plan.at = None
+        await import_all(stores)
+        assert snapshot(stores) == expected, f"crash at call {crash_at}"
+
+
+async def test_reconcile_alone_finishes_what_a_crash_left_pending(small_batches: None) -> None:
+    clean = make_stores(embedder=embedder())
+    await ingest_file(clean, *SOURCES[0])
+    # Crash at the first mark_done: every chunk and the graph written, all chunks still pending.
+    plan = CrashPlan(at=clean.chunks.plan.log.index("chunks.mark_done") + 1)  # type: ignore[union-attr]
+    stores = make_stores(plan, embedder=embedder())
+    with pytest.raises(Crash):
+        await ingest_file(stores, *SOURCES[0])
+    assert snapshot(stores)["pending"]
+    plan.at = None
+    finished = await reconcile(stores)
+    assert finished > 0
+    assert snapshot(stores) == snapshot(clean)
+
+
+async def test_a_failed_graph_write_is_raised_and_leaves_the_chunks_pending() -> None:
+    stores = make_stores(embedder=embedder())
+
+    async def refuse(*args: object, **kwargs: object) -> None:
+        raise WriteFailed("the graph did not acknowledge the write")
+
+    stores.graph.upsert = refuse  # type: ignore[union-attr, method-assign]
+    with pytest.raises(WriteFailed, match="did not acknowledge"):
+        await ingest_file(stores, *SOURCES[1])
+    state = snapshot(stores)
+    assert state["chunks"] and state["pending"] == state["chunks"]
+
+
+async def test_a_missing_store_is_reported_before_anything_is_read() -> None:
+    stores = make_stores(embedder=embedder())
+    stores.graph = None
+    stores.errors["graph"] = "connection refused"
+    with pytest.raises(
+        StoreUnavailable, match=r"graph store is unavailable \(connection refused\)"
+    ):
+        await ingest_file(stores, *SOURCES[1])
+
+
+async def test_progress_reports_every_phase_to_completion() -> None:
+    seen: list[Progress] = []
+    stores = make_stores(embedder=embedder())
+    await ingest_file(stores, *SOURCES[0], progress=seen.append)
+    finished = [p.phase for p in seen if p.finished and p.total]
+    for phase in ("chunks", "extract", "graph", "concepts", "done"):
+        assert phase in finished
+    assert all(p.done <= p.total and p.rate >= 0 for p in seen)
+
+
+def test_the_cli_bar_prints_one_line_per_finished_phase_off_a_terminal() -> None:
+    import io
+
+    stream = io.StringIO()
+    bar = CliProgressBar(stream)
+    for done in (0, 5, 10, 10):
+        bar(Progress("graph", done, 10, 100.0, 0.1))
+    assert stream.getvalue() == f"graph     [{'#' * 28}] 10/10 100/s 0.1s\n"
+
+
+async def test_stats_gather_counts_by_type_scope_layer_and_the_embedder() -> None:
+    stores = make_stores(embedder=embedder())
+    await import_all(stores)
+    figures = await memory_stats(stores)
+    assert figures["chunks"] == 14
+    assert figures["pending"] == 0
+    assert figures["embedder"] == {"model": "fake-hash", "dimension": 4096}
+    by_scope = figures["chunks_by_scope"]
+    assert by_scope == {"acme/helper/rosa": 5, "locomo/trail-1": 7, "locomo/trail-2": 2}
+    assert figures["concepts"] == sum(figures["concepts_by_scope"].values()) > 0  # type: ignore[union-attr]
+    assert figures["entities_by_type"]["person"] >= 4  # type: ignore[index]
+
+
+async def test_the_demo_loads_once_and_again_on_reset() -> None:
+    turns = demo_turns()
+    assert len(turns) >= 200
+    stores = make_stores(embedder=embedder())
+    assert await load_demo(stores) is True
+    first = snapshot(stores)
+    assert await load_demo(stores) is False
+    assert await load_demo(stores, reset=True) is True
+    assert snapshot(stores) == first
+
+
+async def test_the_demo_is_not_added_to_someone_elses_memory() -> None:
+    stores = make_stores(embedder=embedder())
+    await ingest_file(stores, *SOURCES[1])
+    assert await load_demo(stores) is False

@@ -327,6 +327,17 @@ class FakeConceptStore(_Faulty):
     def put_raw(self, agent: str, name: str, raw: str, tenant: str | None = None) -> None:
         self._records.setdefault((agent, tenant), {})[name] = (self._stamp(), raw)
 
+    async def agents(self, within: str = "") -> list[str]:
+        await self._enter("agents", within=within)
+        prefix = within.strip("/")
+        return sorted(
+            {
+                agent
+                for agent, _ in self._records
+                if not prefix or agent == prefix or agent.startswith(prefix + "/")
+            }
+        )
+
     async def names(self, agent: str, tenant: str | None = None) -> list[str]:
         await self._enter("names", agent=agent, tenant=tenant)
         return list(self._records.get((agent, tenant), {}))

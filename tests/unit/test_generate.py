@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from explorer.core.errors import InvalidArgument
 from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation
 from explorer.core.ports import Vector
-from explorer.ingest.generate import GenerateReport, concept_records, generate
+from explorer.ingest.generate import PHASES, GenerateReport, generate
+from explorer.ingest.progress import Progress
 from explorer.ingest.synthetic import (
     DEFAULT_END,
     DOMAINS,
@@ -164,16 +165,6 @@ def test_scales() -> None:
     assert SCALES["small"].entities * 10 == SCALES["seed"].entities
 
 
-def test_concept_records_carry_what_the_scan_reads(memory: SyntheticMemory) -> None:
-    records = concept_records(memory)
-    assert len(records) == len(memory.entities)
-    first = records[0]
-    for key in ("name", "description", "type", "confidence", "provenance", "sources"):
-        assert key in first
-    assert first["occurrences"] == len(memory.entities[0].mentions)
-    assert isinstance(first["body"], str) and first["body"]
-
-
 # -- writing, with fakes -----------------------------------------------------------------------
 
 
@@ -248,6 +239,11 @@ class FakeConcepts:
 async def test_generate_writes_everything_through_the_ports() -> None:
     graph, chunks, concepts, embedder = FakeGraph(), FakeChunks(), FakeConcepts(), FakeEmbedder()
     seen: dict[str, tuple[int, int]] = {}
+
+    def on_progress(step: Progress) -> None:
+        assert step.phase in PHASES and 0 <= step.done <= step.total and step.rate >= 0
+        seen[step.phase] = (step.done, step.total)
+
     report = await generate(
         graph,  # type: ignore[arg-type]
         chunks,  # type: ignore[arg-type]
@@ -258,7 +254,7 @@ async def test_generate_writes_everything_through_the_ports() -> None:
         chunks_n=4_500,
         seed=5,
         scope="bench/agent",
-        progress=lambda stage, done, total: seen.__setitem__(stage, (done, total)),
+        progress=on_progress,
     )
     assert isinstance(report, GenerateReport)
     assert (report.entities, report.relations, report.chunks) == (2_500, 7_000, 4_500)
@@ -266,13 +262,19 @@ async def test_generate_writes_everything_through_the_ports() -> None:
     assert len(graph.entities) == 2_500 and len(graph.relations) == 7_000
     assert set(graph.vectors) == set(graph.entities)
     assert len(chunks.rows) == 4_500
-    assert {key[:2] for key in concepts.records} == {("bench/agent", "bench")}
+    assert {key[:2] for key in concepts.records} == {("bench/agent", None)}
     assert len(concepts.records) == 2_500
+    owner = graph.entities[report_owner(graph)]
+    record = concepts.records[("bench/agent", None, owner.name)]
+    for key in ("description", "type", "confidence", "provenance", "sources", "body"):
+        assert record[key], key
+    assert record["occurrences"] == len(owner.mentions)
     assert sum(embedder.calls) == 2_500 + 4_500
     assert max(embedder.calls) <= 2_000
     assert seen["chunks"] == (4_500, 4_500)
     assert seen["entities"] == (2_500, 2_500)
     assert seen["relations"] == (7_000, 7_000)
+    assert seen["vectors"] == (2_500, 2_500)
     assert seen["concepts"] == (2_500, 2_500)
     for stage in ("plan", "chunks", "graph", "embed", "total"):
         assert report.seconds[stage] >= 0.0
@@ -291,6 +293,15 @@ async def test_generate_writes_everything_through_the_ports() -> None:
     )
     assert again.chunks_new == 0
     assert len(graph.entities) == 2_500 and len(graph.relations) == 7_000
+
+
+def report_owner(graph: FakeGraph) -> str:
+    """The memory's owner: the most-connected entity."""
+    degree: Counter[str] = Counter()
+    for relation in graph.relations.values():
+        degree[relation.source_id] += 1
+        degree[relation.target_id] += 1
+    return degree.most_common(1)[0][0]
 
 
 async def test_a_failing_store_stops_generation_and_propagates() -> None:

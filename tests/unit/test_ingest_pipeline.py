@@ -200,7 +200,8 @@ async def test_stats_gather_counts_by_type_scope_layer_and_the_embedder() -> Non
 async def test_the_demo_loads_once_and_again_on_reset() -> None:
     turns = demo_turns()
     assert len(turns) >= 200
-    stores = make_stores(embedder=embedder())
+    # Narrow vectors keep this fast; stray merges from collisions do not matter to idempotence.
+    stores = make_stores(embedder=FakeEmbedder(dimension=256))
     assert await load_demo(stores) is True
     first = snapshot(stores)
     assert await load_demo(stores) is False

@@ -1,0 +1,336 @@
+"""Word lists the offline extractor leans on: stopwords, cues, suffixes and domain keywords.
+
+Small, hand-written English lists; they make the extractor's guesses, so they are kept in one place
+where they can be read and tuned. ``infer_domains`` tags a text with the domains whose keywords it
+uses. Imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+def _ordered(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+# Abbreviations whose full stop does not end a sentence.
+ABBREVIATIONS = _words("mr mrs ms dr prof st jr sr vs etc eg ie approx dept est fig mt ft")
+
+MONTHS = _ordered(
+    "january february march april may june july august september october november december"
+)
+WEEKDAYS = _ordered("monday tuesday wednesday thursday friday saturday sunday")
+
+FUNCTION_WORDS = _words(
+    """
+    a an the and or but if then so because as of at by for with about against between into
+    through during before after above below to from up down in out on off over under again
+    further once here there when where why how all any both each few more most other some such
+    no nor not only own same than too very can will just should now i me my mine myself we us
+    our ours ourselves you your yours yourself yourselves he him his himself she her hers herself
+    it its itself they them their theirs themselves what which who whom whose this that these
+    those am is are was were be been being have has had having do does did doing would could
+    might must shall may also even still yet ever never always often sometimes maybe perhaps
+    really actually definitely totally pretty quite rather much many lot lots something anything
+    nothing everything someone anyone everyone nobody somebody everybody while though although
+    whether since until unless per via upon within without across along among around behind
+    beside besides beyond toward towards onto like unlike near every another either neither
+    one ones two three four five six seven eight nine ten first second third last next
+    """
+)
+
+INTERJECTIONS = _words(
+    """
+    yeah yes yep yup no nope oh ooh wow hey hi hello ok okay thanks thank please sure well um uh
+    hmm haha hahaha lol omg yay aww awww ah aha wow whoa alright congrats congratulations bye
+    goodbye cheers dear sorry welcome great good nice awesome amazing cool glad absolutely
+    totally exactly indeed anyway anyways plus btw ugh oops phew woah woohoo oof agreed yikes
+    ohh ahh hmmm huh meh whew geez ya yea wowza yess aw ok omw tbh imo ikr np thx ty
+    """
+)
+
+CONTRACTIONS = _words(
+    """
+    i'm i've i'll i'd you're you've you'll you'd he's she's it's we're we've we'll we'd they're
+    they've they'll they'd that's there's what's who's let's don't doesn't didn't can't couldn't
+    won't wouldn't shouldn't isn't aren't wasn't weren't haven't hasn't hadn't here's how's
+    where's when's y'all gonna wanna gotta ain't that'll it'll there'll who'd it'd
+    """
+)
+
+COMMON_VERBS = _words(
+    """
+    go goes going went gone get gets getting got gotten make makes making made know knows knew
+    known knowing think thinks thinking thought take takes taking took taken see sees seeing saw
+    seen come comes coming came want wants wanted wanting look looks looking looked use uses used
+    using find finds found finding give gives gave given giving tell tells told telling feel
+    feels felt try tries tried trying leave leaves left call calls called calling keep keeps kept
+    keeping let lets begin began begun seem seems seemed help helps helped helping talk talks
+    talked talking turn turned start starts started starting show shows showed shown hear heard
+    hears run ran runs move moves moved like likes liked liking love loves loved loving live lives
+    lived believe bring brings brought happen happens happened write wrote written sit sat stand
+    stood lose lost pay paid meet met include continue set learn learned learnt change changed
+    lead led understand understood watch watched follow followed stop stopped create created
+    speak spoke spend spent grow grew grown open opened walk walked win won offer remember
+    remembered consider appear buy bought wait waited send sent expect build built stay stayed
+    fall fell cut reach remain suggest suggested raise pass passed sell sold require decide
+    decided pull enjoy enjoys enjoyed hope hopes hoped hoping wish wished mean means meant say
+    says said saying ask asks asked asking need needs needed guess bet check checked share
+    shared sharing visit visited visiting plan plans planned miss missed finish finished put
+    held hold carry catch caught drive drove eat ate eaten drink drank sleep slept wake woke teach
+    taught fly flew join joined care cares mind matter matters agree deal handle manage managed
+    relax inspire inspired inspiring motivate motivated appreciate appreciated admire imagine
+    realize realized realise realised notice noticed explore explored discover discovered
+    celebrate celebrated pick picked chat chatted update reckon sound sounds sounded keep
+    remind reminds reminded read reads others standing sitting holding wearing
+    excited proud happy sad busy tired thrilled stoked grateful thankful lucky blessed
+    """
+)
+
+COMMON_MODIFIERS = _words(
+    """
+    good great nice awesome amazing cool fun funny sweet lovely beautiful wonderful fantastic
+    incredible happy sad glad excited proud busy tired hard easy big small little new old young
+    long short high low best better worse worst different important special favorite favourite
+    real true whole full free able bad right wrong every usually already soon later ago today
+    tomorrow yesterday tonight together alone almost enough especially recently lately finally
+    honestly seriously basically literally certainly clearly simply truly deeply super kinda
+    sorta instead otherwise awesome huge tough crazy cute interesting exciting stressful
+    challenging hard amazing incredible perfect wild fresh positive negative huge tiny lately
+    late early
+    """
+)
+
+GENERIC_NOUNS = _words(
+    """
+    time times day days week weeks month months year years thing things stuff way ways bit part
+    people person guy guys man woman men women idea ideas moment moments place places world life
+    morning night evening afternoon weekend end start side kind sort type point reason fact
+    question answer problem news chance experience feeling feelings hope luck sense look touch
+    today tomorrow yesterday tonight lots plenty while minute minutes hour hours second seconds
+    rest deal case number couple bunch piece pieces area matter job work home everything
+    image images photo photos pic pics picture pictures difference impact support joy
+    rewarding back front top bottom lot kinds
+    """
+)
+
+NAME_STOPWORDS = (
+    FUNCTION_WORDS
+    | INTERJECTIONS
+    | CONTRACTIONS
+    | frozenset(MONTHS)
+    | frozenset(WEEKDAYS)
+    | _words(
+        "mr mrs ms dr prof sir madam god gosh jesus today tonight name mon tue tues wed thu "
+        "thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec"
+    )
+)
+
+TOPIC_STOPWORDS = (
+    FUNCTION_WORDS
+    | INTERJECTIONS
+    | CONTRACTIONS
+    | COMMON_VERBS
+    | COMMON_MODIFIERS
+    | GENERIC_NOUNS
+    | frozenset(MONTHS)
+    | frozenset(WEEKDAYS)
+)
+
+# Words just before a capitalised name that say it is a person.
+PERSON_CUES = _words(
+    """
+    hey hi hello thanks dear dr mr mrs ms miss prof uncle aunt auntie friend friends sister
+    brother mom mum dad mother father son daughter wife husband boyfriend girlfriend partner
+    cousin boss colleague coworker grandma grandpa grandmother grandfather neighbor neighbour
+    coach teacher mentor named nephew niece fiance fiancee fiancé fiancée therapist
+    """
+)
+# Words just after a capitalised name that say it is a person.
+PERSON_AFTER = _words("said says told asked thinks thought wants wanted and")
+TITLES = _words("dr mr mrs ms miss prof")
+# Words just before a capitalised name that say it is a place.
+PLACE_CUES = _words("in to from near visited visiting visit toward towards around across")
+# Words after which "to" and "from" point at a place ("went to Porto", "back from Leeds").
+MOTION_WORDS = _words(
+    "went go goes going moved move moving flew fly flying trip drove drive back came come "
+    "travelled traveled travel train flight"
+)
+# Languages and nationalities: capitalised, often after "in", never places.
+LANGUAGES = _words(
+    """
+    portuguese english spanish french german italian dutch chinese mandarin cantonese japanese
+    korean arabic russian polish greek turkish hindi swedish norwegian danish finnish irish
+    scottish welsh british american canadian australian brazilian mexican european african
+    asian latin catalan basque ukrainian czech hungarian romanian
+    """
+)
+
+ORGANISATION_SUFFIXES = _words(
+    """
+    university college school academy institute hospital clinic surgery center centre inc corp
+    corporation company co ltd llc group club foundation association society agency studio
+    studios bank church museum library cafe café restaurant bar gym team league council
+    department ministry labs lab press records store shop market charity trust network
+    ventures capital partners logistics freight solutions systems technologies media consulting
+    holdings studios agency building
+    """
+)
+PLACE_SUFFIXES = _words(
+    """
+    street st road rd avenue ave lane park lake river mountain mountains mount mt beach city town
+    village island islands valley bay county state country coast hills hill falls canyon forest
+    square bridge harbour harbor station airport
+    """
+)
+PLACE_PREFIXES = _words("lake mount mt port fort san santa saint st north south east west new")
+KNOWN_PLACES = _words(
+    """
+    africa asia europe america australia antarctica canada mexico brazil argentina peru chile
+    england scotland wales ireland britain uk usa france spain portugal italy germany austria
+    switzerland netherlands belgium sweden norway denmark finland iceland poland greece turkey
+    egypt morocco kenya nigeria india china japan korea thailand vietnam indonesia singapore
+    philippines russia ukraine israel london paris berlin madrid rome lisbon porto amsterdam
+    dublin edinburgh bristol manchester tokyo kyoto seoul beijing shanghai sydney melbourne
+    toronto vancouver montreal chicago boston seattle denver miami atlanta houston dallas austin
+    california texas florida hawaii alaska york brooklyn manhattan
+    """
+)
+
+# Relation patterns: the words between a subject and an object, and the edge type they state.
+# Matched against the lower-cased text strictly between the two mentions.
+RELATION_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), relation)
+    for pattern, relation in (
+        (
+            r"\s+(?:works?|working|worked|am working|is working)\s+(?:at|for|with)\s+(?:the\s+)?",
+            "WORKS_AT",
+        ),
+        (r"\s+(?:lives?|living|lived)\s+in\s+(?:the\s+)?", "LIVES_IN"),
+        (r"\s+(?:moved|moving|move|am moving|just moved)\s+to\s+(?:the\s+)?", "MOVED_TO"),
+        (r"\s+(?:stud(?:y|ies|ied|ying))\s+(?:at|in)\s+(?:the\s+)?", "STUDIES_AT"),
+        (
+            r"\s+(?:visited|went to|travell?ed to|flew to|am going to|are going to)\s+(?:the\s+)?",
+            "VISITED",
+        ),
+        (r"\s+(?:is|am|got|was)\s+married\s+to\s+", "MARRIED_TO"),
+        (
+            r"\s+(?:really\s+)?(?:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+(?:the\s+)?",
+            "LIKES",
+        ),
+        (r"\s+(?:joined|am joining|is joining|joins)\s+(?:the\s+)?", "JOINED"),
+        (r"\s+(?:met|meets|am meeting|is meeting)\s+(?:with\s+)?", "MET"),
+        (r"\s+(?:from)\s+", "FROM"),
+    )
+)
+# "my sister Anna": the word between the speaker's "my" and a person, and the edge it names.
+KIN_WORDS = {
+    **{
+        word: "FAMILY_OF"
+        for word in _ordered(
+            "mom mum mother dad father sister brother son daughter kids kid children child cousin "
+            "aunt uncle niece nephew grandma grandpa grandmother grandfather parents sibling"
+        )
+    },
+    **{
+        word: "PARTNER_OF"
+        for word in _ordered("wife husband partner boyfriend girlfriend fiance fiancee")
+    },
+    **{
+        word: "FRIEND_OF" for word in _ordered("friend friends buddy bestie bff neighbor neighbour")
+    },
+    **{word: "WORKS_WITH" for word in _ordered("boss colleague coworker manager mentor team")},
+    **{word: "SEES" for word in _ordered("doctor therapist coach teacher dentist gp")},
+}
+# Relations that hold for one object at a time: a later one ends the earlier one's validity.
+FUNCTIONAL_RELATIONS = frozenset({"LIVES_IN", "WORKS_AT", "MARRIED_TO", "STUDIES_AT"})
+
+DOMAIN_KEYWORDS: dict[str, frozenset[str]] = {
+    "health": _words(
+        """
+        health healthy doctor doctors hospital clinic surgery sick illness ill injury injured pain
+        therapy therapist medication medicine meds pills supplement blood diet nutrition exercise
+        workout gym fitness running marathon yoga stress anxiety depression mental dentist
+        diagnosis symptoms recovery vaccine allergy iron cholesterol physio physiotherapy nurse
+        checkup retest ferritin knee injury headache migraine
+        """
+    ),
+    "work": _words(
+        """
+        work job jobs career boss manager colleague colleagues coworker coworkers office meeting
+        meetings project projects deadline deadlines client clients promotion interview hired
+        hiring resume company startup business team shift internship presentation workplace
+        employer employee
+        """
+    ),
+    "family": _words(
+        """
+        family mom mum mother dad father parents parent sister brother siblings son daughter kids
+        kid children child baby wife husband grandma grandmother grandpa grandfather aunt uncle
+        cousin niece nephew wedding married marriage anniversary pregnant
+        """
+    ),
+    "travel": _words(
+        """
+        travel traveling travelling trip trips vacation holiday holidays flight flights airport
+        hotel beach abroad passport visa tour tourist cruise backpacking journey destination
+        sightseeing roadtrip
+        """
+    ),
+    "hobbies": _words(
+        """
+        hobby hobbies painting paint drawing art pottery music guitar piano singing dance dancing
+        photography camera reading books book novel writing poetry cooking baking recipe garden
+        gardening knitting hiking camping fishing gaming games chess surfing skiing climbing
+        cycling biking volunteering concert festival movie movies film films podcast
+        """
+    ),
+    "finance": _words(
+        """
+        money budget savings invest investing investment stocks bank loan mortgage rent salary
+        debt tax taxes bills expenses afford insurance pension retirement income spending
+        """
+    ),
+    "education": _words(
+        """
+        school class classes course courses university college degree study studying student
+        students teacher professor exam exams homework lecture graduate graduation thesis lesson
+        lessons tutor scholarship semester campus
+        """
+    ),
+    "pets": _words("dog dogs cat cats puppy puppies kitten kittens pet pets vet"),
+    "home": _words(
+        "house apartment flat moving neighborhood neighbourhood renovation furniture landlord"
+    ),
+    "relationships": _words(
+        "friend friends friendship party dating boyfriend girlfriend partner relationship breakup"
+    ),
+}
+_KEYWORD_DOMAINS: dict[str, tuple[str, ...]] = {}
+for _domain, _keywords in DOMAIN_KEYWORDS.items():
+    for _keyword in _keywords:
+        _KEYWORD_DOMAINS[_keyword] = (*_KEYWORD_DOMAINS.get(_keyword, ()), _domain)
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+MAX_INFERRED_DOMAINS = 3
+
+
+def keyword_domains(word: str) -> tuple[str, ...]:
+    """The domains a lower-case word is a keyword of (empty for most words)."""
+    return _KEYWORD_DOMAINS.get(word, ())
+
+
+def infer_domains(text: str) -> tuple[str, ...]:
+    """Up to three domains whose keywords the text uses, most used first."""
+    hits: Counter[str] = Counter()
+    for match in _WORD.finditer(text):
+        for domain in _KEYWORD_DOMAINS.get(match.group().casefold(), ()):
+            hits[domain] += 1
+    ranked = sorted(hits.items(), key=lambda item: (-item[1], item[0]))
+    return tuple(domain for domain, _count in ranked[:MAX_INFERRED_DOMAINS])

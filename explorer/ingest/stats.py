@@ -1,0 +1,106 @@
+"""Statistics of an open memory for ``scour-explorer stats`` and the GUI's status view.
+
+Counts of chunks, pending chunks, entities, relations and mentions; entities by type, chunks by
+scope and domain, concepts by scope and everything by layer; the stored and the configured
+embedding model; the servers' versions when the memory runs embedded ones. A store that fails
+to answer is listed under ``errors`` instead of failing the whole report. Imports the standard
+library, core errors and ingest helpers; the stores come in through the ports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from explorer.core.errors import ExplorerError
+from explorer.ingest.concepts import concept_agent
+
+if TYPE_CHECKING:
+    from explorer.ingest.pipeline import MemoryStores
+
+
+async def memory_stats(memory: MemoryStores) -> dict[str, object]:
+    """Counts by layer, type, scope and domain, the embedding model, and store versions."""
+    figures: dict[str, object] = {}
+    errors: dict[str, str] = dict(getattr(memory, "errors", None) or {})
+    chunk_counts: Mapping[str, int] = {}
+    graph_counts: Mapping[str, int] = {}
+    if memory.chunks is not None:
+        try:
+            chunk_counts = await memory.chunks.counts()
+            stored_spec = await memory.chunks.embedding_spec()
+            figures["embedding"] = (
+                None
+                if stored_spec is None
+                else {"model": stored_spec.model, "dimension": stored_spec.dimension}
+            )
+        except ExplorerError as error:
+            errors["chunks"] = str(error)
+    if memory.graph is not None:
+        try:
+            graph_counts = await memory.graph.counts()
+        except ExplorerError as error:
+            errors["graph"] = str(error)
+    spec = memory.embedder.spec
+    figures["embedder"] = {"model": spec.model, "dimension": spec.dimension}
+    figures["chunks"] = chunk_counts.get("chunks", 0)
+    figures["pending"] = chunk_counts.get("pending", 0)
+    figures["entities"] = graph_counts.get("entities", 0)
+    figures["relations"] = graph_counts.get("relations", 0)
+    figures["mentions"] = graph_counts.get("mentions", 0)
+    by_type = _prefixed(graph_counts, "type:")
+    figures["entities_by_type"] = by_type
+    scopes = _prefixed(chunk_counts, "scope:")
+    figures["chunks_by_scope"] = scopes
+    figures["chunks_by_domain"] = _prefixed(chunk_counts, "domain:")
+    concepts_by_scope: dict[str, int] = {}
+    if memory.concepts is not None:
+        try:
+            agents = set(await memory.concepts.agents())
+            # Scopes that hold chunks are listed even when none of their concepts is written yet.
+            agents.update(concept_agent(scope) for scope in scopes)
+            for agent in sorted(agents):
+                concepts_by_scope[agent] = len(await memory.concepts.names(agent))
+        except ExplorerError as error:
+            errors["concepts"] = str(error)
+    figures["concepts"] = sum(concepts_by_scope.values())
+    figures["concepts_by_scope"] = concepts_by_scope
+    profile = by_type.get("person", 0)
+    figures["by_layer"] = {
+        "episodic": figures["chunks"],
+        "semantic": max(int(graph_counts.get("entities", 0)) - profile, 0),
+        "profile": profile,
+        "concept": figures["concepts"],
+    }
+    figures["versions"] = _versions(memory)
+    if errors:
+        figures["errors"] = errors
+    return figures
+
+
+stats = memory_stats
+
+
+def _prefixed(counts: Mapping[str, int], prefix: str) -> dict[str, int]:
+    return {
+        key[len(prefix) :]: int(value) for key, value in counts.items() if key.startswith(prefix)
+    }
+
+
+def _versions(memory: object) -> dict[str, str]:
+    servers = getattr(memory, "servers", None)
+    status = getattr(servers, "status", None)
+    if not callable(status):
+        return {}
+    try:
+        found = status()
+    except (ExplorerError, OSError):
+        return {}
+    if isinstance(found, Mapping):
+        found = found.values()
+    versions: dict[str, str] = {}
+    for item in found if isinstance(found, Iterable) else ():
+        name, version = getattr(item, "name", None), getattr(item, "version", None)
+        if name and version:
+            versions[str(name)] = str(version)
+    return versions

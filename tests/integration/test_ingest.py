@@ -1,0 +1,273 @@
+"""Ingest into the real embedded stores: idempotence, crash-and-resume, provenance, bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from explorer.adapters.embedded import EmbeddedServers
+from explorer.adapters.falkor import FalkorGraphStore
+from explorer.adapters.local_embedder import LocalEmbedder
+from explorer.adapters.pg_concepts import PgConceptStore
+from explorer.adapters.pgvector import PgChunkStore
+from explorer.core.errors import ImportFormatError
+from explorer.ingest.chunking import chunk_turns
+from explorer.ingest.importers import read_turns
+from explorer.ingest.pipeline import Stores, ingest_file, memory_stats
+from tests.integration.conftest import drop_schema, unique_name
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "ingest"
+WORKER = Path(__file__).with_name("ingest_worker.py")
+SOURCES = [(FIXTURES / "locomo_small.json", "locomo"), (FIXTURES / "messages.jsonl", "jsonl")]
+
+
+@pytest.fixture
+def stores(
+    graph_store: FalkorGraphStore,
+    chunk_store: PgChunkStore,
+    concept_store: PgConceptStore,
+    embedder: LocalEmbedder,
+) -> Stores:
+    return Stores(chunk_store, graph_store, concept_store, embedder)
+
+
+async def everything(stores: Stores, scopes: list[str]) -> dict[str, object]:
+    assert stores.chunks is not None and stores.graph is not None
+    assert stores.concepts is not None
+    chunks = await stores.chunks.counts()
+    graph = await stores.graph.counts()
+    concepts = {scope: sorted(await stores.concepts.names(scope)) for scope in scopes}
+    return {
+        "chunks": chunks["chunks"],
+        "pending": chunks["pending"],
+        "scopes": {k: v for k, v in chunks.items() if k.startswith("scope:")},
+        "entities": graph["entities"],
+        "relations": graph["relations"],
+        "mentions": graph["mentions"],
+        "sources": graph["sources"],
+        "concepts": concepts,
+    }
+
+
+def all_scopes() -> list[str]:
+    scopes: set[str] = set()
+    for path, fmt in SOURCES:
+        scopes.update(turn.scope for turn in read_turns(path, fmt).turns)
+    return sorted(scopes)
+
+
+async def test_importing_twice_adds_nothing(stores: Stores) -> None:
+    for path, fmt in SOURCES:
+        await ingest_file(stores, path, fmt)
+    first = await everything(stores, all_scopes())
+    assert first["chunks"] == 14 and first["pending"] == 0
+    assert first["entities"] > 10 and first["relations"] > 10  # type: ignore[operator]
+    for path, fmt in SOURCES:
+        report = await ingest_file(stores, path, fmt)
+        assert report.chunks_new == 0
+    assert await everything(stores, all_scopes()) == first
+    for path, fmt in SOURCES:
+        await ingest_file(stores, path, fmt, reextract=True)
+    assert await everything(stores, all_scopes()) == first
+
+
+async def test_every_entity_span_points_at_its_name_or_an_alias(stores: Stores) -> None:
+    for path, fmt in SOURCES:
+        await ingest_file(stores, path, fmt)
+    assert stores.chunks is not None and stores.graph is not None
+    chunk_ids = [
+        chunk.id for path, fmt in SOURCES for chunk in chunk_turns(read_turns(path, fmt).turns)
+    ]
+    stored = {chunk.id: chunk for chunk in await stores.chunks.get(chunk_ids)}
+    assert len(stored) == len(chunk_ids)
+    mentioned = await stores.graph.entities_in_chunks(chunk_ids)
+    entity_ids = sorted({entity for ids in mentioned.values() for entity in ids})
+    entities = await stores.graph.get_entities(entity_ids)
+    assert len(entities) == len(entity_ids) > 10
+    checked = 0
+    for entity in entities:
+        names = {entity.name.casefold(), *(alias.casefold() for alias in entity.aliases)}
+        assert entity.mentions, entity.name
+        for mention in entity.mentions:
+            text = stored[mention.chunk_id].text[mention.start : mention.end]
+            assert text.casefold() in names, (entity.name, text)
+            assert mention.timestamp == stored[mention.chunk_id].timestamp
+            checked += 1
+    assert checked > 20
+
+
+async def test_a_bad_file_writes_nothing_unless_bad_records_are_skipped(stores: Stores) -> None:
+    bad = FIXTURES / "messages_bad.jsonl"
+    with pytest.raises(ImportFormatError, match=r"line 2: not valid JSON"):
+        await ingest_file(stores, bad, "jsonl")
+    assert stores.chunks is not None and stores.graph is not None
+    assert (await stores.chunks.counts())["chunks"] == 0
+    assert (await stores.graph.counts())["entities"] == 0
+    report = await ingest_file(stores, bad, "jsonl", skip_bad=True)
+    assert report.chunks == 2 and report.bad_count == 7
+    assert (await stores.chunks.counts())["chunks"] == 2
+
+
+async def test_stats_report_counts_and_the_embedding_model(stores: Stores) -> None:
+    await ingest_file(stores, *SOURCES[1])
+    figures = await memory_stats(stores)
+    assert figures["chunks"] == 5
+    assert figures["embedding"] == {"model": "wordllama-l2-supercat-256", "dimension": 256}
+    assert figures["concepts"] == figures["concepts_by_scope"]["acme/helper/rosa"] > 0  # type: ignore[index]
+    assert figures["entities"] == sum(figures["entities_by_type"].values())  # type: ignore[union-attr]
+
+
+# -- crash and resume -------------------------------------------------------------------------
+
+
+def write_corpus(path: Path, conversations: int = 14, turns: int = 40) -> Path:
+    """A few hundred turns written for this test: recurring people, places and plans."""
+    rng = random.Random(7)
+    people = ["Amara", "Bruno", "Chiara", "Dmitri", "Esme", "Farid", "Greta", "Hugo"]
+    places = ["Lisbon", "Tallinn", "Harbour Park", "Kiln Street Studio", "Lantern Books"]
+    topics = ["pottery class", "marathon training", "tax return", "choir concert", "garden plot"]
+    lines = []
+    for number in range(conversations):
+        for turn in range(turns):
+            who, other = rng.sample(people, 2)
+            sentence = rng.choice(
+                [
+                    f"I met {other} at {rng.choice(places)} yesterday for {rng.choice(topics)}.",
+                    f"My sister {other} works at {rng.choice(places)} now.",
+                    f"Did {other} finish the {rng.choice(topics)} last Saturday?",
+                    f"We could visit {rng.choice(places)} in May with {other}.",
+                    f"The {rng.choice(topics)} with {other} went well, thanks.",
+                ]
+            )
+            record = {
+                "conversation_id": f"talk-{number:02d}",
+                "speaker": who,
+                "text": f"{sentence} Turn {turn}.",
+                "timestamp": f"2024-{1 + number % 12:02d}-{1 + turn % 27:02d}T10:{turn:02d}:00Z",
+                "scope": f"crash/{number % 3}",
+            }
+            lines.append(json.dumps(record))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def worker(
+    servers: EmbeddedServers, corpus: Path, graph: str, schema: str
+) -> subprocess.Popen[str]:
+    command = [
+        sys.executable,
+        str(WORKER),
+        str(corpus),
+        "jsonl",
+        "--socket",
+        str(servers.falkordb_socket),
+        "--graph",
+        graph,
+        "--dsn",
+        servers.postgres_dsn,
+        "--schema",
+        schema,
+        "--batch",
+        "40",
+    ]
+    return subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def finish(process: subprocess.Popen[str]) -> dict[str, object]:
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err[-2000:]
+    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])["report"]
+    return result
+
+
+# Where to kill: the first progress step of a phase at or past ``done``, then a random delay.
+KILL_POINTS = (("chunks", 80), ("graph", 1), ("concepts", 1), ("done", 1), ("chunks", 200))
+
+
+def kill_at(process: subprocess.Popen[str], phase: str, done: int, delay: float) -> bool:
+    """SIGKILL the worker once it reports reaching ``done`` in ``phase``; False if it finished."""
+    assert process.stdout is not None
+    for line in process.stdout:
+        step = json.loads(line)
+        if step.get("phase") == phase and step.get("done", 0) >= done:
+            time.sleep(delay)
+            os.kill(process.pid, signal.SIGKILL)
+            process.communicate(timeout=60)
+            return process.returncode == -signal.SIGKILL
+    process.communicate(timeout=60)
+    return False
+
+
+def crash_then_resume(
+    servers: EmbeddedServers,
+    corpus: Path,
+    clean: tuple[str, str],
+    target: tuple[str, str],
+) -> tuple[dict[str, object], int]:
+    """A clean import into ``clean``; into ``target`` imports killed at random moments inside
+    each phase, then one that runs to the end. Returns the clean report and the kill count."""
+    clean_report = finish(worker(servers, corpus, *clean))
+    rng = random.Random(2024)
+    kills = 0
+    for phase, done in KILL_POINTS:
+        process = worker(servers, corpus, *target)
+        kills += kill_at(process, phase, done, rng.uniform(0.0, 0.08))
+    finish(worker(servers, corpus, *target))
+    return clean_report, kills
+
+
+@pytest.fixture
+async def named_stores(
+    servers: EmbeddedServers, embedder: LocalEmbedder
+) -> AsyncIterator[Callable[[str, str], object]]:
+    opened: list[tuple[FalkorGraphStore, PgChunkStore, PgConceptStore, str]] = []
+
+    async def open_named(graph: str, schema: str) -> Stores:
+        graph_store = await FalkorGraphStore.connect(
+            socket_path=servers.falkordb_socket, graph=graph
+        )
+        chunk_store = await PgChunkStore.connect(servers.postgres_dsn, schema=schema)
+        concept_store = await PgConceptStore.connect(servers.postgres_dsn, schema=schema)
+        opened.append((graph_store, chunk_store, concept_store, schema))
+        return Stores(chunk_store, graph_store, concept_store, embedder)
+
+    yield open_named
+    for graph_store, chunk_store, concept_store, schema in opened:
+        await graph_store.delete_graph(recreate_schema=False)
+        for store in (graph_store, chunk_store, concept_store):
+            await store.aclose()
+        await drop_schema(servers.postgres_dsn, schema)
+
+
+@pytest.mark.slow
+async def test_sigkill_at_random_points_then_resume_equals_a_clean_import(
+    servers: EmbeddedServers, named_stores: Callable[[str, str], object], tmp_path: Path
+) -> None:
+    corpus = write_corpus(tmp_path / "corpus.jsonl")
+    scopes = ["crash/0", "crash/1", "crash/2"]
+    clean_graph, clean_schema = unique_name("clean"), unique_name("clean")
+    graph, schema = unique_name("crash"), unique_name("crash")
+    clean_report, kills = await asyncio.to_thread(
+        crash_then_resume, servers, corpus, (clean_graph, clean_schema), (graph, schema)
+    )
+    assert clean_report["chunks_new"] == 14 * 40
+    assert kills >= 4, "imports finished before they could be killed; enlarge the corpus"
+
+    clean = await named_stores(clean_graph, clean_schema)  # type: ignore[misc]
+    resumed = await named_stores(graph, schema)  # type: ignore[misc]
+    expected = await everything(clean, scopes)
+    assert expected["pending"] == 0 and expected["chunks"] == 14 * 40
+    assert await everything(resumed, scopes) == expected

@@ -185,6 +185,10 @@ class ConceptStore(Protocol):
         """Names of the agent's concepts in store order (stable between calls)."""
         ...
 
+    async def agents(self, within: str = "") -> list[str]:
+        """Every agent scope equal to or below ``within`` that holds concepts, sorted."""
+        ...
+
     async def updated_at(
         self, agent: str, names: Sequence[str], tenant: str | None = None
     ) -> dict[str, str]:

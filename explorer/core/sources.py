@@ -63,6 +63,8 @@ from explorer.core.scoring import clamp_unit
 from explorer.core.termscan import ConceptHit, TermScan
 
 #: Which half of scour each route belongs to.
+#: Agents a root- or tenant-level query scans concepts of, at most.
+MAX_SCANNED_AGENTS = 32
 CHUNK_ROUTES = (ROUTE_VECTOR, ROUTE_LEXICAL)
 GRAPH_ROUTES = (ROUTE_GRAPH, ROUTE_CONCEPTS)
 
@@ -435,14 +437,32 @@ class StoreCandidateSource:
         return [_entity_candidate(hit, scale) for hit in hits]
 
     async def _concept_scan(self, query: MemoryQuery, k: int) -> list[Candidate]:
-        assert self._concepts is not None
-        agent = query.concept_agent
-        parts = scope_parts(agent)
-        tenant = parts[0] if parts else None
-        result = await self._scan.search(
-            agent, query.text, tenant=tenant, top_k=k, now=query.now, store=self._concepts
+        concepts = self._concepts
+        assert concepts is not None
+        # Concepts belong to one agent; a query above the agents (the root, a tenant) scans
+        # every agent inside its scope, each with its own cache keys, and keeps the best k.
+        if query.agent is not None:
+            agents = [query.agent]
+        else:
+            agents = (await concepts.agents(query.scope))[:MAX_SCANNED_AGENTS]
+
+        async def scan(agent: str) -> list[tuple[float, int, ConceptHit]]:
+            parts = scope_parts(agent)
+            result = await self._scan.search(
+                agent,
+                query.text,
+                tenant=parts[0] if parts else None,
+                top_k=k,
+                now=query.now,
+                store=concepts,
+            )
+            return [(hit.score, order, hit) for order, hit in enumerate(result.hits)]
+
+        groups = await asyncio.gather(*(scan(agent) for agent in agents))
+        ranked = sorted(
+            (item for group in groups for item in group), key=lambda item: (-item[0], item[1])
         )
-        return [_concept_candidate(hit, query.scope) for hit in result.hits]
+        return [_concept_candidate(hit, query.scope) for _, _, hit in ranked[:k]]
 
 
 async def _indexed_search(

@@ -1,0 +1,1025 @@
+"""The knowledge graph in FalkorDB: ``FalkorGraphStore`` implements ``core.ports.GraphStore``.
+
+Graph model. ``(:Entity {id, name, type, description, aliases[], alias_text, confidence,
+salience, created_at, updated_at, first_seen, last_seen, temporal[], domains[], scope, layer,
+embedding})``; the entity type is a property, never a label, so no data ever becomes Cypher
+text. Relations are ``(:Entity)-[:REL {id, type, fact, confidence, valid_from, valid_to,
+mention_chunk[], mention_start[], mention_end[], mention_ts[]}]->(:Entity)`` with the relation type
+as a property of the single ``REL`` edge type. Entity provenance is
+``(:Entity)-[:MENTIONED_IN {start, end, ts}]->(:Source {id: chunk_id, ts})``: one ``Source`` node
+per chunk behind a range index makes ``entities_in_chunks`` an index lookup plus one hop, and the
+period filter reads only the candidate's own ``MENTIONED_IN`` edges. Every timestamp is stored as
+epoch seconds (UTC float) so ranges compare numerically; naive datetimes are taken as UTC.
+
+Safety and deadlines. Every parameter goes through ``adapters.sanitize`` (plain built-ins only)
+because the client pastes parameters into the query text; Cypher is never built from caller text
+(the one formatted query, the vector index, takes a validated ``int``). Reads use
+``GRAPH.RO_QUERY``. The client's constructor blocks on a synchronous probe, so it runs in a
+worker thread after an async PING; every await is bounded by ``adapters.deadline.within``, every
+socket has a timeout and every query passes its own server-side timeout, so a frozen server
+yields ``StoreTimeout`` and a missing one ``StoreUnavailable``, never a hang. Imports the core,
+``adapters.sanitize``, ``adapters.deadline``, ``falkordb`` and ``redis``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, SupportsFloat, TypeVar
+
+import redis.asyncio as aredis
+import redis.exceptions as redis_errors
+from falkordb.asyncio import FalkorDB
+from falkordb.asyncio.graph import AsyncGraph
+
+from explorer.adapters import sanitize
+from explorer.adapters.deadline import DeadlineExceeded, within
+from explorer.core.errors import (
+    EmbeddingMismatch,
+    InvalidArgument,
+    StoreTimeout,
+    StoreUnavailable,
+)
+from explorer.core.models import (
+    DEFAULT_SCOPE,
+    Entity,
+    EntityHit,
+    MemoryLayer,
+    Mention,
+    Neighbour,
+    Period,
+    Relation,
+    Subgraph,
+    scope_distance,
+    scope_parts,
+)
+from explorer.core.ports import Vector
+
+T = TypeVar("T")
+
+MAX_IDS = 10_000
+MAX_K = 1_000
+MAX_NEIGHBOURS = 1_000
+MAX_QUERY_CHARS = 10_000
+MAX_FIELD_CHARS = 100_000
+MAX_VECTOR_DIMENSION = 4_096
+MENTIONS_PER_ENTITY = 50
+MENTIONS_PER_RELATION = 50
+WRITE_BATCH = 500
+# Vector KNN cannot filter before ranking, so ask for more and filter afterwards.
+KNN_OVERFETCH = 4
+MIN_CANDIDATES = 40
+NAME_TERM_WEIGHT = 1.0
+DESCRIPTION_TERM_WEIGHT = 0.6
+
+_SCOPE_MATCH = (
+    "($scope IS NULL OR {n}.scope = $scope OR {n}.scope = '' "
+    "OR {n}.scope STARTS WITH $scope_below OR $scope STARTS WITH ({n}.scope + '/'))"
+)
+# Pattern comprehensions are not allowed in WHERE, so the period test is computed in a WITH.
+_IN_PERIOD = (
+    "WITH node, score, size([(node)-[pm:MENTIONED_IN]->(:Source) "
+    "WHERE ($start IS NULL OR pm.ts >= $start) AND ($end IS NULL OR pm.ts < $end) | 1]) > 0 "
+    "AS in_period WHERE in_period"
+)
+_ENTITY_FIELDS = (
+    "{n} {{.id, .name, .type, .description, .aliases, .confidence, .salience, .created_at, "
+    ".updated_at, .first_seen, .last_seen, .temporal, .domains, .scope, .layer}}"
+)
+_RELATION_FIELDS = (
+    "{r} {{.id, .type, .fact, .confidence, .valid_from, .valid_to, .mention_chunk, "
+    ".mention_start, .mention_end, .mention_ts}}"
+)
+
+_UPSERT_ENTITIES = """
+UNWIND $rows AS row
+MERGE (n:Entity {id: row.id})
+ON CREATE SET n.created_at = row.created_at, n.updated_at = row.updated_at
+SET n.name = row.name, n.type = row.type, n.description = row.description,
+    n.confidence = row.confidence, n.salience = row.salience, n.scope = row.scope,
+    n.layer = row.layer,
+    n.updated_at = coalesce(row.given_updated_at, n.updated_at),
+    n.aliases = reduce(acc = coalesce(n.aliases, []), a IN row.aliases |
+        CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    n.temporal = reduce(acc = coalesce(n.temporal, []), a IN row.temporal |
+        CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    n.domains = reduce(acc = coalesce(n.domains, []), a IN row.domains |
+        CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    n.first_seen = CASE WHEN n.first_seen IS NULL OR row.first_seen < n.first_seen
+        THEN row.first_seen ELSE n.first_seen END,
+    n.last_seen = CASE WHEN n.last_seen IS NULL OR row.last_seen > n.last_seen
+        THEN row.last_seen ELSE n.last_seen END
+WITH n
+SET n.alias_text = reduce(text = '', a IN n.aliases | text + ' ' + a)
+RETURN count(n)
+"""
+
+_UPSERT_VECTORS = """
+UNWIND $rows AS row
+MATCH (n:Entity {id: row.id})
+SET n.embedding = vecf32(row.vector)
+RETURN count(n)
+"""
+
+_UPSERT_MENTIONS = """
+UNWIND $rows AS row
+MATCH (n:Entity {id: row.entity})
+MERGE (s:Source {id: row.chunk})
+ON CREATE SET s.ts = row.ts
+MERGE (n)-[m:MENTIONED_IN {start: row.start, end: row.end}]->(s)
+ON CREATE SET m.ts = row.ts
+RETURN count(m)
+"""
+
+_UPSERT_RELATIONS = """
+UNWIND $rows AS row
+MATCH (a:Entity {id: row.source}), (b:Entity {id: row.target})
+MERGE (a)-[r:REL {id: row.id}]->(b)
+SET r.type = row.type, r.fact = row.fact, r.confidence = row.confidence,
+    r.valid_from = row.valid_from, r.valid_to = row.valid_to
+WITH r, [m IN row.mentions WHERE NOT any(i IN range(0, size(coalesce(r.mention_chunk, [])) - 1)
+    WHERE r.mention_chunk[i] = m.chunk AND r.mention_start[i] = m.start
+      AND r.mention_end[i] = m.end)] AS fresh
+SET r.mention_chunk = coalesce(r.mention_chunk, []) + [m IN fresh | m.chunk],
+    r.mention_start = coalesce(r.mention_start, []) + [m IN fresh | m.start],
+    r.mention_end = coalesce(r.mention_end, []) + [m IN fresh | m.end],
+    r.mention_ts = coalesce(r.mention_ts, []) + [m IN fresh | m.ts]
+RETURN count(r)
+"""
+
+_EXISTING_IDS = """
+UNWIND $ids AS id
+MATCH (n:Entity {id: id})
+RETURN n.id
+"""
+
+_FETCH_ENTITIES = f"""
+UNWIND $ids AS id
+MATCH (n:Entity {{id: id}})
+OPTIONAL MATCH (n)-[m:MENTIONED_IN]->(s:Source)
+WITH n, m, s ORDER BY m.ts DESC
+WITH n, collect(CASE WHEN m IS NULL THEN NULL
+    ELSE {{chunk: s.id, start: m.start, end: m.end, ts: m.ts}} END)[0..$mention_cap] AS mentions
+RETURN {_ENTITY_FIELDS.format(n="n")}, mentions
+"""
+
+_FULLTEXT_CANDIDATES = f"""
+CALL db.idx.fulltext.queryNodes('Entity', $query) YIELD node, score
+WITH node, score WHERE {_SCOPE_MATCH.format(n="node")}
+{{period}}
+RETURN node.id, score
+ORDER BY score DESC, node.id
+LIMIT $fetch
+"""
+
+_VECTOR_CANDIDATES = f"""
+CALL db.idx.vector.queryNodes('Entity', 'embedding', $fetch, vecf32($vector)) YIELD node, score
+WITH node, score WHERE {_SCOPE_MATCH.format(n="node")}
+{{period}}
+RETURN node.id, score
+"""
+
+_CANDIDATE_TEXT = """
+UNWIND $ids AS id
+MATCH (n:Entity {id: id})
+RETURN n.id, n.name, n.alias_text, n.description, n.scope,
+    CASE WHEN $vector IS NULL OR n.embedding IS NULL THEN NULL
+        ELSE vec.cosineDistance(n.embedding, vecf32($vector)) END
+"""
+
+_NEIGHBOURS = f"""
+UNWIND $ids AS id
+MATCH (n:Entity {{id: id}})
+WITH id, n
+MATCH (n)-[r:REL]-(m:Entity)
+WHERE {_SCOPE_MATCH.format(n="m")}
+WITH id, r, m, startNode(r) = n AS outgoing
+ORDER BY r.confidence DESC, m.salience DESC, r.id
+WITH id, collect({{rel: {_RELATION_FIELDS.format(r="r")}, outgoing: outgoing,
+    other: m {{.id, .name, .type}}}})[0..$limit] AS neighbours
+RETURN id, neighbours
+"""
+
+_RELATIONS_AMONG = f"""
+MATCH (a:Entity)-[r:REL]->(b:Entity)
+WHERE a.id IN $ids AND b.id IN $ids
+RETURN a.id, b.id, {_RELATION_FIELDS.format(r="r")}
+ORDER BY r.id
+LIMIT $limit
+"""
+
+_DEGREE = """
+UNWIND $ids AS id
+MATCH (n:Entity {id: id})
+OPTIONAL MATCH (n)-[r:REL]-()
+RETURN id, count(r)
+"""
+
+_ENTITIES_IN_CHUNKS = """
+UNWIND $ids AS chunk
+MATCH (:Source {id: chunk})<-[:MENTIONED_IN]-(e:Entity)
+RETURN chunk, collect(DISTINCT e.id)
+"""
+
+_COUNTS = {
+    "entities": "MATCH (n:Entity) RETURN count(n)",
+    "relations": "MATCH (:Entity)-[r:REL]->(:Entity) RETURN count(r)",
+    "sources": "MATCH (s:Source) RETURN count(s)",
+    "mentions": "MATCH (:Entity)-[m:MENTIONED_IN]->(:Source) RETURN count(m)",
+}
+_COUNT_TYPES = "MATCH (n:Entity) RETURN n.type, count(n) ORDER BY n.type"
+
+_INDEXES = "CALL db.indexes() YIELD label, properties, types, options, entitytype"
+_SCHEMA = (
+    ("NODE", "Entity", "id", "RANGE", "CREATE INDEX FOR (n:Entity) ON (n.id)"),
+    ("NODE", "Entity", "type", "RANGE", "CREATE INDEX FOR (n:Entity) ON (n.type)"),
+    ("NODE", "Source", "id", "RANGE", "CREATE INDEX FOR (s:Source) ON (s.id)"),
+    ("RELATIONSHIP", "REL", "id", "RANGE", "CREATE INDEX FOR ()-[r:REL]-() ON (r.id)"),
+)
+_FULLTEXT_FIELDS = ("name", "description", "alias_text")
+_CREATE_FULLTEXT = "CREATE FULLTEXT INDEX FOR (n:Entity) ON (n.name, n.description, n.alias_text)"
+_CREATE_VECTOR = (
+    "CREATE VECTOR INDEX FOR (n:Entity) ON (n.embedding) "
+    "OPTIONS {{dimension: {dimension:d}, similarityFunction: 'cosine'}}"
+)
+
+
+def epoch(moment: datetime | None) -> float | None:
+    """Epoch seconds of ``moment``; naive datetimes are taken as UTC."""
+    if moment is None:
+        return None
+    if not isinstance(moment, datetime):
+        raise InvalidArgument(f"expected a datetime, got {type(moment).__name__}")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return datetime.timestamp(moment)
+
+
+def moment(seconds: object) -> datetime | None:
+    """The UTC datetime of stored epoch seconds (``None`` stays ``None``)."""
+    if isinstance(seconds, int | float) and not isinstance(seconds, bool):
+        return datetime.fromtimestamp(float(seconds), tz=UTC)
+    return None
+
+
+def normalise_scope(scope: str) -> str:
+    """A scope path without empty levels or stray separators."""
+    return "/".join(scope_parts(scope))
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    id: str
+    similarity: float
+    lexical: float
+    fulltext: float
+
+    @property
+    def rank_key(self) -> tuple[float, float, str]:
+        return (-(self.similarity + self.lexical), -self.fulltext, self.id)
+
+
+class FalkorGraphStore:
+    """``GraphStore`` over one FalkorDB graph; build it with ``FalkorGraphStore.connect``."""
+
+    def __init__(
+        self,
+        db: FalkorDB,
+        pool: aredis.ConnectionPool,
+        graph_name: str,
+        *,
+        timeout: float,
+        write_timeout: float,
+    ) -> None:
+        self._db = db
+        self._pool = pool
+        self._graph: AsyncGraph = db.select_graph(graph_name)
+        self._graph_name = graph_name
+        self._timeout = timeout
+        self._write_timeout = write_timeout
+        self._vector_dimension: int | None = None
+        self._closed = False
+
+    # -- life cycle -------------------------------------------------------------------------
+
+    @classmethod
+    async def connect(
+        cls,
+        *,
+        socket_path: str | Path | None = None,
+        url: str | None = None,
+        username: str | None = None,
+        password: str | None = None,
+        graph: str = "memory",
+        deadline: float = 5.0,
+        write_deadline: float = 60.0,
+        max_connections: int = 16,
+        ensure_schema: bool = True,
+    ) -> FalkorGraphStore:
+        """Connect by unix socket (embedded) or ``redis://``/``rediss://`` URL (external).
+
+        ``deadline`` (seconds) bounds connecting and every read, ``write_deadline`` every write
+        batch; each is also sent to the server as the query's own timeout.
+        Raises ``StoreUnavailable`` when the server cannot be reached, ``StoreTimeout`` when it
+        does not answer in time.
+        """
+        if (socket_path is None) == (url is None):
+            raise InvalidArgument("give exactly one of socket_path and url")
+        graph_name = sanitize.identifier(graph, "graph name")
+        timeout = sanitize.plain_float(deadline, "deadline", low=0.05, high=3600.0)
+        write_timeout = sanitize.plain_float(
+            write_deadline, "write_deadline", low=0.05, high=86400.0
+        )
+        max_connections = sanitize.plain_int(max_connections, "max_connections", low=1, high=1024)
+        # The socket timeout is only a backstop behind the asyncio deadlines.
+        socket_timeout = max(timeout, write_timeout) + 1.0
+        options: dict[str, Any] = {
+            "socket_timeout": socket_timeout,
+            "socket_connect_timeout": timeout,
+            "decode_responses": True,
+            "max_connections": max_connections,
+        }
+        if username is not None:
+            options["username"] = sanitize.plain_text(username, "username", max_chars=1_000)
+        if password is not None:
+            options["password"] = sanitize.plain_text(password, "password", max_chars=10_000)
+        if url is not None:
+            url = sanitize.plain_text(url, "url", max_chars=4_000)
+            if not url.startswith(("redis://", "rediss://", "unix://")):
+                raise InvalidArgument("FalkorDB url must start with redis://, rediss:// or unix://")
+            try:
+                pool = aredis.ConnectionPool.from_url(url, **options)
+            except ValueError as error:
+                raise InvalidArgument(f"invalid FalkorDB url: {error}") from None
+        else:
+            pool = aredis.ConnectionPool(
+                connection_class=aredis.UnixDomainSocketConnection,
+                path=str(socket_path),
+                **options,
+            )
+        try:
+            await _bounded(aredis.Redis(connection_pool=pool).ping(), timeout, "connect")
+            # FalkorDB's constructor runs a blocking cluster probe; keep it off the loop.
+            db = await _bounded(
+                asyncio.to_thread(FalkorDB, connection_pool=pool), timeout, "connect"
+            )
+        except BaseException:
+            await pool.aclose()
+            raise
+        store = cls(db, pool, graph_name, timeout=timeout, write_timeout=write_timeout)
+        if ensure_schema:
+            try:
+                await store.ensure_schema()
+            except BaseException:
+                await store.aclose()
+                raise
+        return store
+
+    async def aclose(self) -> None:
+        """Close every connection; later calls raise ``StoreUnavailable``. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._pool.aclose()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def graph_name(self) -> str:
+        return self._graph_name
+
+    async def ensure_schema(self) -> None:
+        """Create the range, full-text and (once a dimension is known) vector indexes if missing."""
+        # A read on a graph that was never written fails, so make sure the key exists first.
+        await self._write("RETURN 1", {})
+        for entity_type, label, prop, kind, statement in _SCHEMA:
+            await self._create_index(statement, [(entity_type, label, prop, kind)])
+        await self._create_index(
+            _CREATE_FULLTEXT, [("NODE", "Entity", f, "FULLTEXT") for f in _FULLTEXT_FIELDS]
+        )
+        self._vector_dimension = await self._stored_vector_dimension()
+
+    async def delete_graph(self, *, recreate_schema: bool = True) -> None:
+        """Drop this store's whole graph ("start over", tests); the schema comes back unless
+        ``recreate_schema`` is false."""
+        self._check_open()
+        if await self._graph_exists():
+            await self._call(lambda: self._graph.delete(), self._write_timeout, "delete")
+        self._vector_dimension = None
+        if recreate_schema:
+            await self.ensure_schema()
+
+    # -- writes -----------------------------------------------------------------------------
+
+    async def upsert(
+        self,
+        entities: Sequence[Entity],
+        relations: Sequence[Relation],
+        *,
+        vectors: Mapping[str, Vector] | None = None,
+    ) -> None:
+        self._check_open()
+        entity_rows = _entity_rows(entities)
+        mention_rows = _mention_rows(entities)
+        relation_rows = _relation_rows(relations)
+        vector_rows = _vector_rows({} if vectors is None else vectors)
+        if vector_rows:
+            first = vector_rows[0]["vector"]
+            assert isinstance(first, list)
+            await self._ensure_vector_index(len(first))
+        known = {str(row["id"]) for row in entity_rows}
+        endpoints = {str(row[end]) for row in relation_rows for end in ("source", "target")}
+        missing = sorted(endpoints - known - await self._existing(endpoints - known))
+        if missing:
+            raise InvalidArgument(f"relations point to unknown entities: {missing[:5]}")
+        unknown_vectors = {str(r["id"]) for r in vector_rows} - known
+        if unknown_vectors - await self._existing(unknown_vectors):
+            raise InvalidArgument("vectors given for unknown entities")
+        await self._write_batches(_UPSERT_ENTITIES, entity_rows)
+        await self._write_batches(_UPSERT_VECTORS, vector_rows)
+        await self._write_batches(_UPSERT_MENTIONS, mention_rows)
+        await self._write_batches(_UPSERT_RELATIONS, relation_rows)
+
+    # -- reads ------------------------------------------------------------------------------
+
+    async def search_entities(
+        self,
+        text: str,
+        k: int,
+        *,
+        vector: Vector | None = None,
+        scope: str | None = None,
+        period: Period | None = None,
+        neighbour_limit: int = 10,
+    ) -> list[EntityHit]:
+        self._check_open()
+        text = sanitize.plain_text(text, "text", max_chars=MAX_QUERY_CHARS)
+        k = sanitize.plain_int(k, "k", low=0, high=MAX_K)
+        neighbour_limit = sanitize.plain_int(
+            neighbour_limit, "neighbour_limit", low=0, high=MAX_NEIGHBOURS
+        )
+        query_vector = None if vector is None else _plain_vector(vector, "vector")
+        filters = _filter_params(scope, period)
+        plain_scope = filters["scope"]
+        assert plain_scope is None or isinstance(plain_scope, str)
+        terms = sanitize.search_terms(text)
+        period_clause = "" if period is None else _IN_PERIOD
+        if k == 0 or (not terms and query_vector is None):
+            return []
+        fetch = min(max(k * KNN_OVERFETCH, MIN_CANDIDATES), MAX_K * KNN_OVERFETCH)
+        fulltext: dict[str, float] = {}
+        if terms:
+            rows = await self._read(
+                _FULLTEXT_CANDIDATES.format(period=period_clause),
+                {"query": "|".join(terms), "fetch": fetch, **filters},
+            )
+            fulltext = {str(row[0]): float(row[1]) for row in rows}
+        knn: set[str] = set()
+        if query_vector is not None and await self._vector_search_possible(query_vector):
+            rows = await self._read(
+                _VECTOR_CANDIDATES.format(period=period_clause),
+                {"vector": query_vector, "fetch": fetch, **filters},
+            )
+            knn = {str(row[0]) for row in rows}
+        candidates = await self._score_candidates(
+            [*fulltext, *(i for i in knn if i not in fulltext)],
+            terms,
+            query_vector if knn else None,
+            fulltext,
+            plain_scope,
+        )
+        best = sorted(candidates, key=lambda c: c.rank_key)[:k]
+        entities = {e.id: e for e in await self._fetch_entities([c.id for c in best])}
+        neighbours = await self._neighbours([c.id for c in best], neighbour_limit, plain_scope)
+        return [
+            EntityHit(
+                entity=entities[c.id],
+                similarity=c.similarity,
+                lexical=c.lexical,
+                neighbours=tuple(neighbours.get(c.id, ())),
+            )
+            for c in best
+            if c.id in entities
+        ]
+
+    async def get_entities(self, ids: Sequence[str]) -> list[Entity]:
+        self._check_open()
+        return await self._fetch_entities(_ids(ids, "ids"))
+
+    async def neighbourhood(
+        self, ids: Sequence[str], *, limit_per_node: int = 50, scope: str | None = None
+    ) -> Subgraph:
+        """The seeds, up to ``limit_per_node`` neighbours each (strongest relations first) and
+        every relation among all of them. Entities here carry no mentions; ask ``get_entities``.
+        """
+        self._check_open()
+        seeds = _ids(ids, "ids")
+        limit = sanitize.plain_int(limit_per_node, "limit_per_node", low=0, high=MAX_NEIGHBOURS)
+        plain_scope = _filter_params(scope, None)["scope"]
+        assert plain_scope is None or isinstance(plain_scope, str)
+        neighbours = await self._neighbours(seeds, limit, plain_scope)
+        members = list(
+            dict.fromkeys([*seeds, *(n.entity_id for ns in neighbours.values() for n in ns)])
+        )
+        entities = await self._fetch_entities(members, mention_cap=0)
+        present = [e.id for e in entities]
+        rows = await self._read(_RELATIONS_AMONG, {"ids": present, "limit": MAX_IDS * 10})
+        relations = tuple(_relation(str(row[0]), str(row[1]), row[2]) for row in rows)
+        return Subgraph(entities={e.id: e for e in entities}, relations=relations)
+
+    async def degree(self, ids: Sequence[str]) -> dict[str, int]:
+        """Relation counts of the known entities among ``ids``; unknown ids are left out."""
+        self._check_open()
+        rows = await self._read(_DEGREE, {"ids": _ids(ids, "ids")})
+        return {str(row[0]): int(row[1]) for row in rows}
+
+    async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Every asked chunk id, mapped to the sorted ids of the entities mentioned in it."""
+        self._check_open()
+        asked = _ids(chunk_ids, "chunk_ids")
+        found = {
+            str(row[0]): sorted(str(i) for i in row[1])
+            for row in await self._read(_ENTITIES_IN_CHUNKS, {"ids": asked})
+        }
+        return {chunk: found.get(chunk, []) for chunk in asked}
+
+    async def counts(self) -> Mapping[str, int]:
+        """``entities``, ``relations``, ``sources``, ``mentions`` and ``type:<t>`` per type."""
+        self._check_open()
+        result: dict[str, int] = {}
+        for key, statement in _COUNTS.items():
+            rows = await self._read(statement, {})
+            result[key] = int(rows[0][0]) if rows else 0
+        for entity_type, count in await self._read(_COUNT_TYPES, {}):
+            result[f"type:{entity_type}"] = int(count)
+        return result
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreUnavailable("the FalkorDB graph store is closed")
+
+    async def _call(self, make: Callable[[], Awaitable[T]], deadline: float, what: str) -> T:
+        self._check_open()
+        return await _bounded(make(), deadline, what)
+
+    async def _read(self, statement: str, params: Mapping[str, object]) -> list[list[Any]]:
+        plain = sanitize.plain_params(params)
+        millis = max(1, int(self._timeout * 1000))
+        result = await self._call(
+            lambda: self._graph.ro_query(statement, plain, timeout=millis), self._timeout, "read"
+        )
+        return list(result.result_set)
+
+    async def _write(self, statement: str, params: Mapping[str, object]) -> list[list[Any]]:
+        plain = sanitize.plain_params(params)
+        millis = max(1, int(self._write_timeout * 1000))
+        result = await self._call(
+            lambda: self._graph.query(statement, plain, timeout=millis),
+            self._write_timeout,
+            "write",
+        )
+        return list(result.result_set)
+
+    async def _write_batches(self, statement: str, rows: Sequence[dict[str, object]]) -> None:
+        for start in range(0, len(rows), WRITE_BATCH):
+            await self._write(statement, {"rows": list(rows[start : start + WRITE_BATCH])})
+
+    async def _graph_exists(self) -> bool:
+        names = await self._call(lambda: self._db.list_graphs(), self._timeout, "list graphs")
+        return self._graph_name in names
+
+    async def _index_types(self) -> dict[tuple[str, str, str], set[str]]:
+        rows = await self._read(_INDEXES + " RETURN label, types, entitytype", {})
+        found: dict[tuple[str, str, str], set[str]] = {}
+        for label, types, entity_type in rows:
+            for prop, kinds in dict(types).items():
+                found.setdefault((str(entity_type), str(label), str(prop)), set()).update(kinds)
+        return found
+
+    async def _create_index(
+        self, statement: str, needed: Sequence[tuple[str, str, str, str]]
+    ) -> None:
+        def missing(existing: dict[tuple[str, str, str], set[str]]) -> bool:
+            return any(
+                kind not in existing.get((e, label, p), set()) for e, label, p, kind in needed
+            )
+
+        if not missing(await self._index_types()):
+            return
+        try:
+            await self._write(statement, {})
+        except StoreUnavailable:
+            # Another client may have created it meanwhile; only a still-missing index is an error.
+            if missing(await self._index_types()):
+                raise
+
+    async def _stored_vector_dimension(self) -> int | None:
+        rows = await self._read(_INDEXES + " RETURN label, types, options", {})
+        for label, types, options in rows:
+            if label == "Entity" and "VECTOR" in dict(types).get("embedding", []):
+                dimension = dict(dict(options).get("embedding", {})).get("dimension")
+                return int(dimension) if dimension is not None else None
+        return None
+
+    async def _ensure_vector_index(self, dimension: int) -> None:
+        if self._vector_dimension is None:
+            self._vector_dimension = await self._stored_vector_dimension()
+        if self._vector_dimension is None:
+            await self._create_index(
+                _CREATE_VECTOR.format(dimension=dimension),
+                [("NODE", "Entity", "embedding", "VECTOR")],
+            )
+            self._vector_dimension = await self._stored_vector_dimension()
+        if self._vector_dimension != dimension:
+            raise EmbeddingMismatch(
+                f"entity vectors in graph {self._graph_name!r} have dimension "
+                f"{self._vector_dimension}, got {dimension}"
+            )
+
+    async def _vector_search_possible(self, vector: list[float]) -> bool:
+        if self._vector_dimension is None:
+            self._vector_dimension = await self._stored_vector_dimension()
+        if self._vector_dimension is None:
+            return False
+        if self._vector_dimension != len(vector):
+            raise EmbeddingMismatch(
+                f"entity vectors in graph {self._graph_name!r} have dimension "
+                f"{self._vector_dimension}, the query vector has {len(vector)}"
+            )
+        return True
+
+    async def _existing(self, ids: set[str]) -> set[str]:
+        if not ids:
+            return set()
+        rows = await self._read(_EXISTING_IDS, {"ids": sorted(ids)})
+        return {str(row[0]) for row in rows}
+
+    async def _score_candidates(
+        self,
+        ids: list[str],
+        terms: list[str],
+        vector: list[float] | None,
+        fulltext: Mapping[str, float],
+        scope: str | None,
+    ) -> list[_Candidate]:
+        if not ids:
+            return []
+        rows = await self._read(_CANDIDATE_TEXT, {"ids": ids, "vector": vector})
+        stems = [sanitize.light_stem(t) for t in terms]
+        candidates = []
+        for entity_id, name, alias_text, description, entity_scope, distance in rows:
+            if scope is not None and scope_distance(str(entity_scope or ""), scope) is None:
+                continue
+            similarity = 0.0 if distance is None else max(-1.0, min(1.0, 1.0 - float(distance)))
+            candidates.append(
+                _Candidate(
+                    id=str(entity_id),
+                    similarity=similarity,
+                    lexical=_lexical(
+                        stems, f"{name or ''} {alias_text or ''}", str(description or "")
+                    ),
+                    fulltext=fulltext.get(str(entity_id), 0.0),
+                )
+            )
+        return candidates
+
+    async def _fetch_entities(
+        self, ids: Sequence[str], *, mention_cap: int = MENTIONS_PER_ENTITY
+    ) -> list[Entity]:
+        if not ids:
+            return []
+        rows = await self._read(
+            _FETCH_ENTITIES, {"ids": list(dict.fromkeys(ids)), "mention_cap": mention_cap}
+        )
+        found = {str(row[0]["id"]): _entity(row[0], row[1]) for row in rows}
+        return [found[i] for i in ids if i in found]
+
+    async def _neighbours(
+        self, ids: Sequence[str], limit: int, scope: str | None
+    ) -> dict[str, list[Neighbour]]:
+        if not ids or limit == 0:
+            return {}
+        params = {"ids": list(ids), "limit": limit, **_scope_params(scope)}
+        result: dict[str, list[Neighbour]] = {}
+        for entity_id, items in await self._read(_NEIGHBOURS, params):
+            listed = []
+            for item in items:
+                other = item["other"]
+                outgoing = bool(item["outgoing"])
+                source, target = (entity_id, other["id"]) if outgoing else (other["id"], entity_id)
+                listed.append(
+                    Neighbour(
+                        relation=_relation(str(source), str(target), item["rel"]),
+                        entity_id=str(other["id"]),
+                        name=str(other.get("name") or ""),
+                        type=str(other.get("type") or ""),
+                        outgoing=outgoing,
+                    )
+                )
+            result[str(entity_id)] = listed
+        return result
+
+
+# -- boundary helpers -------------------------------------------------------------------------
+
+
+async def _bounded(awaitable: Awaitable[T], deadline: float, what: str) -> T:
+    """Await within ``deadline`` seconds, translating driver errors into the project's own."""
+    try:
+        return await within(awaitable, deadline)
+    except DeadlineExceeded:
+        raise StoreTimeout(f"FalkorDB did not answer the {what} within {deadline:g} s") from None
+    except redis_errors.TimeoutError as error:
+        raise StoreTimeout(f"FalkorDB {what} timed out: {error}") from None
+    except redis_errors.ConnectionError as error:
+        if _caused_by_timeout(error):
+            raise StoreTimeout(f"FalkorDB {what} timed out: {error}") from None
+        raise StoreUnavailable(f"FalkorDB is unreachable ({what}): {error}") from None
+    except redis_errors.ResponseError as error:
+        raise StoreUnavailable(f"FalkorDB refused the {what}: {error}") from None
+    except redis_errors.RedisError as error:
+        raise StoreUnavailable(f"FalkorDB {what} failed: {error}") from None
+    except OSError as error:
+        raise StoreUnavailable(f"FalkorDB is unreachable ({what}): {error}") from None
+
+
+def _caused_by_timeout(error: BaseException) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, TimeoutError | redis_errors.TimeoutError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _ids(values: object, name: str) -> list[str]:
+    return sanitize.plain_strings(values, name, max_items=MAX_IDS, max_chars=1_000)
+
+
+def _plain_vector(values: object, name: str) -> list[float]:
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence | Iterable):
+        raise InvalidArgument(f"{name} must be a sequence of numbers")
+    numbers = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int | float | SupportsFloat):
+            raise InvalidArgument(f"{name} must contain only numbers")
+        numbers.append(float(value))
+    if not 0 < len(numbers) <= MAX_VECTOR_DIMENSION:
+        raise InvalidArgument(f"{name} must have 1 to {MAX_VECTOR_DIMENSION} numbers")
+    if not all(math.isfinite(v) for v in numbers):
+        raise InvalidArgument(f"{name} must contain only finite numbers")
+    return numbers
+
+
+def _scope_params(scope: str | None) -> dict[str, object]:
+    return {"scope": scope, "scope_below": None if scope is None else scope + "/"}
+
+
+def _filter_params(scope: str | None, period: Period | None) -> dict[str, object]:
+    plain_scope = sanitize.optional_text(scope, "scope", max_chars=1_000)
+    if plain_scope is not None:
+        plain_scope = normalise_scope(plain_scope)
+    if period is not None and not isinstance(period, Period):
+        raise InvalidArgument("period must be a Period")
+    return {
+        **_scope_params(plain_scope),
+        "start": None if period is None else epoch(period.start),
+        "end": None if period is None else epoch(period.end),
+    }
+
+
+def _lexical(stems: Sequence[str], names: str, description: str) -> float:
+    """Share of the query's terms found in the entity, names counting more than description."""
+    if not stems:
+        return 0.0
+    name_words = sanitize.word_stems(names)
+    description_words = sanitize.word_stems(description)
+    total = 0.0
+    for stem in stems:
+        if _covered(stem, name_words):
+            total += NAME_TERM_WEIGHT
+        elif _covered(stem, description_words):
+            total += DESCRIPTION_TERM_WEIGHT
+    return total / len(stems)
+
+
+def _covered(stem: str, words: set[str]) -> bool:
+    return stem in words or any(
+        w.startswith(stem) or stem.startswith(w) for w in words if len(w) >= 3
+    )
+
+
+def _text_list(values: object, name: str) -> list[str]:
+    return sanitize.plain_strings(values, name, max_items=1_000, max_chars=10_000)
+
+
+def _entity_rows(entities: Sequence[Entity]) -> list[dict[str, object]]:
+    if isinstance(entities, str | bytes) or not isinstance(entities, Sequence):
+        raise InvalidArgument("entities must be a sequence of Entity")
+    now = time.time()
+    rows: dict[str, dict[str, object]] = {}
+    for index, entity in enumerate(entities):
+        if not isinstance(entity, Entity):
+            raise InvalidArgument(f"entities[{index}] is not an Entity")
+        name = f"entities[{index}]"
+        mention_times = [epoch(m.timestamp) for m in _mentions(entity.mentions, name)]
+        first_seen = epoch(entity.first_seen)
+        last_seen = epoch(entity.last_seen)
+        if first_seen is None and mention_times:
+            first_seen = min(t for t in mention_times if t is not None)
+        if last_seen is None and mention_times:
+            last_seen = max(t for t in mention_times if t is not None)
+        entity_id = sanitize.plain_text(entity.id, f"{name}.id", max_chars=1_000, allow_empty=False)
+        updated_at = epoch(entity.updated_at)
+        rows[entity_id] = {
+            "id": entity_id,
+            "name": sanitize.plain_text(entity.name, f"{name}.name", max_chars=10_000),
+            "type": sanitize.plain_text(entity.type, f"{name}.type", max_chars=200),
+            "description": sanitize.plain_text(
+                entity.description, f"{name}.description", max_chars=MAX_FIELD_CHARS
+            ),
+            "aliases": list(dict.fromkeys(_text_list(entity.aliases, f"{name}.aliases"))),
+            "temporal": list(dict.fromkeys(_text_list(entity.temporal, f"{name}.temporal"))),
+            "domains": list(dict.fromkeys(_text_list(entity.domains, f"{name}.domains"))),
+            "confidence": sanitize.plain_float(entity.confidence, f"{name}.confidence"),
+            "salience": sanitize.plain_float(entity.salience, f"{name}.salience"),
+            "scope": normalise_scope(
+                sanitize.plain_text(entity.scope, f"{name}.scope", max_chars=1_000)
+            )
+            or DEFAULT_SCOPE,
+            "layer": _plain_layer(entity.layer, f"{name}.layer"),
+            "created_at": epoch(entity.created_at) or now,
+            "updated_at": updated_at or now,
+            "given_updated_at": updated_at,
+            "first_seen": first_seen,
+            "last_seen": last_seen,
+        }
+    return list(rows.values())
+
+
+def _plain_layer(value: object, name: str) -> str:
+    text = sanitize.plain_text(value, name, max_chars=100)
+    try:
+        return str.__str__(MemoryLayer(text).value)
+    except ValueError:
+        raise InvalidArgument(f"{name} is not a memory layer: {text[:40]!r}") from None
+
+
+def _mentions(mentions: object, name: str) -> list[Mention]:
+    if not isinstance(mentions, Sequence):
+        raise InvalidArgument(f"{name}.mentions must be a sequence of Mention")
+    for index, mention in enumerate(mentions):
+        if not isinstance(mention, Mention):
+            raise InvalidArgument(f"{name}.mentions[{index}] is not a Mention")
+    return list(mentions)
+
+
+def _mention_row(mention: Mention, name: str) -> dict[str, object]:
+    start = sanitize.plain_int(mention.start, f"{name}.start", low=0, high=2**53)
+    end = sanitize.plain_int(mention.end, f"{name}.end", low=0, high=2**53)
+    if end < start:
+        raise InvalidArgument(f"{name} ends before it starts")
+    return {
+        "chunk": sanitize.plain_text(
+            mention.chunk_id, f"{name}.chunk_id", max_chars=1_000, allow_empty=False
+        ),
+        "start": start,
+        "end": end,
+        "ts": epoch(mention.timestamp),
+    }
+
+
+def _mention_rows(entities: Sequence[Entity]) -> list[dict[str, object]]:
+    rows: dict[tuple[object, ...], dict[str, object]] = {}
+    for index, entity in enumerate(entities):
+        entity_id = sanitize.plain_text(entity.id, f"entities[{index}].id", max_chars=1_000)
+        for position, mention in enumerate(_mentions(entity.mentions, f"entities[{index}]")):
+            row = _mention_row(mention, f"entities[{index}].mentions[{position}]")
+            row["entity"] = entity_id
+            rows.setdefault((entity_id, row["chunk"], row["start"], row["end"]), row)
+    return list(rows.values())
+
+
+def _relation_rows(relations: Sequence[Relation]) -> list[dict[str, object]]:
+    if isinstance(relations, str | bytes) or not isinstance(relations, Sequence):
+        raise InvalidArgument("relations must be a sequence of Relation")
+    rows: dict[str, dict[str, object]] = {}
+    for index, relation in enumerate(relations):
+        name = f"relations[{index}]"
+        if not isinstance(relation, Relation):
+            raise InvalidArgument(f"{name} is not a Relation")
+        mentions: dict[tuple[object, ...], dict[str, object]] = {}
+        for position, mention in enumerate(_mentions(relation.mentions, name)):
+            row = _mention_row(mention, f"{name}.mentions[{position}]")
+            mentions.setdefault((row["chunk"], row["start"], row["end"]), row)
+        relation_id = sanitize.plain_text(
+            relation.id, f"{name}.id", max_chars=1_000, allow_empty=False
+        )
+        rows[relation_id] = {
+            "id": relation_id,
+            "source": sanitize.plain_text(relation.source_id, f"{name}.source_id", max_chars=1_000),
+            "target": sanitize.plain_text(relation.target_id, f"{name}.target_id", max_chars=1_000),
+            "type": sanitize.plain_text(relation.type, f"{name}.type", max_chars=200),
+            "fact": sanitize.plain_text(relation.fact, f"{name}.fact", max_chars=MAX_FIELD_CHARS),
+            "confidence": sanitize.plain_float(relation.confidence, f"{name}.confidence"),
+            "valid_from": epoch(relation.valid_from),
+            "valid_to": epoch(relation.valid_to),
+            "mentions": list(mentions.values()),
+        }
+    return list(rows.values())
+
+
+def _vector_rows(vectors: Mapping[str, Vector]) -> list[dict[str, object]]:
+    if not isinstance(vectors, Mapping):
+        raise InvalidArgument("vectors must be a mapping of entity id to vector")
+    rows: list[dict[str, object]] = []
+    dimensions: set[int] = set()
+    for key, value in vectors.items():
+        entity_id = sanitize.plain_text(key, "vectors key", max_chars=1_000, allow_empty=False)
+        numbers = _plain_vector(value, f"vectors[{entity_id[:40]!r}]")
+        dimensions.add(len(numbers))
+        rows.append({"id": entity_id, "vector": numbers})
+    if len(dimensions) > 1:
+        raise EmbeddingMismatch("entity vectors in one upsert have different dimensions")
+    return rows
+
+
+def _mention_tuple(items: Sequence[Mapping[str, Any]]) -> tuple[Mention, ...]:
+    mentions = []
+    for item in items:
+        if item is None:
+            continue
+        when = moment(item.get("ts"))
+        mentions.append(
+            Mention(
+                chunk_id=str(item["chunk"]),
+                start=int(item["start"]),
+                end=int(item["end"]),
+                timestamp=when or datetime.fromtimestamp(0, tz=UTC),
+            )
+        )
+    mentions.sort(key=lambda m: (m.timestamp, m.chunk_id, m.start))
+    return tuple(mentions)
+
+
+def _entity(fields: Mapping[str, Any], mentions: Sequence[Mapping[str, Any]]) -> Entity:
+    layer = fields.get("layer") or MemoryLayer.SEMANTIC.value
+    return Entity(
+        id=str(fields["id"]),
+        name=str(fields.get("name") or ""),
+        type=str(fields.get("type") or ""),
+        description=str(fields.get("description") or ""),
+        aliases=tuple(str(a) for a in fields.get("aliases") or ()),
+        confidence=float(fields.get("confidence") or 0.0),
+        salience=float(fields.get("salience") or 0.0),
+        created_at=moment(fields.get("created_at")),
+        updated_at=moment(fields.get("updated_at")),
+        first_seen=moment(fields.get("first_seen")),
+        last_seen=moment(fields.get("last_seen")),
+        temporal=tuple(str(t) for t in fields.get("temporal") or ()),
+        domains=tuple(str(d) for d in fields.get("domains") or ()),
+        scope=str(fields.get("scope") or DEFAULT_SCOPE),
+        layer=_layer(layer),
+        mentions=_mention_tuple(mentions),
+    )
+
+
+def _layer(value: object) -> MemoryLayer:
+    try:
+        return MemoryLayer(str(value))
+    except ValueError:
+        return MemoryLayer.SEMANTIC
+
+
+def _relation(source: str, target: str, fields: Mapping[str, Any]) -> Relation:
+    chunks = list(fields.get("mention_chunk") or [])
+    starts = list(fields.get("mention_start") or [])
+    ends = list(fields.get("mention_end") or [])
+    stamps = list(fields.get("mention_ts") or [])
+    items = [
+        {"chunk": c, "start": s, "end": e, "ts": t}
+        for c, s, e, t in zip(chunks, starts, ends, stamps, strict=False)
+    ]
+    mentions = _mention_tuple(items)[-MENTIONS_PER_RELATION:]
+    return Relation(
+        id=str(fields["id"]),
+        source_id=source,
+        target_id=target,
+        type=str(fields.get("type") or ""),
+        fact=str(fields.get("fact") or ""),
+        confidence=float(fields.get("confidence") or 0.0),
+        valid_from=moment(fields.get("valid_from")),
+        valid_to=moment(fields.get("valid_to")),
+        mentions=mentions,
+    )

@@ -1,0 +1,87 @@
+"""Offline text embeddings: ``LocalEmbedder`` implements ``core.ports.Embedder`` with WordLlama.
+
+The 256-dimension ``l2_supercat`` weights and tokenizer ship inside the ``wordllama`` wheel, so
+the model is loaded from the installed package with downloads disabled: nothing is fetched at run
+time. The model loads once, lazily and under a lock, in a worker thread; texts are embedded in
+batches, each batch in the executor so the event loop (and the GUI on it) never stalls, and
+vectors are normalised to unit length here because the library's own normalisation divides by
+zero on an empty text. Imports the core, ``adapters.sanitize``, ``numpy`` and ``wordllama``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from explorer.adapters import sanitize
+from explorer.core.errors import InvalidArgument
+from explorer.core.models import EmbeddingSpec
+
+MODEL_NAME = "wordllama-l2-supercat-256"
+DIMENSION = 256
+BATCH_SIZE = 256
+MAX_TEXTS = 1_000_000
+MAX_TEXT_CHARS = 200_000
+
+
+class LocalEmbedder:
+    """Unit-length WordLlama vectors of ``spec`` (``wordllama-l2-supercat-256``, 256)."""
+
+    def __init__(self, *, batch_size: int = BATCH_SIZE, executor: Executor | None = None) -> None:
+        self._batch_size = sanitize.plain_int(batch_size, "batch_size", low=1, high=10_000)
+        self._executor = executor
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def spec(self) -> EmbeddingSpec:
+        return EmbeddingSpec(MODEL_NAME, DIMENSION)
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One unit vector per text, in order; an empty text is an ``InvalidArgument``."""
+        plain = sanitize.plain_strings(
+            texts, "texts", max_items=MAX_TEXTS, max_chars=MAX_TEXT_CHARS
+        )
+        for index, text in enumerate(plain):
+            if not text:
+                raise InvalidArgument(f"texts[{index}] is empty; an empty text has no meaning")
+        loop = asyncio.get_running_loop()
+        vectors: list[list[float]] = []
+        for start in range(0, len(plain), self._batch_size):
+            batch = plain[start : start + self._batch_size]
+            vectors.extend(await loop.run_in_executor(self._executor, self._embed_batch, batch))
+        return vectors
+
+    def warm_up(self) -> None:
+        """Load the model now (blocking); call it from a worker thread."""
+        self._load()
+
+    def _embed_batch(self, texts: list[str]) -> list[list[float]]:
+        model = self._load()
+        raw = np.asarray(model.embed(texts, norm=False, batch_size=len(texts)), dtype=np.float64)
+        norms = np.linalg.norm(raw, axis=1, keepdims=True)
+        if not np.all(norms > 0):
+            raise InvalidArgument("a text has no embedding (it holds no known token)")
+        unit: list[list[float]] = (raw / norms).tolist()
+        return unit
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                import wordllama
+                from wordllama import WordLlama
+
+                package_dir = Path(wordllama.__file__).resolve().parent
+                self._model = WordLlama.load(
+                    config="l2_supercat",
+                    dim=DIMENSION,
+                    cache_dir=package_dir,
+                    disable_download=True,
+                )
+            return self._model

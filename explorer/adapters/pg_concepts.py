@@ -1,0 +1,212 @@
+"""Concept records in PostgreSQL: ``PgConceptStore`` implements ``core.ports.ConceptStore``.
+
+One row per ``(tenant, agent, name)`` in a ``concepts`` table of the chunk store's database: the
+record's raw JSON text in ``body``, its ``updated_at`` stamp in a column of its own (so a reader
+checks freshness without fetching or parsing the body), and a ``seq`` that fixes store order at
+first insert. The stamp is an ISO 8601 UTC string, written into the body as well, and strictly
+increases per process so every write changes it. The tenant defaults to the agent scope's first
+level. Pooling, deadlines and error translation are shared with ``adapters.pgvector``. Imports
+the core, ``adapters.sanitize``, ``adapters.pgvector`` and ``asyncpg``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import TypeVar
+
+import asyncpg
+
+from explorer.adapters import sanitize
+from explorer.adapters.pgvector import Connection, close_pool, open_pool, run_bounded
+from explorer.core.errors import InvalidArgument, StoreUnavailable
+from explorer.core.models import scope_parts
+
+T = TypeVar("T")
+
+MAX_NAMES = 100_000
+MAX_RECORD_CHARS = 1_000_000
+
+_CREATE_TABLES = """
+CREATE TABLE IF NOT EXISTS concepts (
+    tenant text NOT NULL,
+    agent text NOT NULL,
+    name text NOT NULL,
+    body text NOT NULL,
+    updated_at text NOT NULL,
+    seq bigserial NOT NULL,
+    PRIMARY KEY (tenant, agent, name)
+);
+CREATE INDEX IF NOT EXISTS concepts_order_idx ON concepts (tenant, agent, seq);
+"""
+_AGENTS = (
+    "SELECT DISTINCT agent FROM concepts "
+    "WHERE $1 = '' OR agent = $1 OR starts_with(agent, $1 || '/') ORDER BY agent"
+)
+_NAMES = "SELECT name FROM concepts WHERE tenant = $1 AND agent = $2 ORDER BY seq"
+_STAMPS = (
+    "SELECT name, updated_at FROM concepts "
+    "WHERE tenant = $1 AND agent = $2 AND name = ANY($3::text[])"
+)
+_BODIES = (
+    "SELECT name, body FROM concepts WHERE tenant = $1 AND agent = $2 AND name = ANY($3::text[])"
+)
+_UPSERT = """
+INSERT INTO concepts (tenant, agent, name, body, updated_at)
+SELECT $1, $2, r.name, r.body, r.updated_at
+FROM unnest($3::text[], $4::text[], $5::text[]) AS r(name, body, updated_at)
+ON CONFLICT (tenant, agent, name)
+DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at
+"""
+
+
+class _Stamps:
+    """Strictly increasing UTC stamps, so two writes never share one."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last = datetime.fromtimestamp(0, tz=UTC)
+
+    def next(self) -> str:
+        with self._lock:
+            now = datetime.now(UTC)
+            self._last = max(now, self._last + timedelta(microseconds=1))
+            return self._last.isoformat(timespec="microseconds")
+
+
+_stamps = _Stamps()
+
+
+def _key(agent: object, tenant: object) -> tuple[str, str]:
+    plain_agent = "/".join(
+        scope_parts(sanitize.plain_text(agent, "agent", max_chars=1_000, allow_empty=False))
+    )
+    if not plain_agent:
+        raise InvalidArgument("agent must name a scope")
+    if tenant is None:
+        return scope_parts(plain_agent)[0], plain_agent
+    return sanitize.plain_text(tenant, "tenant", max_chars=1_000, allow_empty=False), plain_agent
+
+
+def _names(names: object) -> list[str]:
+    return sanitize.plain_strings(names, "names", max_items=MAX_NAMES, max_chars=1_000)
+
+
+class PgConceptStore:
+    """``ConceptStore`` over a PostgreSQL table; build it with ``PgConceptStore.connect``."""
+
+    def __init__(self, pool: asyncpg.Pool, *, deadline: float, write_deadline: float) -> None:
+        self._pool = pool
+        self._deadline = deadline
+        self._write_deadline = write_deadline
+        self._closed = False
+
+    @classmethod
+    async def connect(
+        cls,
+        dsn: str,
+        *,
+        schema: str = "public",
+        deadline: float = 5.0,
+        write_deadline: float = 60.0,
+        max_connections: int = 4,
+    ) -> PgConceptStore:
+        """Open a small pool on ``dsn`` and create the ``concepts`` table if missing."""
+        pool, _, read_s, write_s = await open_pool(
+            dsn,
+            schema=schema,
+            deadline=deadline,
+            write_deadline=write_deadline,
+            min_connections=1,
+            max_connections=max_connections,
+            setup=_CREATE_TABLES,
+        )
+        return cls(pool, deadline=read_s, write_deadline=write_s)
+
+    async def aclose(self) -> None:
+        """Close the pool; later calls raise ``StoreUnavailable``. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        await close_pool(self._pool, self._deadline)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def agents(self, within: str = "") -> list[str]:
+        """Every agent scope equal to or below ``within`` that holds concepts, sorted."""
+        prefix = "/".join(
+            scope_parts(sanitize.plain_text(within, "within", max_chars=1_000, allow_empty=True))
+        )
+        rows = await self._run(lambda c: c.fetch(_AGENTS, prefix), "read")
+        return [str(row[0]) for row in rows]
+
+    async def names(self, agent: str, tenant: str | None = None) -> list[str]:
+        tenant_key, agent_key = _key(agent, tenant)
+        rows = await self._run(lambda c: c.fetch(_NAMES, tenant_key, agent_key), "read")
+        return [str(row["name"]) for row in rows]
+
+    async def updated_at(
+        self, agent: str, names: Sequence[str], tenant: str | None = None
+    ) -> dict[str, str]:
+        tenant_key, agent_key = _key(agent, tenant)
+        asked = _names(names)
+        rows = await self._run(lambda c: c.fetch(_STAMPS, tenant_key, agent_key, asked), "read")
+        return {str(row["name"]): str(row["updated_at"]) for row in rows}
+
+    async def read(
+        self, agent: str, names: Sequence[str], tenant: str | None = None
+    ) -> dict[str, str]:
+        tenant_key, agent_key = _key(agent, tenant)
+        asked = _names(names)
+        rows = await self._run(lambda c: c.fetch(_BODIES, tenant_key, agent_key, asked), "read")
+        return {str(row["name"]): str(row["body"]) for row in rows}
+
+    async def upsert(
+        self, agent: str, records: Sequence[Mapping[str, object]], tenant: str | None = None
+    ) -> int:
+        """Write each record under its ``name``; a later record with the same name wins."""
+        tenant_key, agent_key = _key(agent, tenant)
+        if isinstance(records, str | bytes) or not isinstance(records, Sequence):
+            raise InvalidArgument("records must be a sequence of mappings")
+        bodies: dict[str, tuple[str, str]] = {}
+        for index, record in enumerate(records):
+            if not isinstance(record, Mapping):
+                raise InvalidArgument(f"records[{index}] is not a mapping")
+            name = sanitize.plain_text(
+                record.get("name"), f"records[{index}].name", max_chars=1_000, allow_empty=False
+            )
+            stamp = _stamps.next()
+            try:
+                body = json.dumps(
+                    {**record, "name": name, "updated_at": stamp},
+                    ensure_ascii=False,
+                    allow_nan=False,
+                )
+            except (TypeError, ValueError) as error:
+                raise InvalidArgument(f"records[{index}] is not JSON: {error}") from None
+            bodies[name] = (sanitize.plain_text(body, "record", max_chars=MAX_RECORD_CHARS), stamp)
+        if not bodies:
+            return 0
+        names = list(bodies)
+        texts = [bodies[n][0] for n in names]
+        stamps = [bodies[n][1] for n in names]
+        seconds = self._write_deadline
+        await self._run(
+            lambda c: c.execute(
+                _UPSERT, tenant_key, agent_key, names, texts, stamps, timeout=seconds
+            ),
+            "write",
+            seconds,
+        )
+        return len(names)
+
+    async def _run(
+        self, work: Callable[[Connection], Awaitable[T]], what: str, deadline: float | None = None
+    ) -> T:
+        if self._closed:
+            raise StoreUnavailable("the PostgreSQL concept store is closed")
+        return await run_bounded(self._pool, work, what, deadline or self._deadline)

@@ -1,0 +1,94 @@
+"""PgConceptStore on the real embedded PostgreSQL: store order, stamps, raw JSON, tenants."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explorer.adapters.pg_concepts import PgConceptStore
+from explorer.core.errors import InvalidArgument, StoreUnavailable
+
+AGENT = "acme/assistant"
+
+
+async def test_names_keep_store_order_and_read_returns_raw_json(
+    concept_store: PgConceptStore,
+) -> None:
+    records = [
+        {"name": "zebra", "description": "striped animal", "confidence": 0.5},
+        {"name": "apple", "description": "a fruit", "body": "Grows on trees."},
+        {"name": "mango", "description": "another fruit"},
+    ]
+    assert await concept_store.upsert(AGENT, records) == 3
+    assert await concept_store.names(AGENT) == ["zebra", "apple", "mango"]
+    await concept_store.upsert(AGENT, [{"name": "zebra", "description": "updated"}])
+    assert await concept_store.names(AGENT) == ["zebra", "apple", "mango"]
+    bodies = await concept_store.read(AGENT, ["apple", "zebra", "missing"])
+    assert set(bodies) == {"apple", "zebra"}
+    apple = json.loads(bodies["apple"])
+    assert apple["body"] == "Grows on trees."
+    assert json.loads(bodies["zebra"])["description"] == "updated"
+    stamps = await concept_store.updated_at(AGENT, ["apple", "zebra"])
+    assert stamps["apple"] == apple["updated_at"]
+
+
+async def test_every_write_changes_the_stamp(concept_store: PgConceptStore) -> None:
+    await concept_store.upsert(AGENT, [{"name": "tea"}])
+    first = (await concept_store.updated_at(AGENT, ["tea"]))["tea"]
+    await concept_store.upsert(AGENT, [{"name": "tea", "description": "green"}])
+    second = (await concept_store.updated_at(AGENT, ["tea"]))["tea"]
+    assert second > first
+
+
+async def test_tenant_defaults_to_the_first_scope_level_and_isolates(
+    concept_store: PgConceptStore,
+) -> None:
+    await concept_store.upsert(AGENT, [{"name": "shared"}])
+    assert await concept_store.names(AGENT, tenant="acme") == ["shared"]
+    assert await concept_store.names(AGENT, tenant="globex") == []
+    assert await concept_store.names("acme/other") == []
+    assert await concept_store.names("/acme/assistant/") == ["shared"]
+
+
+async def test_bad_records_and_injection_attempts(concept_store: PgConceptStore) -> None:
+    await concept_store.upsert(AGENT, [{"name": "safe"}])
+    payload = "'; DROP TABLE concepts; --"
+    assert await concept_store.upsert(payload, [{"name": payload, "text": payload}]) == 1
+    assert await concept_store.names(payload) == [payload]
+    assert await concept_store.read(AGENT, [payload]) == {}
+    for bad in ([{"description": "no name"}], [{"name": ""}], [{"name": "x", "v": object()}]):
+        with pytest.raises(InvalidArgument):
+            await concept_store.upsert(AGENT, bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument):
+        await concept_store.upsert(AGENT, [{"name": "n\x00"}])
+    with pytest.raises(InvalidArgument):
+        await concept_store.upsert(AGENT, [{"name": "nan", "score": float("nan")}])
+    with pytest.raises(InvalidArgument):
+        await concept_store.names("")
+    with pytest.raises(InvalidArgument):
+        await concept_store.read(AGENT, "safe")
+    assert await concept_store.names(AGENT) == ["safe"]
+
+
+async def test_a_closed_store_refuses_calls(concept_store: PgConceptStore) -> None:
+    await concept_store.aclose()
+    with pytest.raises(StoreUnavailable, match="closed"):
+        await concept_store.names(AGENT)
+
+
+async def test_agents_lists_scopes_at_or_below_a_prefix(concept_store: PgConceptStore) -> None:
+    await concept_store.upsert("acme/assistant", [{"name": "a"}])
+    await concept_store.upsert("acme/assistant/ana", [{"name": "b"}])
+    await concept_store.upsert("acme/assistants", [{"name": "c"}])
+    await concept_store.upsert("globex/bot", [{"name": "d"}])
+    assert await concept_store.agents() == [
+        "acme/assistant",
+        "acme/assistant/ana",
+        "acme/assistants",
+        "globex/bot",
+    ]
+    assert await concept_store.agents("acme/assistant/") == ["acme/assistant", "acme/assistant/ana"]
+    assert await concept_store.agents("'; DROP TABLE concepts; --") == []
+    with pytest.raises(InvalidArgument):
+        await concept_store.agents("a\x00")

@@ -1,0 +1,72 @@
+"""LocalEmbedder with the WordLlama weights bundled in the installed wheel (no network)."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import pytest
+
+from explorer.adapters.local_embedder import LocalEmbedder
+from explorer.core.errors import InvalidArgument
+from explorer.core.models import EmbeddingSpec
+
+
+def cosine(a: list[float], b: list[float]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+async def test_vectors_are_unit_length_of_the_declared_spec(embedder: LocalEmbedder) -> None:
+    assert embedder.spec == EmbeddingSpec("wordllama-l2-supercat-256", 256)
+    vectors = await embedder.embed(["The cat sat on the mat.", "   ", "!!!", "猫"])
+    assert len(vectors) == 4
+    for vector in vectors:
+        assert len(vector) == 256
+        assert math.sqrt(sum(v * v for v in vector)) == pytest.approx(1.0, abs=1e-6)
+
+
+async def test_similar_texts_are_closer_and_batches_keep_order() -> None:
+    embedder = LocalEmbedder(batch_size=2)
+    texts = [
+        "my cat loves sleeping on the sofa",
+        "the kitten naps on the couch",
+        "quarterly revenue grew in the finance report",
+        "profits rose in the annual earnings statement",
+        "the kitten naps on the couch",
+    ]
+    vectors = await embedder.embed(texts)
+    assert cosine(vectors[0], vectors[1]) > cosine(vectors[0], vectors[2])
+    assert cosine(vectors[2], vectors[3]) > cosine(vectors[1], vectors[3])
+    assert vectors[4] == pytest.approx(vectors[1])
+    (alone,) = await embedder.embed([texts[2]])
+    assert alone == pytest.approx(vectors[2], abs=1e-6)
+
+
+async def test_embedding_runs_off_the_event_loop() -> None:
+    embedder = LocalEmbedder(batch_size=64)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.001)
+
+    running = asyncio.create_task(ticker())
+    try:
+        await embedder.embed(["a long enough sentence to take a moment " * 20] * 3000)
+    finally:
+        running.cancel()
+    assert ticks > 5
+
+
+async def test_bad_input_is_refused(embedder: LocalEmbedder) -> None:
+    assert await embedder.embed([]) == []
+    with pytest.raises(InvalidArgument):
+        await embedder.embed("a bare string")
+    with pytest.raises(InvalidArgument):
+        await embedder.embed([""])
+    with pytest.raises(InvalidArgument):
+        await embedder.embed(["nul \x00 inside"])
+    with pytest.raises(InvalidArgument):
+        await embedder.embed(["ok", 3])  # type: ignore[list-item]

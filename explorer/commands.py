@@ -161,10 +161,11 @@ async def generate(settings: Settings, args: argparse.Namespace) -> int:
     from explorer.ingest.progress import ProgressBar
 
     async with open_memory(settings) as memory:
+        graph, chunks, concepts = memory.require_stores()
         report = await write_synthetic(
-            memory.graph,
-            memory.chunks,
-            memory.concepts,
+            graph,
+            chunks,
+            concepts,
             memory.embedder,
             entities=args.entities,
             edges=args.edges,

@@ -134,6 +134,13 @@ class Memory:
         except StoreUnavailable as error:
             self.errors["chunks"] = str(error)
 
+    def require_stores(self) -> tuple[GraphStore, ChunkStore, ConceptStore]:
+        """All three stores, or ``StoreUnavailable`` naming the ones that are down."""
+        if self.graph is None or self.chunks is None or self.concepts is None:
+            reasons = "; ".join(f"{name}: {why}" for name, why in self.errors.items())
+            raise StoreUnavailable(f"this command needs both stores: {reasons or 'not connected'}")
+        return self.graph, self.chunks, self.concepts
+
     async def health(self) -> dict[str, str]:
         """``"ok"`` or the reason, per store; never raises."""
         await self.reconnect()

@@ -65,4 +65,5 @@ async def run(
         result = await ctx.memory.scour(request, policy=ctx.policy)
     except ExplorerError as error:
         return error_json(f"scour failed: {error}", query=_echo(query))
-    return result.to_json()
+    answer: str = result.to_json()
+    return answer

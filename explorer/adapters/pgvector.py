@@ -117,6 +117,30 @@ CREATE INDEX IF NOT EXISTS chunks_domains_idx ON chunks USING gin (domains);
 CREATE INDEX IF NOT EXISTS chunks_scope_idx ON chunks (scope text_pattern_ops);
 CREATE INDEX IF NOT EXISTS chunks_conversation_idx ON chunks (conversation_id, position);
 CREATE INDEX IF NOT EXISTS chunks_pending_idx ON chunks (id) WHERE ingest_state = 'pending';
+CREATE TABLE IF NOT EXISTS chunks_version (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    version bigint NOT NULL
+);
+INSERT INTO chunks_version (one, version) VALUES (true, 0) ON CONFLICT DO NOTHING;
+CREATE OR REPLACE FUNCTION chunks_bump_version() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        UPDATE chunks_version SET version = version + 1;
+    ELSIF EXISTS (SELECT 1 FROM changed) THEN
+        UPDATE chunks_version SET version = version + 1;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER chunks_version_insert AFTER INSERT ON chunks
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION chunks_bump_version();
+CREATE OR REPLACE TRIGGER chunks_version_update AFTER UPDATE ON chunks
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION chunks_bump_version();
+CREATE OR REPLACE TRIGGER chunks_version_delete AFTER DELETE ON chunks
+REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION chunks_bump_version();
+CREATE OR REPLACE TRIGGER chunks_version_truncate AFTER TRUNCATE ON chunks
+FOR EACH STATEMENT EXECUTE FUNCTION chunks_bump_version();
 """
 _FIX_DIMENSION = "ALTER TABLE chunks ALTER COLUMN embedding TYPE vector({dimension:d})"
 _CREATE_HNSW = (
@@ -170,13 +194,12 @@ _COUNT_DOMAINS = (
     "SELECT domain, count(*) FROM chunks, unnest(domains) AS domain GROUP BY domain ORDER BY domain"
 )
 _COUNT_SCOPES = "SELECT scope, count(*) FROM chunks GROUP BY scope ORDER BY scope"
-# A scope's stamp for index caches: its chunk count and a sum of id hashes, so any added or
-# removed chunk changes it without the rows being read. Parameter 1 is the scope (or NULL).
+# The stamp for index caches: a version statement triggers bump whenever rows of chunks change, so
+# any added, changed or removed chunk changes it and reading it is one row lookup (a count or
+# hash over the scope's rows costs a scan of them on every query).
+_VERSION = "SELECT version FROM chunks_version"
+# Parameter 1 is the scope (or NULL).
 _SCOPE_WHERE = "($1::text IS NULL OR scope = $1::text OR starts_with(scope, $1::text || '/'))"
-_SCOPE_STAMP = (
-    "SELECT count(*) AS n, coalesce(sum(hashtext(id)::bigint), 0) AS h FROM chunks WHERE "
-    + _SCOPE_WHERE
-)
 _SCOPE_CHUNKS = (
     f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE {_SCOPE_WHERE} "
     "ORDER BY conversation_id, position, id"
@@ -386,10 +409,10 @@ class PgChunkStore:
         return [ChunkHit(chunk=_chunk(row), lexical=float(row["rank"])) for row in rows]
 
     async def scope_stamp(self, scope: str | None) -> str:
-        """Changes whenever a chunk is added to or removed from ``scope`` (``None``: all)."""
-        plain = self._plain_scope(scope)
-        row = await self._run(lambda c: c.fetchrow(_SCOPE_STAMP, plain), "read")
-        return f"{int(row['n']) if row else 0}:{int(row['h']) if row else 0}"
+        """Changes whenever a chunk is written, so whenever one in ``scope`` is (``None``: all)."""
+        self._plain_scope(scope)
+        row = await self._run(lambda c: c.fetchrow(_VERSION), "read")
+        return f"v{int(row[0]) if row is not None else 0}"
 
     async def scope_chunks(self, scope: str | None) -> list[Chunk]:
         """Every chunk in ``scope`` and below it, in conversation order (``None``: all)."""

@@ -38,7 +38,7 @@ from explorer.core.candidates import (
 from explorer.core.errors import StoreUnavailable
 from explorer.core.gates import GATE_ASSOCIATIONS, GATE_LAYERS, Scored, gate
 from explorer.core.layers import GRAPH_LAYERS, layer_names
-from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
+from explorer.core.models import Chunk, Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scoring import Scorer, recency_anchor
 from explorer.core.select import Memory, select
@@ -208,6 +208,7 @@ def decide(
             strongest = max(step.energy for step in log.steps if step.hop == 0)
             signal = {node: min(1.0, amount / strongest) for node, amount in log.received.items()}
             kept = [_rescored(item, scorer, signal) for item in kept]
+            kept = _chunks_activated(kept, scorer, log, strongest, associations, candidates)
             kept_ids = {
                 item.candidate.id for item in kept if item.candidate.kind is not CandidateKind.CHUNK
             }
@@ -258,6 +259,53 @@ def _rescored(item: Scored, scorer: Scorer, signal: Mapping[str, float]) -> Scor
         return item
     signals = item.signals._replace(activation=amount)
     return Scored.of(item.candidate, item.distance, item.factor, signals, scorer)
+
+
+#: Entity types whose members are linked to the chunks they said (a chunk's speaker).
+SPEAKER_TYPES = frozenset({"person", "agent"})
+
+
+def _speaker_key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+def _chunks_activated(
+    kept: Sequence[Scored],
+    scorer: Scorer,
+    log: ActivationLog,
+    strongest: float,
+    associations: Associations,
+    candidates: Sequence[Candidate],
+) -> list[Scored]:
+    """Kept chunks re-scored with the activation of the entities they mention or were said by.
+
+    A chunk's activation is the strongest final energy (relative to the strongest seed) among
+    the entities its provenance links it to and the person who said it. Activation only ever
+    lifts a chunk: counting the signal adds its weight to the chunk's weighted mean, so a chunk
+    whose activation is below its own score keeps the score it passed the gates with.
+    """
+    speakers: dict[str, str] = {}
+    entities = [c.record for c in candidates if isinstance(c.record, Entity)]
+    for entity in [*entities, *associations.subgraph.entities.values()]:
+        if entity.type in SPEAKER_TYPES and entity.id in log.energy:
+            speakers.setdefault(_speaker_key(entity.name), entity.id)
+    rescored: list[Scored] = []
+    for item in kept:
+        candidate = item.candidate
+        if candidate.kind is not CandidateKind.CHUNK:
+            rescored.append(item)
+            continue
+        linked = list(associations.chunk_entities.get(candidate.id, ()))
+        record = candidate.record
+        if isinstance(record, Chunk) and record.speaker:
+            speaker = speakers.get(_speaker_key(record.speaker))
+            if speaker is not None:
+                linked.append(speaker)
+        amount = max((log.energy.get(node, 0.0) for node in linked), default=0.0)
+        signals = item.signals._replace(activation=min(1.0, amount / strongest))
+        lifted = Scored.of(candidate, item.distance, item.factor, signals, scorer)
+        rescored.append(lifted if lifted.score > item.score else item)
+    return rescored
 
 
 def decide_gathered(

@@ -315,7 +315,7 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
     "hybrid": policy_to_dict(
         _episodic_only(
             RelevanceWeights(
-                similarity=0.6, lexical=0.4, recency=0, salience=0, confidence=0, activation=0
+                similarity=0.2, lexical=0.8, recency=0, salience=0, confidence=0, activation=0
             )
         )
     ),
@@ -323,14 +323,14 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
         replace(
             DEFAULT_POLICY,
             weights=RelevanceWeights(
-                similarity=0.55,
-                lexical=0.3,
+                similarity=0.15,
+                lexical=0.6,
                 recency=0.0,
                 salience=0.05,
                 confidence=0.0,
-                activation=0.1,
+                activation=0.25,
             ),
-            activation=ActivationParams(hops=2, node_budget=100, max_found=10),
+            activation=ActivationParams(hops=1, node_budget=100, max_found=10),
         )
     ),
 }

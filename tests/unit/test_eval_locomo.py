@@ -103,10 +103,10 @@ class ScriptedMemory:
         )
 
     async def scour(self, request: ScourRequest, policy: RetrievalPolicy | None = None) -> Any:
-        from explorer.core.coordinator import decide
-        from explorer.core.sources import _chunk_candidate
         from explorer.core.candidates import Source
+        from explorer.core.coordinator import decide
         from explorer.core.models import ChunkHit
+        from explorer.core.sources import _chunk_candidate
 
         self.requests.append(request)
         hits = [
@@ -134,9 +134,11 @@ async def test_evaluate_counts_each_turn_once_and_keeps_the_json_shape(
     assert set(body["recall_by_category"]) == {"1", "2", "3", "4"}
     for per_k in [body["recall"], *body["recall_by_category"].values()]:
         assert all(0.0 <= value <= 1.0 for value in per_k.values())
-    # Turn order D1:3 (two chunks, once), D2:2, D2:1: "What does Ana do..." (D1:3, D2:2) is
-    # fully found at k=2 only because D1:3's second chunk does not take a place of its own.
-    assert body["recall_by_category"]["1"]["2"] == pytest.approx((1.0 + 0.0) / 2)
+    # Two chunks are asked for (the largest k) and both are D1:3's, so the turn list is just
+    # D1:3: "What does Ana do..." (D1:3, D2:2) scores 1/2. tiny-2's question gets nothing, as
+    # every scripted chunk lies in tiny-1's scope and the query is restricted to tiny-2's.
+    assert body["recall_by_category"]["1"]["2"] == pytest.approx((0.5 + 0.0) / 2)
+    assert body["recall_by_category"]["4"]["1"] == pytest.approx((1.0 + 0.0) / 2)
     assert all(r.scope.startswith("locomo/") and r.n_chunks == 2 for r in memory.requests)
     assert json.loads(json.dumps(results)) == results
 

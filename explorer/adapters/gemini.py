@@ -6,7 +6,8 @@ JSON answer constrained by a schema (the ingest extractor builds on it). Every c
 exponential backoff and jitter on rate limits, server errors and transport failures, for a bounded
 number of attempts, honouring the service's Retry-After; a refused key fails at once. The API key
 is held privately and never logged nor put in a message. Imports ``google.genai``, the standard
-library, the ``keyring`` package (lazily) and the project's core.
+library, the project's core, and lazily ``keyring`` and the HTTP libraries genai may use (only to
+recognise their transport errors).
 """
 
 from __future__ import annotations

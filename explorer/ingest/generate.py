@@ -107,6 +107,22 @@ def _batches(items: Sequence[T], size: int) -> list[Sequence[T]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
+def _growing_batches(items: Sequence[T], first: int) -> list[Sequence[T]]:
+    """Batches at least as large as everything before them: ``first``, ``first``, 2×, 4×...
+
+    A vector index grows about five times faster rebuilt in bulk than one row at a time, and a
+    store can only rebuild when a batch holds at least as many rows as it already has; batches
+    that double keep every write on the bulk path while the next one is embedded meanwhile.
+    """
+    batches: list[Sequence[T]] = []
+    start = 0
+    while start < len(items):
+        size = max(first, start)
+        batches.append(items[start : start + size])
+        start += size
+    return batches
+
+
 async def _embed_and_write(
     batches: Sequence[Sequence[T]],
     texts: Callable[[Sequence[T]], list[str]],
@@ -230,7 +246,7 @@ async def _write_both_stores(
     async def fill_chunks() -> None:
         progress("chunks", 0, len(memory.chunks))
         await _embed_and_write(
-            _batches(memory.chunks, CHUNK_BATCH),
+            _growing_batches(memory.chunks, CHUNK_BATCH),
             lambda batch: [chunk.text for chunk in batch],
             embedder,
             write_chunks,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from explorer.core.errors import InvalidArgument
 from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation
 from explorer.core.ports import Vector
-from explorer.ingest.generate import PHASES, GenerateReport, generate
+from explorer.ingest.generate import PHASES, GenerateReport, _growing_batches, generate
 from explorer.ingest.progress import Progress
 from explorer.ingest.synthetic import (
     DEFAULT_END,
@@ -158,6 +158,13 @@ def test_bad_sizes_are_refused() -> None:
         plan_memory(entities=5, edges=-1, chunks=0)
 
 
+def test_chunk_batches_never_shrink_below_what_came_before() -> None:
+    sizes = [len(batch) for batch in _growing_batches(list(range(53_000)), 2_000)]
+    assert sizes == [2_000, 2_000, 4_000, 8_000, 16_000, 21_000]
+    assert [len(b) for b in _growing_batches(list(range(3)), 2_000)] == [3]
+    assert _growing_batches([], 2_000) == []
+
+
 def test_scales() -> None:
     assert SCALES["seed"].entities == 45_000
     assert SCALES["seed"].edges == 140_000
@@ -270,7 +277,8 @@ async def test_generate_writes_everything_through_the_ports() -> None:
         assert record[key], key
     assert record["occurrences"] == len(owner.mentions)
     assert sum(embedder.calls) == 2_500 + 4_500
-    assert max(embedder.calls) <= 2_000
+    # Chunk batches double (2000, 2000, 500 left), each at least the size of all before it.
+    assert embedder.calls.count(2_000) >= 2
     assert seen["chunks"] == (4_500, 4_500)
     assert seen["entities"] == (2_500, 2_500)
     assert seen["relations"] == (7_000, 7_000)

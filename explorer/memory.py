@@ -50,6 +50,21 @@ def make_embedder(settings: Settings) -> Embedder:
     return LocalEmbedder()
 
 
+def make_extractor(settings: Settings) -> Any:
+    """The Gemini extractor when chosen, else ``None`` (ingest then uses the offline one)."""
+    if settings.extractor != "gemini":
+        return None
+    from explorer.adapters.gemini import GeminiJsonModel, load_gemini_key
+    from explorer.ingest.gemini_extractor import GeminiExtractor
+
+    key = settings.gemini_api_key or load_gemini_key({})
+    if not key:
+        raise ExplorerError(
+            "extractor 'gemini' needs a key: set GEMINI_API_KEY or store one in the OS keyring"
+        )
+    return GeminiExtractor(GeminiJsonModel(key, model=settings.gemini_extract_model))
+
+
 @dataclass
 class Memory:
     """What ``open_memory`` yields: the stores (``None`` while unreachable) and the policy."""
@@ -61,6 +76,7 @@ class Memory:
     chunks: ChunkStore | None = None
     concepts: ConceptStore | None = None
     servers: Any = None  # EmbeddedServers when the embedded default is used
+    extractor: Any = None  # an ingest Extractor; None means the offline default
     errors: dict[str, str] = field(default_factory=dict)
     # The concept scan with its read cache, kept across calls once the concept store is up.
     term_scan: TermScan | None = None
@@ -198,7 +214,9 @@ async def open_memory(
         settings = load_settings(overrides={"data_dir": data_dir})
     elif data_dir is not None:
         settings = Settings(**{**settings.__dict__, "data_dir": Path(data_dir)})
-    memory = Memory(settings=settings, embedder=make_embedder(settings))
+    memory = Memory(
+        settings=settings, embedder=make_embedder(settings), extractor=make_extractor(settings)
+    )
     started = False
     if settings.embedded:
         from explorer.adapters.embedded import EmbeddedServers

@@ -61,6 +61,8 @@ class Settings:
     start_timeout: float = 60.0
 
     def __post_init__(self) -> None:
+        # Accept a plain string path from scripts; everything downstream expects a Path.
+        object.__setattr__(self, "data_dir", Path(self.data_dir).expanduser())
         if self.embedder not in ("local", "gemini"):
             raise InvalidArgument(f"embedder must be 'local' or 'gemini', not {self.embedder!r}")
         if self.extractor not in ("offline", "gemini"):

@@ -21,7 +21,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from explorer.core.activation import ActivationLog, SpreadingActivation
-from explorer.core.blend import reach_scopes
 from explorer.core.candidates import (
     ROUTE_ASSOCIATIONS,
     Associations,
@@ -38,12 +37,13 @@ from explorer.core.candidates import (
 from explorer.core.errors import StoreUnavailable
 from explorer.core.gates import GATE_ASSOCIATIONS, GATE_LAYERS, Scored, gate
 from explorer.core.layers import GRAPH_LAYERS, layer_names
+from explorer.core.lexical import tokens
 from explorer.core.models import Chunk, Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scoring import Scorer, recency_anchor
 from explorer.core.select import Memory, select
 
-#: The most entity ids sent to the association source in one round.
+#: The most entity ids sent to the association source in one round (``max_frontier`` caps it).
 MAX_FETCH_IDS = 500
 
 
@@ -98,10 +98,35 @@ def _no_layers(query: MemoryQuery, policy: RetrievalPolicy) -> Dropped:
     )
 
 
+def named_by(query_text: str, candidates: Iterable[Candidate]) -> set[str]:
+    """Ids of the entity candidates the query names: every word of the name is a query word.
+
+    Words are compared as the lexical route compares them (case folded, stop words out, lightly
+    stemmed), so "Caroline's" names Caroline and "the support group" names "support group".
+    """
+    words = set(tokens(query_text))
+    if not words:
+        return set()
+    named: set[str] = set()
+    for candidate in candidates:
+        if candidate.kind is CandidateKind.CHUNK:
+            continue
+        name = tokens(candidate.label)
+        if name and words.issuperset(name):
+            named.add(candidate.id)
+    return named
+
+
 def _seed_energies(
-    kept: Sequence[Scored], chunk_entities: Mapping[str, Sequence[str]]
+    kept: Sequence[Scored],
+    chunk_entities: Mapping[str, Sequence[str]],
+    named: Iterable[str] = (),
+    named_energy: float = 0.0,
 ) -> dict[str, float]:
-    """Kept entities seed with their scores; a kept chunk splits its score among its entities."""
+    """Kept entities seed with their scores; a kept chunk splits its score among its entities.
+
+    An entity the query names (``named``, and kept) seeds with at least ``named_energy``.
+    """
     seeds: dict[str, float] = {}
     for item in kept:
         candidate = item.candidate
@@ -114,7 +139,24 @@ def _seed_energies(
                 seeds[entity_id] = max(seeds.get(entity_id, 0.0), share)
         else:
             seeds[candidate.id] = max(seeds.get(candidate.id, 0.0), item.score)
+    if named_energy > 0.0:
+        kept_ids = {item.candidate.id for item in kept}
+        for entity_id in named:
+            if entity_id in kept_ids:
+                seeds[entity_id] = max(seeds.get(entity_id, 0.0), named_energy)
     return seeds
+
+
+def seeds_for(
+    kept: Sequence[Scored],
+    query: MemoryQuery,
+    policy: RetrievalPolicy,
+    chunk_entities: Mapping[str, Sequence[str]],
+) -> dict[str, float]:
+    """The energies activation would seed with, given the kept hits (see ``_seed_energies``)."""
+    energy = policy.activation.named_energy
+    named = named_by(query.text, (item.candidate for item in kept)) if energy > 0.0 else set[str]()
+    return _seed_energies(kept, chunk_entities, named, energy)
 
 
 def _found_candidate(entity: Entity) -> Candidate:
@@ -180,6 +222,7 @@ def decide(
         query_scope=query.scope,
         anchor=anchor,
         scorer=scorer,
+        period=query.period,
     )
     ledger.extend(outcome.dropped)
     kept: list[Scored] = list(outcome.kept)
@@ -194,7 +237,7 @@ def decide(
         and kept
         and policy.activation.hops > 0
     ):
-        seeds = _seed_energies(kept, associations.chunk_entities)
+        seeds = seeds_for(kept, query, policy, associations.chunk_entities)
         if seeds:
             names = {
                 item.candidate.id: item.candidate.label
@@ -230,6 +273,7 @@ def decide(
                 scorer=scorer,
                 check_relevance=False,
                 activation=signal,
+                period=query.period,
             )
             ledger.extend(found_outcome.dropped)
             found = list(found_outcome.kept)
@@ -340,6 +384,30 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
+def _first_frontier(
+    candidates: Sequence[Candidate],
+    query: MemoryQuery,
+    policy: RetrievalPolicy,
+    layers: frozenset[MemoryLayer],
+    chunk_entities: Mapping[str, Sequence[str]],
+) -> list[str]:
+    """Would-be seeds strongest first (ties by id), then the other entity candidates in order."""
+    outcome = gate(
+        candidates,
+        layers=layers,
+        policy=policy,
+        query_scope=query.scope,
+        anchor=recency_anchor(candidates, query.now),
+        scorer=Scorer(policy.weights),
+    )
+    seeds = seeds_for(outcome.kept, query, policy, chunk_entities)
+    ranked = sorted(seeds.items(), key=lambda item: (-item[1], item[0]))
+    return _unique(
+        [node for node, _ in ranked]
+        + [c.id for c in candidates if c.kind is not CandidateKind.CHUNK]
+    )
+
+
 class RetrievalCoordinator:
     """Owns layers, scoring, gates, scope blending and activation; holds no per-query state."""
 
@@ -413,16 +481,20 @@ class RetrievalCoordinator:
     ) -> tuple[Associations | None, Dropped | None]:
         """Fetch the graph activation will spread over, hop by hop, guided by the spread itself.
 
-        The first round asks for the neighbourhood of *every* entity candidate (not only the
-        kept ones), so a what-if that lowers a floor still finds its new seeds' neighbours.
-        Later rounds ask only for the nodes the spread activated in the round before.
+        The first round asks for the neighbourhood of the strongest would-be seeds: the gates are
+        run on the candidates, the seeds they would give ranked by energy, and the first
+        ``max_frontier`` taken, topped up with the other entity candidates (so a what-if that
+        lowers a floor still finds some of its new seeds' neighbours). Later rounds ask only for
+        the nodes the spread activated in the round before, strongest first, under the same cap.
+        The neighbourhood is read in the query's own scope, which admits its ancestors and
+        descendants; sibling branches could only ever be dropped by the scope gate.
         """
         params = policy.activation
         source = self._associations
         if source is None or not params.enabled or params.hops == 0 or not layers & GRAPH_LAYERS:
             return None, None
-        scopes = reach_scopes(query.scope, policy.blend)
-        scope = scopes[-1] or None
+        scope = query.scope or None
+        cap = min(params.max_frontier, MAX_FETCH_IDS)
         chunk_entities: dict[str, tuple[str, ...]] = {}
         subgraph = Subgraph()
         expanded: set[str] = set()
@@ -433,10 +505,7 @@ class RetrievalCoordinator:
             if chunk_ids and callable(lookup):
                 mentions = await lookup(chunk_ids)
                 chunk_entities = {key: tuple(value) for key, value in mentions.items()}
-            frontier = _unique(
-                [c.id for c in candidates if c.kind is not CandidateKind.CHUNK]
-                + [entity for chunk in chunk_ids for entity in chunk_entities.get(chunk, ())]
-            )[:MAX_FETCH_IDS]
+            frontier = _first_frontier(candidates, query, policy, layers, chunk_entities)[:cap]
             for hop in range(1, params.hops + 1):
                 if not frontier:
                     break
@@ -456,7 +525,9 @@ class RetrievalCoordinator:
                     Associations(subgraph=subgraph, chunk_entities=chunk_entities),
                     engine=self._engine,
                 ).activation
-                frontier = [node for node in spread.found if node not in expanded][:MAX_FETCH_IDS]
+                fresh = [node for node in spread.found if node not in expanded]
+                fresh.sort(key=lambda node: (-spread.energy.get(node, 0.0), node))
+                frontier = fresh[:cap]
         except (StoreUnavailable, TimeoutError, OSError) as error:
             trouble = dropped_route(
                 ROUTE_ASSOCIATIONS,

@@ -2,10 +2,12 @@
 
 The gates run in a fixed order and the first one a candidate fails is the one recorded:
 ``layer`` (its layer is not searched), ``scope`` (on another branch of the scope hierarchy, or
-more than ``blend.max_levels`` above the query), ``salience`` (below ``min_salience``; memories
-without a salience, such as chunks, are not salience-gated) and ``relevance`` (its blended score,
-before activation, below ``min_relevance``). Every candidate comes out exactly once, kept or in
-the ledger. Imports only the standard library and core.
+more than ``blend.max_levels`` above the query), ``period`` (with a temporal filter: an entity
+with no provenance in the period — judged by its mentions when it carries them, else by its
+first/last-seen span, so concept hits and activation finds obey the filter too), ``salience``
+(below ``min_salience``; memories without a salience, such as chunks, are not salience-gated)
+and ``relevance`` (its blended score, before activation, below ``min_relevance``). Every
+candidate comes out exactly once, kept or in the ledger. Imports only the standard library and core.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from typing import NamedTuple
 from explorer.core.blend import scope_factor
 from explorer.core.candidates import Candidate, Dropped, dropped_candidate
 from explorer.core.layers import layer_names
-from explorer.core.models import MemoryLayer, scope_distance
+from explorer.core.models import Entity, MemoryLayer, Period, scope_distance
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scoring import ScoreBreakdown, Scorer, Signals, signals_of
 
 GATE_LAYER = "layer"
 GATE_SCOPE = "scope"
+GATE_PERIOD = "period"
 GATE_SALIENCE = "salience"
 GATE_RELEVANCE = "relevance"
 GATE_DUPLICATE = "duplicate"
@@ -61,6 +64,22 @@ class GateOutcome:
     dropped: tuple[Dropped, ...]
 
 
+def within_period(record: object, period: Period) -> bool:
+    """Whether an entity is evidenced inside ``period``; anything that is not an entity passes."""
+    if not isinstance(record, Entity):
+        return True
+    if record.mentions:
+        return any(period.contains(mention.timestamp) for mention in record.mentions)
+    first, last = record.first_seen, record.last_seen
+    if first is None or last is None:
+        return False
+    # Evidence spans [first, last]; it meets [start, end) unless it lies wholly outside.
+    return not (
+        (period.end is not None and first >= period.end)
+        or (period.start is not None and last < period.start)
+    )
+
+
 def gate(
     candidates: Iterable[Candidate],
     *,
@@ -71,6 +90,7 @@ def gate(
     scorer: Scorer,
     check_relevance: bool = True,
     activation: dict[str, float] | None = None,
+    period: Period | None = None,
 ) -> GateOutcome:
     """Run every gate over ``candidates``; ``activation`` gives a signal per node id."""
     kept: list[Scored] = []
@@ -113,6 +133,15 @@ def gate(
                     f"{distance} levels above the query's scope; at most {max_levels} allowed",
                     value=float(distance),
                     threshold=float(max_levels),
+                )
+            )
+            continue
+        if period is not None and not within_period(candidate.record, period):
+            dropped.append(
+                dropped_candidate(
+                    candidate,
+                    GATE_PERIOD,
+                    f"no provenance inside the period {period.text or 'asked'}",
                 )
             )
             continue

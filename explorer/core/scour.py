@@ -38,7 +38,7 @@ from explorer.core.candidates import (
     dropped_route,
 )
 from explorer.core.coordinator import CoordinatedRetrieval, RetrievalCoordinator, decide
-from explorer.core.errors import MemoryUnavailable
+from explorer.core.errors import MemoryUnavailable, StoreUnavailable
 from explorer.core.gates import GATE_SOURCE
 from explorer.core.layers import CHUNK_LAYERS, GRAPH_LAYERS, RETRIEVABLE_LAYERS, layer_names
 from explorer.core.lexical import LexicalIndexCache
@@ -47,6 +47,7 @@ from explorer.core.models import (
     Chunk,
     Entity,
     MemoryLayer,
+    Mention,
     Neighbour,
     Period,
     Relation,
@@ -156,11 +157,14 @@ def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour,
     return tuple(found)
 
 
-def _entity_json(memory: Memory, subgraph: Subgraph | None) -> dict[str, Any]:
+def _entity_json(
+    memory: Memory, subgraph: Subgraph | None, provenance: Mapping[str, tuple[Mention, ...]]
+) -> dict[str, Any]:
     candidate = memory.candidate
     entity = candidate.record
     if not isinstance(entity, Entity):
         entity = Entity(id=candidate.id, name=candidate.label, type=candidate.kind.value)
+    mentions = entity.mentions or provenance.get(entity.id, ())
     neighbours = candidate.neighbours
     if not neighbours and subgraph is not None:
         neighbours = neighbours_in(subgraph, candidate.id, MAX_RELATIONSHIPS)
@@ -187,9 +191,9 @@ def _entity_json(memory: Memory, subgraph: Subgraph | None) -> dict[str, Any]:
                 "end": mention.end,
                 "timestamp": _iso(mention.timestamp),
             }
-            for mention in entity.mentions[:MAX_PROVENANCE]
+            for mention in mentions[:MAX_PROVENANCE]
         ],
-        "provenance_count": len(entity.mentions),
+        "provenance_count": len(mentions),
         "score": memory.score,
         "score_breakdown": memory.breakdown.to_dict(),
     }
@@ -225,6 +229,9 @@ class ScourResult:
     kg_error: str | None = None
     chunks_error: str | None = None
     timings_ms: Mapping[str, float] = field(default_factory=dict)
+    # Mentions fetched for recalled entities whose candidates came without them (concept-scan
+    # hits, activation finds), so every entity in the answer shows its provenance.
+    provenance: Mapping[str, tuple[Mention, ...]] = field(default_factory=dict)
 
     @property
     def memories(self) -> tuple[Memory, ...]:
@@ -244,7 +251,9 @@ class ScourResult:
         retrieval = self.retrieval.with_policy(policy)
         timings = dict(self.timings_ms)
         timings["coordinator"] = (time.perf_counter() - started) * 1000.0
-        return ScourResult(self.request, retrieval, self.kg_error, self.chunks_error, timings)
+        return ScourResult(
+            self.request, retrieval, self.kg_error, self.chunks_error, timings, self.provenance
+        )
 
     def to_json_dict(self) -> dict[str, Any]:
         """The scour JSON contract (see the project brief) as plain data."""
@@ -255,7 +264,7 @@ class ScourResult:
             if gathered is not None and gathered.associations is not None
             else None
         )
-        entities = [_entity_json(memory, subgraph) for memory in self.entities]
+        entities = [_entity_json(memory, subgraph, self.provenance) for memory in self.entities]
         chunks = [_chunk_json(memory) for memory in self.chunks]
         body: dict[str, Any] = {
             "success": True,
@@ -297,6 +306,26 @@ def scour_failure(query: object, error: str) -> dict[str, Any]:
 def _half_error(failures: Mapping[str, str], routes: tuple[str, ...]) -> str | None:
     messages = [f"{route}: {failures[route]}" for route in routes if route in failures]
     return "; ".join(messages) if messages else None
+
+
+async def _missing_provenance(
+    retrieval: CoordinatedRetrieval, graph: GraphStore | None
+) -> dict[str, tuple[Mention, ...]]:
+    """Mentions of recalled entities that arrived without them; empty when the graph is down."""
+    wanted = [
+        memory.candidate.id
+        for memory in retrieval.result.memories
+        if memory.candidate.kind is not CandidateKind.CHUNK
+        and not (isinstance(memory.candidate.record, Entity) and memory.candidate.record.mentions)
+    ]
+    if graph is None or not wanted:
+        return {}
+    try:
+        entities = await graph.get_entities(wanted)
+    except StoreUnavailable:
+        # The recall stands without the garnish; the GUI fetches provenance on demand.
+        return {}
+    return {entity.id: entity.mentions for entity in entities if entity.mentions}
 
 
 class _TimedSource:
@@ -371,6 +400,7 @@ async def scour(
             timings_ms=timings,
         )
 
+    provenance = await _missing_provenance(retrieval, graph)
     batch = source.batch
     failures = batch.failures if batch is not None else {}
     timings = dict(batch.timings_ms) if batch is not None else {}
@@ -383,4 +413,5 @@ async def scour(
         kg_error=_half_error(failures, (ROUTE_GRAPH, ROUTE_CONCEPTS)),
         chunks_error=_half_error(failures, (ROUTE_VECTOR, ROUTE_LEXICAL)),
         timings_ms=timings,
+        provenance=provenance,
     )

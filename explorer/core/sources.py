@@ -137,6 +137,7 @@ def concept_entity(hit: ConceptHit, scope: str) -> Entity:
         confidence=record.confidence,
         salience=record.salience or 0.0,
         updated_at=record.updated_at,
+        first_seen=record.first_seen,
         last_seen=record.last_seen,
         temporal=record.temporal,
         domains=record.domains,
@@ -271,13 +272,17 @@ class StoreCandidateSource:
 
         routes: dict[str, Awaitable[_Outcome]] = {}
         if ask_vector:
-            routes[ROUTE_VECTOR] = self._timed(self._vector(query, scopes, k_chunks, embedding))
+            routes[ROUTE_VECTOR] = self._timed(
+                lambda: self._vector(query, scopes, k_chunks, embedding)
+            )
         if ask_lexical:
-            routes[ROUTE_LEXICAL] = self._timed(self._lexical(query, scopes, k_chunks))
+            routes[ROUTE_LEXICAL] = self._timed(lambda: self._lexical(query, scopes, k_chunks))
         if ask_graph:
-            routes[ROUTE_GRAPH] = self._timed(self._entities(query, scopes, graph_k, embedding))
+            routes[ROUTE_GRAPH] = self._timed(
+                lambda: self._entities(query, scopes, graph_k, embedding)
+            )
         if ask_concepts:
-            routes[ROUTE_CONCEPTS] = self._timed(self._concept_scan(query, concept_k))
+            routes[ROUTE_CONCEPTS] = self._timed(lambda: self._concept_scan(query, concept_k))
 
         try:
             outcomes = dict(zip(routes, await asyncio.gather(*routes.values()), strict=True))
@@ -344,10 +349,12 @@ class StoreCandidateSource:
             raise ExplorerError(f"the embedder returned {len(vectors)} vectors for 1 text")
         return vectors[0]
 
-    async def _timed(self, work: Awaitable[list[Candidate]]) -> _Outcome:
+    async def _timed(self, work: Callable[[], Awaitable[list[Candidate]]]) -> _Outcome:
+        # ``work`` makes its coroutine only once this runs: a route cancelled before it starts
+        # (a newer query superseding this one) must leave no coroutine that was never awaited.
         started = self._clock()
         try:
-            found = await work
+            found = await work()
         except Exception as error:  # one route failing must never sink the others
             return _Outcome(error=describe_error(error), elapsed_ms=self._elapsed(started))
         return _Outcome(candidates=tuple(found), elapsed_ms=self._elapsed(started))
@@ -488,6 +495,12 @@ class GraphAssociations:
     async def neighbours(
         self, ids: Sequence[str], *, limit_per_node: int, scope: str | None = None
     ) -> Subgraph:
+        # A store with a lean read for the spread (no relations among the neighbours, which a
+        # spread fetches when those fire, and no provenance) uses it: it is several times faster.
+        lean = getattr(self._graph, "spread_neighbourhood", None)
+        if callable(lean):
+            found: Subgraph = await lean(ids, limit_per_node=limit_per_node, scope=scope)
+            return found
         return await self._graph.neighbourhood(ids, limit_per_node=limit_per_node, scope=scope)
 
     async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> Mapping[str, Sequence[str]]:

@@ -14,8 +14,11 @@ Read cache: parsing records dominates the scan's cost, so parsed records are kep
 first asks the store for the stamps alone (``ConceptStore.updated_at``, no body, no parsing) and
 re-reads only records whose stamp changed, so a write invalidates its entry by itself. Stamps
 are read before bodies, so a write racing a read can only make an entry look stale, never make a
-stale body look current. Cache updates happen between awaits on the event loop thread, so
-concurrent tasks may at worst parse a record twice. Imports only the standard library and core.
+stale body look current. A store that also offers ``version(agent, tenant)`` (a stamp of all its
+records, changed by any write) spares even the stamps: while the version stands, the records
+listed under it are reused as they are. Cache updates happen between awaits on the event loop
+thread, so concurrent tasks may at worst parse a record twice. Imports only the standard library
+and core.
 
 Record fields read (JSON object): ``name`` (required), ``description``, ``body``, ``type``,
 ``confidence``, ``salience``, ``updated_at``, ``last_seen``, ``id`` or ``entity_id``,
@@ -100,6 +103,7 @@ class ConceptRecord:
     confidence: float = 1.0
     salience: float | None = None
     updated_at: datetime | None = None
+    first_seen: datetime | None = None
     last_seen: datetime | None = None
     aliases: tuple[str, ...] = ()
     domains: tuple[str, ...] = ()
@@ -137,6 +141,7 @@ def parse_record(raw: str, name: str) -> ConceptRecord | None:
         confidence=1.0 if confidence is None else confidence,
         salience=_unit(data, "salience", None),
         updated_at=_parse_time(data.get("updated_at")),
+        first_seen=_parse_time(data.get("first_seen")),
         last_seen=_parse_time(data.get("last_seen")),
         aliases=_strings(data, "aliases"),
         domains=_strings(data, "domains"),
@@ -207,6 +212,8 @@ class TermScan:
         self._store = store
         self._clock = clock or (lambda: datetime.now(UTC))
         self._cache: dict[tuple[str, str | None], dict[str, _Entry]] = {}
+        # Per (agent, tenant): the store's version and the record list read under it.
+        self._listed: dict[tuple[str, str | None], tuple[str, list[ConceptRecord], list[str]]] = {}
         self.parses = 0
 
     async def search(
@@ -249,6 +256,22 @@ class TermScan:
         )
 
     async def _records(
+        self, store: ConceptStore, agent: str, tenant: str | None
+    ) -> tuple[list[ConceptRecord], list[str]]:
+        # A store with a table-wide version lets an unchanged memory skip listing every stamp;
+        # it is read first, so a write racing the listing can only cost an extra listing.
+        versioned = getattr(store, "version", None)
+        version = str(await versioned(agent, tenant)) if callable(versioned) else None
+        key = (agent, tenant)
+        listed = self._listed.get(key)
+        if version is not None and listed is not None and listed[0] == version:
+            return list(listed[1]), list(listed[2])
+        records, unreadable = await self._stamped_records(store, agent, tenant)
+        if version is not None:
+            self._listed[key] = (version, records, unreadable)
+        return list(records), list(unreadable)
+
+    async def _stamped_records(
         self, store: ConceptStore, agent: str, tenant: str | None
     ) -> tuple[list[ConceptRecord], list[str]]:
         names = await store.names(agent, tenant)

@@ -1,0 +1,276 @@
+"""The scour tool's contract over a real embedded FalkorDB and PostgreSQL.
+
+One memory per module, opened through ``open_memory`` on servers of its own (tests here stop and
+freeze them), filled with a small conversation set written for these tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from explorer.ingest.importers.base import Turn
+from explorer.ingest.pipeline import ingest_turns
+from explorer.memory import Memory, open_memory
+from explorer.settings import Settings
+from explorer.tools import CORE_MEMORY, ToolContext, discover_tools, execute_tool
+from explorer.tools.scour import TOOL_NAME, run
+
+SCOPE = "acme/helper/rosa"
+START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _turns() -> list[Turn]:
+    """Many hobby turns about the garden and a few finance turns about it, months apart."""
+    turns: list[Turn] = []
+    for day in range(24):
+        when = START + timedelta(days=day)
+        turns.append(
+            Turn(
+                scope=SCOPE,
+                conversation_id=f"garden-{day}",
+                turn_id=f"g{day}",
+                speaker="Rosa",
+                text=f"Rosa watered the tomatoes at Elm Road allotment with Marek, day {day}.",
+                timestamp=when,
+                domains=("hobbies",),
+            )
+        )
+    for index in range(4):
+        when = START + timedelta(days=120 + index)
+        turns.append(
+            Turn(
+                scope=SCOPE,
+                conversation_id=f"money-{index}",
+                turn_id=f"m{index}",
+                speaker="Rosa",
+                text=f"The allotment fee went up again; budget item {index} for Brightline Bank.",
+                timestamp=when,
+                domains=("finance",),
+            )
+        )
+    return turns
+
+
+@pytest.fixture(scope="module")
+async def memory(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Memory]:
+    settings = Settings(data_dir=tmp_path_factory.mktemp("scour-tool"), query_timeout=2.0)
+    async with open_memory(settings, stop_servers=True) as opened:
+        report = await ingest_turns(opened, _turns())
+        assert report.ok
+        yield opened
+
+
+def _ctx(memory: Memory, privileges: int = CORE_MEMORY) -> ToolContext:
+    return ToolContext(user_id="tester", privileges=privileges, memory=memory, scope=SCOPE)
+
+
+async def _scour(
+    memory: Memory, query: str = "tomatoes allotment", **kwargs: Any
+) -> dict[str, Any]:
+    answer = await run(query, ctx=_ctx(memory), **kwargs)
+    parsed: dict[str, Any] = json.loads(answer)
+    return parsed
+
+
+async def test_answer_has_both_halves_and_the_contract_fields(memory: Memory) -> None:
+    answer = await _scour(memory, n_chunks=3, kg_top_k=5)
+    assert answer["success"] is True
+    assert answer["query"] == "tomatoes allotment"
+    assert answer["chunk_count"] == len(answer["chunks"]) == 3
+    assert answer["kg_count"] == len(answer["kg_entities"]) > 0
+    assert "kg_error" not in answer and "chunks_error" not in answer
+    chunk = answer["chunks"][0]
+    for key in ("id", "text", "speaker", "timestamp", "conversation_id", "domains", "score"):
+        assert key in chunk
+    names = {entity["name"] for entity in answer["kg_entities"]}
+    assert names & {"Rosa", "Marek", "Elm Road", "Elm Road allotment", "tomatoes"}
+    entity = answer["kg_entities"][0]
+    for key in ("type", "description", "relationships", "provenance", "score"):
+        assert key in entity
+    for key in ("dropped", "activation", "layers", "sources", "unavailable"):
+        assert key in answer
+
+
+async def test_each_half_can_be_skipped(memory: Memory) -> None:
+    no_graph = await _scour(memory, kg_top_k=0)
+    assert no_graph["kg_count"] == 0 and no_graph["chunk_count"] == 3
+    no_chunks = await _scour(memory, n_chunks=0)
+    assert no_chunks["chunk_count"] == 0 and no_chunks["kg_count"] > 0
+
+
+async def test_domain_filter_runs_inside_the_query(memory: Memory) -> None:
+    # The three nearest chunks overall are hobby turns; filtering them afterwards would leave none.
+    answer = await _scour(memory, "watered the tomatoes with Marek", n_chunks=3, domain="finance")
+    assert answer["domain_filter"] == "finance"
+    assert answer["chunk_count"] == 3
+    assert all("finance" in chunk["domains"] for chunk in answer["chunks"])
+
+
+async def test_temporal_filter_keeps_entities_with_provenance_in_the_period(
+    memory: Memory,
+) -> None:
+    answer = await _scour(memory, "Brightline Bank budget", temporal="2024-07..")
+    assert answer["temporal_filter"] == "2024-07.."
+    assert answer["kg_count"] > 0
+    assert "Brightline Bank" in {entity["name"] for entity in answer["kg_entities"]}
+    for entity in answer["kg_entities"]:
+        # Evidence in the period: a mention there, or (for a speaker) a turn spoken there.
+        stamps = [item["timestamp"] for item in entity["provenance"]]
+        assert any(stamp >= "2024-07" for stamp in stamps) or entity["last_seen"] >= "2024-07"
+    # Marek and Elm Road are only evidenced in March: the period gate drops them.
+    plain = await _scour(memory, "Marek Elm Road allotment", temporal="2024-07..")
+    assert "Marek" not in {entity["name"] for entity in plain["kg_entities"]}
+
+
+async def test_bad_temporal_is_a_clear_error() -> None:
+    answer = json.loads(await run("x", temporal="last summer", ctx=_ctx(None)))  # type: ignore[arg-type]
+    assert answer["success"] is False
+    assert "YYYY" in answer["error"]
+
+
+async def test_missing_context_and_missing_privilege() -> None:
+    assert json.loads(await run("tomatoes"))["success"] is False
+    denied = json.loads(await run("tomatoes", ctx=_ctx(None, privileges=1)))  # type: ignore[arg-type]
+    assert denied["success"] is False
+    assert "CORE_MEMORY" in denied["error"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"query": ""},
+        {"query": "x" * 100_000},
+        {"query": "nul\x00byte"},
+        {"query": 42},
+        {"query": "ok", "n_chunks": -1},
+        {"query": "ok", "n_chunks": 10**9},
+        {"query": "ok", "kg_top_k": True},
+        {"query": "ok", "n_chunks": "3"},
+        {"query": "ok", "domain": "'; DROP TABLE chunks; --"},
+    ],
+)
+async def test_bad_arguments_are_refused_before_any_store(
+    memory: Memory, arguments: dict[str, Any]
+) -> None:
+    answer = json.loads(await execute_tool(TOOL_NAME, arguments, _ctx(memory)))
+    assert answer["success"] is False
+    assert answer["error"]
+
+
+async def test_registry_discovers_scour_and_refuses_unknown_tools(memory: Memory) -> None:
+    assert TOOL_NAME in discover_tools()
+    unknown = json.loads(await execute_tool("nope", {}, _ctx(memory)))
+    assert unknown["success"] is False
+    extra = json.loads(await execute_tool(TOOL_NAME, {"query": "x", "evil": 1}, _ctx(memory)))
+    assert "evil" in extra["error"]
+
+
+class HostileStr(str):
+    def __str__(self) -> str:
+        return 'x"}) MATCH (n) DETACH DELETE n //'
+
+
+class HostileInt(int):
+    def __str__(self) -> str:
+        return "1 MATCH (n) DETACH DELETE n"
+
+
+async def _counts(memory: Memory) -> tuple[int, int, int]:
+    assert memory.graph is not None and memory.chunks is not None
+    graph = await memory.graph.counts()
+    chunks = await memory.chunks.counts()
+    return graph["entities"], graph["relations"], chunks["chunks"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"query": 'Rosa"}) MATCH (n) DETACH DELETE n //'},
+        {"query": "tomatoes'); DELETE FROM chunks; --"},
+        {"query": "tomatoes", "domain": "hobbies' OR '1'='1"},
+        {"query": HostileStr("tomatoes")},
+        {"query": "tomatoes", "kg_top_k": HostileInt(3)},
+        {"query": "tomatoes", "temporal": "2024'..'2025"},
+    ],
+)
+async def test_injection_attempts_leave_the_stores_untouched(
+    memory: Memory, arguments: dict[str, Any]
+) -> None:
+    before = await _counts(memory)
+    await execute_tool(TOOL_NAME, arguments, _ctx(memory))
+    assert await _counts(memory) == before
+
+
+async def test_a_stopped_graph_store_leaves_the_chunks_answering(memory: Memory) -> None:
+    servers = memory.servers
+    pid = servers.falkordb_pid()
+    assert pid is not None
+    process = psutil.Process(pid)
+    process.send_signal(signal.SIGTERM)
+    process.wait(10)
+    try:
+        answer = await _scour(memory)
+        assert answer["success"] is True
+        assert answer["kg_error"]
+        assert answer["chunk_count"] == 3
+    finally:
+        await asyncio.get_running_loop().run_in_executor(None, servers.start)
+    healed = await _scour(memory)
+    assert "kg_error" not in healed and healed["kg_count"] > 0
+
+
+async def test_a_frozen_chunk_store_errors_within_its_deadline(memory: Memory) -> None:
+    pid = memory.servers.postgres_pid()
+    assert pid is not None
+    server = psutil.Process(pid)
+    processes = [server, *server.children(recursive=True)]
+    for process in processes:
+        process.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        answer = await _scour(memory)
+        elapsed = time.monotonic() - started
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGCONT)
+    assert answer["chunks_error"]
+    assert answer["kg_count"] > 0
+    # The deadline is 2 s per call; a hang would take the test's own timeout.
+    assert elapsed < 10
+
+
+async def test_a_frozen_graph_store_errors_within_its_deadline(memory: Memory) -> None:
+    pid = memory.servers.falkordb_pid()
+    assert pid is not None
+    process = psutil.Process(pid)
+    process.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        answer = await _scour(memory)
+        elapsed = time.monotonic() - started
+    finally:
+        process.send_signal(signal.SIGCONT)
+    assert answer["kg_error"]
+    assert answer["chunk_count"] == 3
+    assert elapsed < 10
+
+
+async def test_data_survives_a_restart_of_the_embedded_servers(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    async with open_memory(settings, stop_servers=True) as first:
+        await ingest_turns(first, _turns()[:3])
+        before = await _counts(first)
+    async with open_memory(settings, stop_servers=True) as second:
+        assert await _counts(second) == before
+        answer = json.loads(await run("tomatoes", ctx=_ctx(second)))
+        assert answer["chunk_count"] == 3

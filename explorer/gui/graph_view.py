@@ -1,0 +1,1103 @@
+"""The neighbourhood graph view: entities as nodes, relations as one path, with undoable edits.
+
+The view renders a ``GraphState`` (``graph_model``); every edit the user makes (expand, collapse,
+hide, move, re-layout) becomes a new state pushed on a ``QUndoStack``. Layout never runs here: the
+view emits a ``LayoutRequest`` and applies the ``LayoutResult`` that comes back, so the caller can
+compute it off the GUI thread. Drawing is shaped by measurement: the scene has no item index
+(``NoIndex`` is far cheaper than the BSP tree when nodes move), every edge is part of one
+``QGraphicsPathItem``, and node circles and labels are stock Qt items painted in C++. Imports Qt,
+the standard library and the GUI's plain-data modules; never awaits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QFont,
+    QImage,
+    QKeySequence,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QTransform,
+    QUndoCommand,
+    QUndoStack,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QGridLayout,
+    QLabel,
+    QMenu,
+    QToolTip,
+    QWidget,
+)
+
+from explorer.gui import style
+from explorer.gui.graph_model import (
+    EdgeData,
+    GraphState,
+    NodeData,
+    collapse,
+    merge_neighbourhood,
+    remove_nodes,
+    state_from_result,
+    with_positions,
+)
+from explorer.gui.layout import LayoutRequest, LayoutResult
+from explorer.gui.requests import Expansion, QueryOutcome
+
+EXPAND_CAP = 25
+EXPAND_STEP = 25
+MAX_EDGE_LABELS = 40
+# New nodes created per event-loop turn when a large graph is shown.
+APPLY_BATCH = 150
+# Above this many relations, edges are drawn without antialiasing (several times cheaper).
+EDGE_ANTIALIAS_LIMIT = 1500
+ZOOM_STEP = 1.25
+MIN_SCALE = 0.02
+MAX_SCALE = 8.0
+# Label level of detail: every label from this zoom up, result-entity labels from the lower one.
+LABELS_ALL_SCALE = 0.7
+LABELS_ROOT_SCALE = 0.0
+
+
+class _Styles:
+    """Pens, brushes and fonts shared by every node, made once (creating them per item is a
+    measurable part of drawing a 1,000-node graph)."""
+
+    def __init__(self) -> None:
+        self.brushes: dict[str, QBrush] = {}
+        self.fonts = {}
+        for root in (False, True):
+            font = QFont()
+            font.setPointSizeF(9.5 if root else 8.5)
+            font.setBold(root)
+            self.fonts[root] = font
+        self.label_brush = QBrush(style.LABEL_COLOUR)
+        self.plain_pen = QPen(QColor(255, 255, 255, 230), 1.5)
+        self.selected_pen = QPen(style.SELECTION, 3.0)
+        self.linked_pen = QPen(style.LINK_HIGHLIGHT, 4.0)
+        self.pinned_pen = QPen(QColor("#37474f"), 2.0, Qt.PenStyle.DashLine)
+
+    def brush(self, entity_type: str) -> QBrush:
+        brush = self.brushes.get(entity_type)
+        if brush is None:
+            brush = self.brushes[entity_type] = QBrush(style.type_colour(entity_type))
+        return brush
+
+
+_STYLES: _Styles | None = None
+
+
+def _styles() -> _Styles:
+    global _STYLES
+    if _STYLES is None:
+        _STYLES = _Styles()
+    return _STYLES
+
+
+class NodeItem(QGraphicsEllipseItem):
+    """One entity: a circle coloured by type and sized by score, with a label below it.
+
+    Only the hover and double-click handlers are Python; painting, moving and selection stay
+    in C++ (the view learns about drags from its own mouse events, not from ``itemChange``).
+    """
+
+    def __init__(self, view: GraphView, data: NodeData) -> None:
+        super().__init__()
+        self.view = view
+        self.node_id = data.id
+        self.data_ = data
+        # Made on first show: most labels of a big graph are hidden at the zoom it opens at.
+        self._label: QGraphicsSimpleTextItem | None = None
+        self.highlighted = False
+        self.setFlags(
+            QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+            | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+        )
+        self.setAcceptHoverEvents(True)
+        self.restyle(data)
+
+    def restyle(self, data: NodeData) -> None:
+        styles = _styles()
+        self.data_ = data
+        radius = style.node_radius(data.score, data.root)
+        self.setRect(QRectF(-radius, -radius, 2 * radius, 2 * radius))
+        self.setBrush(styles.brush(data.type))
+        if self._label is not None:
+            self._style_label(self._label)
+        self.setZValue(2 if data.root else 1)
+        self.update_pen()
+
+    def _style_label(self, label: QGraphicsSimpleTextItem) -> None:
+        name = self.data_.name
+        label.setText(name if len(name) <= 32 else name[:31] + "…")
+        label.setFont(_styles().fonts[self.data_.root])
+        # Labels keep their size on screen at any zoom (readable when zoomed out); the anchor
+        # below the circle is in scene units, the centring shift in screen pixels.
+        label.setPos(0, self.radius + 1)
+        label.setTransform(QTransform.fromTranslate(-label.boundingRect().width() / 2, 1))
+
+    @property
+    def label(self) -> QGraphicsSimpleTextItem:
+        """The name under the node (created on first use)."""
+        if self._label is None:
+            label = QGraphicsSimpleTextItem(self)
+            label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+            label.setBrush(_styles().label_brush)
+            label.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self._style_label(label)
+            self._label = label
+        return self._label
+
+    def label_shown(self) -> bool:
+        return self._label is not None and self._label.isVisible()
+
+    def show_label(self, on: bool) -> None:
+        if on:
+            label = self.label
+            if not label.isVisible():
+                label.setVisible(True)
+        elif self._label is not None and self._label.isVisible():
+            self._label.setVisible(False)
+
+    @property
+    def radius(self) -> float:
+        return self.rect().width() / 2
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self.update_pen()
+            self.setZValue(3 if on else (2 if self.data_.root else 1))
+
+    def update_pen(self) -> None:
+        styles = _styles()
+        if self.highlighted:
+            pen = styles.linked_pen
+        elif self.isSelected():
+            pen = styles.selected_pen
+        elif self.node_id in self.view.state.pinned:
+            pen = styles.pinned_pen
+        else:
+            pen = styles.plain_pen
+        self.setPen(pen)
+
+    def hoverEnterEvent(self, event: Any) -> None:
+        self.view._on_node_hovered(self.node_id, True)
+        super().hoverEnterEvent(event)
+
+    def hoverLeaveEvent(self, event: Any) -> None:
+        self.view._on_node_hovered(self.node_id, False)
+        super().hoverLeaveEvent(event)
+
+    def mouseDoubleClickEvent(self, event: Any) -> None:
+        self.view.expand(self.node_id)
+        event.accept()
+
+
+class EdgesItem(QGraphicsPathItem):
+    """Every relation as one path (one item is several times cheaper per frame than one per
+    edge). Antialiasing is dropped for very large graphs, where it costs more than it shows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.antialias = True
+
+    def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, self.antialias)
+        super().paint(painter, option, widget)
+
+
+class MoreHandle(QGraphicsSimpleTextItem):
+    """The "+N more" handle beside a node whose relations are not all drawn."""
+
+    def __init__(self, view: GraphView, node_id: str) -> None:
+        super().__init__()
+        self.view = view
+        self.node_id = node_id
+        font = QFont()
+        font.setPointSizeF(7.5)
+        font.setBold(True)
+        self.setFont(font)
+        self.setBrush(QBrush(QColor("#5f6368")))
+        self.setZValue(4)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        # Readable at any zoom, like the labels.
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+
+    def set_count(self, count: int) -> None:
+        self.setText(f"+{count} more")
+        self.setToolTip(f"{count} more relations not shown; click to show up to {EXPAND_STEP} more")
+
+    def mousePressEvent(self, event: Any) -> None:
+        self.view.expand_more(self.node_id)
+        event.accept()
+
+
+class _StateCommand(QUndoCommand):
+    """An edit as a pair of states; undo and redo just swap which one is on screen."""
+
+    def __init__(self, view: GraphView, before: GraphState, after: GraphState, text: str) -> None:
+        super().__init__(text)
+        self._view = view
+        self._before = before
+        self._after = after
+
+    def redo(self) -> None:
+        self._view._apply_state(self._after)
+
+    def undo(self) -> None:
+        self._view._apply_state(self._before)
+
+
+class LegendWidget(QFrame):
+    """The colour key of the entity types on screen, floating in a corner of the view."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("legend")
+        self.setStyleSheet(
+            "#legend{background:rgba(255,255,255,215);border:1px solid #dadce0;border-radius:4px}"
+        )
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(6, 4, 6, 4)
+        self._grid.setHorizontalSpacing(6)
+        self._grid.setVerticalSpacing(1)
+        self.types: dict[str, int] = {}
+
+    def set_types(self, counts: Mapping[str, int]) -> None:
+        if dict(counts) == self.types:
+            return
+        self.types = dict(counts)
+        while self._grid.count():
+            item = self._grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        for row, (name, count) in enumerate(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))):
+            swatch = QLabel("●")
+            swatch.setStyleSheet(f"color:{style.type_colour(name).name()};font-size:14px")
+            self._grid.addWidget(swatch, row, 0)
+            self._grid.addWidget(QLabel(f"{name or 'untyped'} ({count})"), row, 1)
+        self.adjustSize()
+        self.setVisible(bool(counts))
+
+
+class GraphView(QGraphicsView):
+    """Interactive neighbourhood graph; see the module docstring."""
+
+    entity_selected = Signal(str)  # the single selected entity, "" when none or several
+    entity_hovered = Signal(str)  # "" when the pointer leaves
+    selection_changed = Signal(list)
+    expand_requested = Signal(str, int)  # node id, cap
+    layout_requested = Signal(object)  # LayoutRequest
+    graph_changed = Signal()
+    layout_settled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = GraphState()
+        self.undo_stack = QUndoStack(self)
+        self._scene = QGraphicsScene(self)
+        self._scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self._scene.setBackgroundBrush(QBrush(style.BACKGROUND))
+        self.setScene(self._scene)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+
+        self._edges = EdgesItem()
+        # Opaque and cosmetic: a translucent or scaled pen makes Qt stroke the whole path as one
+        # outline with overlap handling, which costs several times more per frame.
+        edge_pen = QPen(style.EDGE_COLOUR, 1.0)
+        edge_pen.setCosmetic(True)
+        self._edges.setPen(edge_pen)
+        self._edges.setZValue(-2)
+        self._edges.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._scene.addItem(self._edges)
+        self._focus_edges = QGraphicsPathItem()
+        self._focus_edges.setPen(QPen(style.EDGE_HIGHLIGHT, 2.2))
+        self._focus_edges.setBrush(QBrush(style.EDGE_HIGHLIGHT))
+        self._focus_edges.setZValue(-1)
+        self._focus_edges.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._scene.addItem(self._focus_edges)
+        self._edge_labels: list[QGraphicsSimpleTextItem] = []
+
+        self._items: dict[str, NodeItem] = {}
+        self._handles: dict[str, MoreHandle] = {}
+        self._highlighted: set[str] = set()
+        self._hovered = ""
+        self._pos: dict[str, tuple[float, float]] = {}
+        self._edge_ends: list[tuple[str, str]] = []
+        self._grow_only = False
+        self._drag_before: GraphState | None = None
+        self._dragging = False
+        self._selected: set[str] = set()
+        self._label_forced: set[str] = set()
+        self._apply_queue: list[NodeData] = []
+        self._apply_timer = QTimer(self)
+        self._apply_timer.setSingleShot(True)
+        self._apply_timer.setInterval(0)
+        self._apply_timer.timeout.connect(self._apply_next_batch)
+        self._layout_seq = 0
+        self._pending: dict[int, Callable[[LayoutResult], None]] = {}
+        self._lod = -1
+        self._labels_forced = False
+        self._node_overlay: dict[str, QColor] | None = None
+        self._pan_origin: QPointF | None = None
+
+        self.legend = LegendWidget(self)
+        self.legend.move(8, 8)
+        self.legend.hide()
+        self._selection_timer = QTimer(self)
+        self._selection_timer.setSingleShot(True)
+        self._selection_timer.setInterval(0)
+        self._selection_timer.timeout.connect(self._emit_selection)
+        self._scene.selectionChanged.connect(self._selection_timer.start)
+        self._install_actions()
+
+    # ----------------------------------------------------------------- public API
+
+    @property
+    def node_ids(self) -> list[str]:
+        return list(self._items)
+
+    def node_item(self, node_id: str) -> NodeItem | None:
+        return self._items.get(node_id)
+
+    def is_layout_pending(self) -> bool:
+        return bool(self._pending)
+
+    def is_applying(self) -> bool:
+        """True while a large graph is still being turned into items, a batch per loop turn."""
+        return bool(self._apply_queue)
+
+    def highlighted_ids(self) -> set[str]:
+        return set(self._highlighted)
+
+    def show_outcome(self, outcome: QueryOutcome) -> None:
+        """Replace the graph with a query's entities and neighbours, keeping known positions."""
+        state = state_from_result(outcome.result, previous=self.state)
+        state.degrees.update(outcome.degrees)
+        for node in state.nodes.values():
+            if node.root:
+                state.expanded.setdefault(node.id, len(state.edges_of(node.id)))
+        self._pending.clear()
+        self.undo_stack.clear()
+
+        def settle(result: LayoutResult) -> None:
+            self._apply_state(with_positions(state, result.positions), batched=True)
+            self.fit()
+
+        self._request_layout(state, {}, settle)
+
+    def clear(self) -> None:
+        self._pending.clear()
+        self.undo_stack.clear()
+        self._apply_state(GraphState())
+
+    def expand(self, node_id: str, cap: int | None = None) -> None:
+        """Ask for a node's neighbours (answered through ``apply_expansion``)."""
+        if node_id not in self.state.nodes:
+            return
+        if cap is None:
+            cap = max(EXPAND_CAP, self.state.expanded.get(node_id, 0))
+        self.expand_requested.emit(node_id, cap)
+
+    def expand_more(self, node_id: str) -> None:
+        current = max(self.state.expanded.get(node_id, 0), len(self.state.edges_of(node_id)))
+        self.expand_requested.emit(node_id, current + EXPAND_STEP)
+
+    def apply_expansion(self, expansion: Expansion) -> None:
+        """Add fetched neighbours next to their parent and lay out only the new nodes."""
+        if expansion.node_id not in self.state.nodes:
+            return
+        merged, added = merge_neighbourhood(
+            self.state,
+            expansion.node_id,
+            expansion.entities,
+            expansion.relations,
+            cap=expansion.cap,
+            degrees=expansion.degrees,
+        )
+        parents = {node: expansion.node_id for node in added}
+
+        def settle(result: LayoutResult) -> None:
+            before = self.state
+            after = merged.copy()
+            # Anything placed or moved since the request keeps its current place.
+            for node_id, point in before.positions.items():
+                if node_id in after.nodes:
+                    after.positions[node_id] = point
+            after.pinned |= before.pinned & set(after.nodes)
+            for node_id in after.nodes:
+                if node_id not in after.positions and node_id in result.positions:
+                    after.positions[node_id] = result.positions[node_id]
+            name = before.nodes[expansion.node_id].name if expansion.node_id in before.nodes else ""
+            self.undo_stack.push(_StateCommand(self, before, after, f"Expand {name}"))
+
+        self._request_layout(merged, parents, settle)
+
+    def collapse_node(self, node_id: str) -> None:
+        if node_id in self.state.nodes:
+            after = collapse(self.state, node_id)
+            name = self.state.nodes[node_id].name
+            self.undo_stack.push(_StateCommand(self, self.state, after, f"Collapse {name}"))
+
+    def hide_nodes(self, node_ids: Iterable[str]) -> None:
+        doomed = [n for n in node_ids if n in self.state.nodes]
+        if doomed:
+            after = remove_nodes(self.state, doomed)
+            self.undo_stack.push(_StateCommand(self, self.state, after, f"Hide {len(doomed)}"))
+
+    def toggle_pin(self, node_ids: Iterable[str]) -> None:
+        ids = [n for n in node_ids if n in self.state.nodes]
+        if not ids:
+            return
+        after = self.state.copy()
+        if all(n in after.pinned for n in ids):
+            after.pinned -= set(ids)
+        else:
+            after.pinned |= set(ids)
+        self.undo_stack.push(_StateCommand(self, self.state, after, "Pin"))
+
+    def relayout(self) -> None:
+        """Lay out again from scratch, except for pinned nodes."""
+        state = self.state.copy()
+        fixed = {n: state.positions[n] for n in state.pinned if n in state.positions}
+        before = self.state
+
+        def settle(result: LayoutResult) -> None:
+            after = with_positions(self.state, result.positions)
+            self.undo_stack.push(_StateCommand(self, before, after, "Re-layout"))
+            self.fit()
+
+        state.positions = dict(fixed)
+        self._request_layout(state, {}, settle)
+
+    def on_layout_ready(self, result: LayoutResult) -> None:
+        """Apply a layout computed elsewhere; answers to superseded requests are ignored."""
+        settle = self._pending.pop(result.request_id, None)
+        if settle is not None:
+            settle(result)
+
+    def select_entity(self, node_id: str, *, centre: bool = True) -> None:
+        item = self._items.get(node_id)
+        if item is None:
+            return
+        self._scene.clearSelection()
+        item.setSelected(True)
+        if centre:
+            self.centerOn(item)
+
+    def selected_ids(self) -> list[str]:
+        return [i.node_id for i in self._scene.selectedItems() if isinstance(i, NodeItem)]
+
+    def end_batches(self) -> None:
+        """Create any items still waiting for their batch now (exports, tests)."""
+        if self._apply_queue:
+            self._finish_batches()
+            self._after_apply()
+
+    def highlight_entities(self, node_ids: Iterable[str]) -> None:
+        """Light up these nodes (e.g. the entities a hovered chunk mentions); others go dark."""
+        wanted = {n for n in node_ids if n in self._items}
+        for node_id in self._highlighted - wanted:
+            item = self._items.get(node_id)
+            if item is not None:
+                item.set_highlighted(False)
+        for node_id in wanted - self._highlighted:
+            self._items[node_id].set_highlighted(True)
+        self._highlighted = wanted
+        self._refresh_labels()
+
+    def set_node_overlay(self, colours: Mapping[str, QColor] | None) -> None:
+        """Recolour nodes by something other than type (e.g. activation energy); None resets."""
+        self._node_overlay = dict(colours) if colours is not None else None
+        for node_id, item in self._items.items():
+            colour = None if colours is None else colours.get(node_id)
+            item.setBrush(QBrush(colour or style.type_colour(item.data_.type)))
+
+    def zoom(self, factor: float) -> None:
+        current = self.transform().m11()
+        factor = min(max(current * factor, MIN_SCALE), MAX_SCALE) / current
+        self.scale(factor, factor)
+        self._refresh_labels()
+
+    def fit(self) -> None:
+        rect = self._nodes_rect()
+        if rect.isNull():
+            return
+        self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 1.6:
+            self.resetTransform()
+            self.scale(1.6, 1.6)
+            self.centerOn(rect.center())
+        self._refresh_labels()
+
+    def export_png(self, path: Path, scale: float = 2.0) -> None:
+        rect = self._nodes_rect().adjusted(-40, -40, 40, 40)
+        if rect.isNull():
+            rect = QRectF(0, 0, 400, 300)
+        size = QSize(max(1, int(rect.width() * scale)), max(1, int(rect.height() * scale)))
+        image = QImage(size, QImage.Format.Format_ARGB32)
+        image.fill(style.BACKGROUND)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self._render_scene(painter, QRectF(0, 0, size.width(), size.height()), rect)
+        painter.end()
+        if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # stub says bytes
+            raise OSError(f"could not write {path}")
+
+    def export_svg(self, path: Path) -> None:
+        from PySide6.QtSvg import QSvgGenerator
+
+        rect = self._nodes_rect().adjusted(-40, -40, 40, 40)
+        if rect.isNull():
+            rect = QRectF(0, 0, 400, 300)
+        generator = QSvgGenerator()
+        generator.setFileName(str(path))
+        generator.setSize(QSize(int(rect.width()), int(rect.height())))
+        generator.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
+        generator.setTitle("Scour Explorer neighbourhood")
+        painter = QPainter(generator)
+        self._render_scene(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+        painter.end()
+
+    def graph_json(self) -> dict[str, Any]:
+        """The graph as drawn: nodes with positions, relations, pins and expansions."""
+        return {
+            "nodes": [
+                {
+                    "id": n.id,
+                    "name": n.name,
+                    "type": n.type,
+                    "score": n.score,
+                    "root": n.root,
+                    "source": n.source,
+                    "parent": n.parent,
+                    "position": list(self.state.positions.get(n.id, (0.0, 0.0))),
+                    "pinned": n.id in self.state.pinned,
+                }
+                for n in self.state.nodes.values()
+            ],
+            "edges": [
+                {"id": e.id, "source": e.source, "target": e.target, "type": e.type, "fact": e.fact}
+                for e in self.state.edges.values()
+            ],
+        }
+
+    # ----------------------------------------------------------------- state → items
+
+    def _apply_state(self, state: GraphState, *, batched: bool = False) -> None:
+        """Make the items match ``state``.
+
+        With ``batched``, new nodes beyond the first batch are created over the next turns of the
+        event loop, so showing a 1,000-node graph never blocks the window for long; edges and
+        handles follow when the last batch is in.
+        """
+        self._finish_batches()
+        old = self.state
+        self.state = state
+        # Growth alone (nothing removed or moved) lets the edge path be extended, not rebuilt.
+        old_keys = list(old.edges)
+        self._grow_only = list(state.edges)[: len(old_keys)] == old_keys
+        for node_id in [n for n in self._items if n not in state.nodes]:
+            self._grow_only = False
+            self._scene.removeItem(self._items.pop(node_id))
+            self._pos.pop(node_id, None)
+            self._highlighted.discard(node_id)
+            self._selected.discard(node_id)
+            self._label_forced.discard(node_id)
+        fresh: list[NodeData] = []
+        for node_id, data in state.nodes.items():
+            item = self._items.get(node_id)
+            if item is None:
+                fresh.append(data)
+                continue
+            if old.nodes.get(node_id) != data:
+                item.restyle(data)
+            point = state.positions.get(node_id)
+            if point is not None and self._pos.get(node_id) != point:
+                item.setPos(point[0], point[1])
+                self._pos[node_id] = point
+                self._grow_only = False
+            if (node_id in old.pinned) != (node_id in state.pinned):
+                item.update_pen()
+        if batched and len(fresh) > APPLY_BATCH:
+            self._add_nodes(fresh[:APPLY_BATCH])
+            self._apply_queue = fresh[APPLY_BATCH:]
+            self._apply_timer.start()
+            return
+        self._add_nodes(fresh)
+        self._after_apply()
+
+    def _add_nodes(self, nodes: Iterable[NodeData]) -> None:
+        overlay = self._node_overlay
+        lod = self._lod
+        for data in nodes:
+            item = NodeItem(self, data)
+            point = self.state.positions.get(data.id)
+            if point is not None:
+                item.setPos(point[0], point[1])
+                self._pos[data.id] = point
+            if overlay and data.id in overlay:
+                item.setBrush(QBrush(overlay[data.id]))
+            if lod == 2 or (lod == 1 and data.root):
+                item.show_label(True)
+            self._items[data.id] = item
+            self._scene.addItem(item)
+
+    def _apply_next_batch(self) -> None:
+        batch, self._apply_queue = self._apply_queue[:APPLY_BATCH], self._apply_queue[APPLY_BATCH:]
+        self._add_nodes(batch)
+        if self._apply_queue:
+            self._apply_timer.start()
+        else:
+            self._after_apply()
+
+    def _finish_batches(self) -> None:
+        if self._apply_queue:
+            self._apply_timer.stop()
+            queue, self._apply_queue = self._apply_queue, []
+            self._add_nodes(queue)
+
+    def _after_apply(self) -> None:
+        drawn = len(self._edge_ends)
+        self._edge_ends = [(e.source, e.target) for e in self.state.edges.values()]
+        self._edges.antialias = len(self._edge_ends) <= EDGE_ANTIALIAS_LIMIT
+        if self._grow_only and drawn <= len(self._edge_ends):
+            self._extend_edges(self._edge_ends[drawn:])
+        else:
+            self._rebuild_edges()
+        self._update_handles()
+        self._update_focus()
+        self._refresh_labels()
+        counts: dict[str, int] = {}
+        for node in self.state.nodes.values():
+            counts[node.type] = counts.get(node.type, 0) + 1
+        self.legend.set_types(counts)
+        self.graph_changed.emit()
+        if not self._pending:
+            self.layout_settled.emit()
+
+    def _request_layout(
+        self, state: GraphState, parents: Mapping[str, str], settle: Callable[[LayoutResult], None]
+    ) -> None:
+        self._layout_seq += 1
+        request = LayoutRequest(
+            nodes=tuple(state.nodes),
+            edges=tuple((e.source, e.target) for e in state.edges.values()),
+            fixed={n: p for n, p in state.positions.items() if n in state.nodes},
+            parents=dict(parents),
+            request_id=self._layout_seq,
+        )
+        self._pending[request.request_id] = settle
+        self.layout_requested.emit(request)
+
+    def _positions_now(self) -> dict[str, tuple[float, float]]:
+        return dict(self._pos)
+
+    def _extend_edges(self, ends: Iterable[tuple[str, str]]) -> None:
+        path = self._edges.path()
+        pos = self._pos
+        for source, target in ends:
+            a = pos.get(source)
+            b = pos.get(target)
+            if a is not None and b is not None:
+                path.moveTo(a[0], a[1])
+                path.lineTo(b[0], b[1])
+        self._edges.setPath(path)
+
+    def _rebuild_edges(self) -> None:
+        path = QPainterPath()
+        pos = self._pos
+        move, line = path.moveTo, path.lineTo
+        for source, target in self._edge_ends:
+            a = pos.get(source)
+            b = pos.get(target)
+            if a is not None and b is not None:
+                move(a[0], a[1])
+                line(b[0], b[1])
+        self._edges.setPath(path)
+
+    def _update_handles(self) -> None:
+        drawn: dict[str, int] = {}
+        for source, target in self._edge_ends:
+            drawn[source] = drawn.get(source, 0) + 1
+            drawn[target] = drawn.get(target, 0) + 1
+        wanted: dict[str, int] = {}
+        for node_id, degree in self.state.degrees.items():
+            node = self.state.nodes.get(node_id)
+            if node is None or not (node.root or node_id in self.state.expanded):
+                continue
+            hidden = degree - drawn.get(node_id, 0)
+            if hidden > 0:
+                wanted[node_id] = hidden
+        for node_id in [n for n in self._handles if n not in wanted]:
+            self._scene.removeItem(self._handles.pop(node_id))
+        for node_id, count in wanted.items():
+            handle = self._handles.get(node_id)
+            if handle is None:
+                handle = MoreHandle(self, node_id)
+                self._handles[node_id] = handle
+                self._scene.addItem(handle)
+            handle.set_count(count)
+            self._place_handle(node_id)
+
+    def _place_handle(self, node_id: str) -> None:
+        handle = self._handles.get(node_id)
+        item = self._items.get(node_id)
+        if handle is not None and item is not None:
+            handle.setPos(item.x() + item.radius * 0.7, item.y() - item.radius * 0.7)
+            handle.setTransform(QTransform.fromTranslate(2, -12))
+
+    def _nodes_rect(self) -> QRectF:
+        """Where the nodes are, with room for the biggest circle and a label under it."""
+        if not self._pos:
+            return QRectF()
+        xs = [p[0] for p in self._pos.values()]
+        ys = [p[1] for p in self._pos.values()]
+        pad = style.NODE_MAX_RADIUS
+        return QRectF(
+            min(xs) - pad - 60,
+            min(ys) - pad,
+            max(xs) - min(xs) + 2 * pad + 120,
+            max(ys) - min(ys) + 2 * pad + 20,
+        )
+
+    def _render_scene(self, painter: QPainter, target: QRectF, source: QRectF) -> None:
+        # Labels follow the zoom level on screen and big graphs drop edge antialiasing; an
+        # export shows every label and smooth edges.
+        self.end_batches()
+        self._labels_forced = True
+        self._refresh_labels(force=True)
+        antialias, self._edges.antialias = self._edges.antialias, True
+        try:
+            self._scene.render(painter, target, source)
+        finally:
+            self._edges.antialias = antialias
+            self._labels_forced = False
+            self._refresh_labels(force=True)
+
+    # ----------------------------------------------------------------- focus, labels
+
+    def _focus_node(self) -> str:
+        selected = self.selected_ids()
+        if len(selected) == 1:
+            return selected[0]
+        return self._hovered
+
+    def _update_focus(self) -> None:
+        """Draw the focused node's relations in the accent colour, with arrows and types."""
+        for label in self._edge_labels:
+            self._scene.removeItem(label)
+        self._edge_labels.clear()
+        focus = self._focus_node()
+        path = QPainterPath()
+        if focus and focus in self._items:
+            font = QFont()
+            font.setPointSizeF(7.5)
+            for edge in self.state.edges_of(focus)[: MAX_EDGE_LABELS * 4]:
+                a, b = self._items.get(edge.source), self._items.get(edge.target)
+                if a is None or b is None:
+                    continue
+                _add_arrow(path, a.pos(), b.pos(), b.radius)
+                if len(self._edge_labels) < MAX_EDGE_LABELS:
+                    label = QGraphicsSimpleTextItem(edge.type or "related")
+                    label.setFont(font)
+                    label.setBrush(QBrush(style.EDGE_HIGHLIGHT))
+                    label.setZValue(5)
+                    middle = (a.pos() + b.pos()) / 2
+                    label.setPos(middle.x() - label.boundingRect().width() / 2, middle.y() - 14)
+                    label.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                    self._scene.addItem(label)
+                    self._edge_labels.append(label)
+        self._focus_edges.setPath(path)
+
+    def _label_visible(self, node_id: str, item: NodeItem, lod: int, focus: str) -> bool:
+        return (
+            self._labels_forced
+            or lod == 2
+            or (lod == 1 and item.data_.root)
+            or item.highlighted
+            or node_id in self._selected
+            or node_id == focus
+        )
+
+    def _refresh_labels(self, force: bool = False) -> None:
+        """Show labels by zoom level; selected, hovered and lit-up nodes always have theirs.
+
+        A full pass happens when the zoom crosses a level or on ``force``; otherwise only the
+        few nodes whose focus changed are touched.
+        """
+        scale = self.transform().m11()
+        lod = 2 if scale >= LABELS_ALL_SCALE else (1 if scale >= LABELS_ROOT_SCALE else 0)
+        focus = self._focus_node()
+        forced = self._selected | self._highlighted | ({focus} if focus else set())
+        full = lod != self._lod or force
+        candidates: Iterable[str] = self._items if full else forced | self._label_forced
+        self._lod = lod
+        self._label_forced = forced
+        for node_id in candidates:
+            item = self._items.get(node_id)
+            if item is None:
+                continue
+            item.show_label(self._label_visible(node_id, item, lod, focus))
+
+    # ----------------------------------------------------------------- item callbacks
+
+    def _on_nodes_dragged(self) -> None:
+        """Nodes moved under the mouse: follow with edges, handles and the focus overlay."""
+        if self._drag_before is None:
+            self._drag_before = self.state
+        for node_id in self._selected or set(self._items):
+            item = self._items.get(node_id)
+            if item is None:
+                continue
+            point = (item.x(), item.y())
+            if self._pos.get(node_id) != point:
+                self._pos[node_id] = point
+                self._place_handle(node_id)
+        self._rebuild_edges()
+        self._update_focus()
+
+    def _on_drag_finished(self) -> None:
+        """A drag ended: the moved nodes are pinned where they were dropped (undoable)."""
+        before = self._drag_before
+        self._drag_before = None
+        if before is None:
+            return
+        moved = {
+            node_id: point
+            for node_id, point in self._pos.items()
+            if before.positions.get(node_id) != point
+        }
+        if not moved:
+            return
+        after = with_positions(before, moved)
+        after.pinned |= set(moved)
+        self.undo_stack.push(_StateCommand(self, before, after, f"Move {len(moved)}"))
+
+    def _on_node_hovered(self, node_id: str, entered: bool) -> None:
+        self._hovered = node_id if entered else ""
+        if entered:
+            item = self._items.get(node_id)
+            if item is not None:
+                item.setToolTip(self._node_tooltip(node_id))
+        self._update_focus()
+        self._refresh_labels()
+        self.entity_hovered.emit(self._hovered)
+
+    def _node_tooltip(self, node_id: str) -> str:
+        node = self.state.nodes[node_id]
+        kinds: dict[str, int] = {}
+        for edge in self.state.edges_of(node_id):
+            kinds[edge.type] = kinds.get(edge.type, 0) + 1
+        relations = ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in sorted(kinds.items()))
+        lines = [f"<b>{_escape(node.name)}</b> <i>({_escape(node.type)})</i>"]
+        if node.root:
+            lines.append(f"result entity, score {node.score:.2f}, found by {node.source or '?'}")
+        if relations:
+            lines.append("relations: " + _escape(relations))
+        hidden = self.state.hidden_relations(node_id)
+        if hidden:
+            lines.append(f"+{hidden} relations not shown (double-click to expand)")
+        return "<br/>".join(lines)
+
+    def _emit_selection(self) -> None:
+        selected = self.selected_ids()
+        now = set(selected)
+        for node_id in now ^ self._selected:
+            item = self._items.get(node_id)
+            if item is not None:
+                item.update_pen()
+        self._selected = now
+        self._update_focus()
+        self._refresh_labels()
+        self.selection_changed.emit(selected)
+        self.entity_selected.emit(selected[0] if len(selected) == 1 else "")
+
+    # ----------------------------------------------------------------- events
+
+    def wheelEvent(self, event: Any) -> None:
+        delta = event.angleDelta().y()
+        if delta:
+            self.zoom(ZOOM_STEP ** (delta / 120.0))
+            event.accept()
+        else:
+            super().wheelEvent(event)
+
+    def mousePressEvent(self, event: Any) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton or (
+            event.button() == Qt.MouseButton.LeftButton
+            and event.modifiers() & Qt.KeyboardModifier.AltModifier
+        ):
+            self._pan_origin = event.position()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+        self._dragging = isinstance(self._scene.mouseGrabberItem(), NodeItem)
+        self._drag_before = None
+
+    def mouseMoveEvent(self, event: Any) -> None:
+        if self._pan_origin is not None:
+            delta = event.position() - self._pan_origin
+            self._pan_origin = event.position()
+            self.horizontalScrollBar().setValue(int(self.horizontalScrollBar().value() - delta.x()))
+            self.verticalScrollBar().setValue(int(self.verticalScrollBar().value() - delta.y()))
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+        if self._dragging and event.buttons() & Qt.MouseButton.LeftButton:
+            self._on_nodes_dragged()
+        elif (
+            event.buttons() == Qt.MouseButton.NoButton
+            and self.itemAt(event.position().toPoint()) is None
+        ):
+            self._edge_tooltip(event)
+
+    def mouseReleaseEvent(self, event: Any) -> None:
+        if self._pan_origin is not None:
+            self._pan_origin = None
+            self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+        if self._dragging:
+            self._dragging = False
+            self._on_nodes_dragged()
+            self._on_drag_finished()
+
+    def _edge_tooltip(self, event: Any) -> None:
+        point = self.mapToScene(event.position().toPoint())
+        tolerance = 5.0 / max(self.transform().m11(), 1e-6)
+        edge = self._edge_near(point, tolerance)
+        if edge is None:
+            QToolTip.hideText()
+            return
+        a, b = self.state.nodes.get(edge.source), self.state.nodes.get(edge.target)
+        text = f"{a.name if a else edge.source} —{edge.type}→ {b.name if b else edge.target}"
+        if edge.fact:
+            text += f"\n{edge.fact}"
+        QToolTip.showText(event.globalPosition().toPoint(), text, self)
+
+    def _edge_near(self, point: QPointF, tolerance: float) -> EdgeData | None:
+        best: tuple[float, EdgeData] | None = None
+        px, py = point.x(), point.y()
+        for edge in self.state.edges.values():
+            a, b = self._items.get(edge.source), self._items.get(edge.target)
+            if a is None or b is None:
+                continue
+            distance = _segment_distance(px, py, a.x(), a.y(), b.x(), b.y())
+            if distance <= tolerance and (best is None or distance < best[0]):
+                best = (distance, edge)
+        return best[1] if best else None
+
+    def contextMenuEvent(self, event: Any) -> None:
+        item = self.itemAt(event.pos())
+        while item is not None and not isinstance(item, NodeItem):
+            item = item.parentItem()
+        menu = QMenu(self)
+        if isinstance(item, NodeItem):
+            if not item.isSelected():
+                self._scene.clearSelection()
+                item.setSelected(True)
+            node_id = item.node_id
+            menu.addAction("Expand neighbours", lambda: self.expand(node_id))
+            if self.state.hidden_relations(node_id):
+                menu.addAction("Show more neighbours", lambda: self.expand_more(node_id))
+            if node_id in self.state.expanded:
+                menu.addAction("Collapse", lambda: self.collapse_node(node_id))
+            menu.addAction("Hide", lambda: self.hide_nodes(self.selected_ids()))
+            menu.addAction("Pin / unpin", lambda: self.toggle_pin(self.selected_ids()))
+            menu.addSeparator()
+        menu.addAction("Fit to view", self.fit)
+        menu.addAction("Re-layout (keeps pinned nodes)", self.relayout)
+        menu.exec(event.globalPos())
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.legend.move(8, 8)
+
+    def _install_actions(self) -> None:
+        def add(text: str, keys: Iterable[Any], slot: Callable[[], None]) -> None:
+            action = QAction(text, self)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(slot)
+            self.addAction(action)
+
+        add("Zoom in", ["+", "=", QKeySequence.StandardKey.ZoomIn], lambda: self.zoom(ZOOM_STEP))
+        add("Zoom out", ["-", QKeySequence.StandardKey.ZoomOut], lambda: self.zoom(1 / ZOOM_STEP))
+        add("Fit", ["F"], self.fit)
+        add("Hide selected", ["Delete", "H"], lambda: self.hide_nodes(self.selected_ids()))
+        add("Expand selected", ["E"], self._expand_selected)
+        add("Collapse selected", ["C"], self._collapse_selected)
+        add("Pin selected", ["P"], lambda: self.toggle_pin(self.selected_ids()))
+        add("Select all", [QKeySequence.StandardKey.SelectAll], self._select_all)
+
+    def _expand_selected(self) -> None:
+        for node_id in self.selected_ids():
+            self.expand(node_id)
+
+    def _collapse_selected(self) -> None:
+        for node_id in self.selected_ids():
+            self.collapse_node(node_id)
+
+    def _select_all(self) -> None:
+        for item in self._items.values():
+            item.setSelected(True)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    if length2 <= 1e-12:
+        return math.hypot(px - ax, py - ay)
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+
+
+def _add_arrow(path: QPainterPath, start: QPointF, end: QPointF, end_radius: float) -> None:
+    dx, dy = end.x() - start.x(), end.y() - start.y()
+    length = math.hypot(dx, dy)
+    if length < 1e-6:
+        return
+    ux, uy = dx / length, dy / length
+    tip = QPointF(end.x() - ux * (end_radius + 2), end.y() - uy * (end_radius + 2))
+    path.moveTo(start)
+    path.lineTo(tip)
+    size = 7.0
+    left = QPointF(tip.x() - ux * size - uy * size * 0.5, tip.y() - uy * size + ux * size * 0.5)
+    right = QPointF(tip.x() - ux * size + uy * size * 0.5, tip.y() - uy * size - ux * size * 0.5)
+    path.moveTo(tip)
+    path.lineTo(left)
+    path.lineTo(right)
+    path.closeSubpath()

@@ -1,0 +1,82 @@
+"""Turning verbatim chunk text into highlighted HTML: query terms and exact mention spans.
+
+Mention spans are character offsets into the chunk text (``Mention.start``/``end``) and win over
+query-term matches where they overlap. The text is escaped, so a chunk can never inject markup.
+Imports only the standard library (no Qt), so it is testable on its own.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Sequence
+
+Span = tuple[int, int]
+
+MENTION_STYLE = "background-color:#ffd54f;color:#000;font-weight:600"
+TERM_STYLE = "background-color:#c8e6c9;color:#000"
+
+_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
+_STOPWORD_TEXT = """a an and are as at be but by did do does for from had has have he her his how
+i in is it its me my of on or our she so that the their them they this to was we were what when
+where which who why will with you your about"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def query_terms(query: str) -> list[str]:
+    """The words of a query worth highlighting: no stopwords, no one-letter words, no repeats."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(query.lower()):
+        word = word.strip("'’-")
+        if len(word) >= 2 and word not in _STOPWORDS:
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def term_spans(text: str, terms: Sequence[str]) -> list[Span]:
+    """Where the terms occur in ``text`` as whole words (or word prefixes), case-insensitively."""
+    if not terms:
+        return []
+    pattern = re.compile(
+        r"\b(?:" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\w*",
+        re.IGNORECASE,
+    )
+    return [(m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+def clip_spans(spans: Iterable[Span], length: int) -> list[Span]:
+    """Spans cut to ``[0, length)``; empty or inverted ones are dropped."""
+    out = []
+    for start, end in spans:
+        start, end = max(0, int(start)), min(length, int(end))
+        if start < end:
+            out.append((start, end))
+    return sorted(out)
+
+
+def highlight_html(text: str, mentions: Iterable[Span] = (), terms: Iterable[Span] = ()) -> str:
+    """Escaped HTML of ``text`` with mention spans and term spans wrapped in styled ``<span>``s."""
+    length = len(text)
+    marks = [0] * (length + 1)  # 0 plain, 1 term, 2 mention; per character
+    for start, end in clip_spans(terms, length):
+        for i in range(start, end):
+            marks[i] = max(marks[i], 1)
+    for start, end in clip_spans(mentions, length):
+        for i in range(start, end):
+            marks[i] = 2
+    parts: list[str] = []
+    i = 0
+    while i < length:
+        kind = marks[i]
+        j = i
+        while j < length and marks[j] == kind:
+            j += 1
+        piece = html.escape(text[i:j]).replace("\n", "<br/>")
+        if kind == 2:
+            parts.append(f'<span style="{MENTION_STYLE}">{piece}</span>')
+        elif kind == 1:
+            parts.append(f'<span style="{TERM_STYLE}">{piece}</span>')
+        else:
+            parts.append(piece)
+        i = j
+    return "".join(parts)

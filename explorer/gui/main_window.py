@@ -1,0 +1,766 @@
+"""The main window: query bar, neighbourhood graph beside the verbatim chunks, inspector, status.
+
+``MainWindow`` wires the widgets to the ``ServiceBridge``: widgets emit what the user asked for,
+the window turns that into bridge calls, and the bridge's answers come back as signals that the
+window hands to the widgets. It also links the two halves by provenance (hover a chunk → its
+entities light up; hover or select an entity → the chunks that mention it, spans highlighted),
+shows per-half health as banners and status-bar entries, and remembers geometry, splitter sizes
+and recent queries in ``QSettings``. Later docks plug in with ``add_dock`` and follow the current
+answer through ``outcome_changed``. Imports Qt, the standard library and the GUI modules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.core.models import Chunk
+from explorer.gui import style
+from explorer.gui.bridge import CHUNKS, GRAPH, OK, ServiceBridge
+from explorer.gui.chunk_list import ChunkListWidget, chunk_to_json
+from explorer.gui.graph_model import entity_to_json, relations_to_json
+from explorer.gui.graph_view import GraphView
+from explorer.gui.inspector import InspectorWidget
+from explorer.gui.query_bar import QueryBarWidget
+from explorer.gui.requests import EntityDetails, QueryOutcome, QueryParams
+
+_log = logging.getLogger(__name__)
+
+ORGANIZATION = "scour-explorer"
+APPLICATION = "Scour Explorer"
+SLOW_MS = 2000.0
+RECENT_LIMIT = 30
+
+JsonDict = dict[str, Any]
+
+
+def default_settings_store() -> QSettings:
+    return QSettings(ORGANIZATION, APPLICATION)
+
+
+class MainWindow(QMainWindow):
+    """See the module docstring."""
+
+    outcome_changed = Signal(object)  # QueryOutcome, for docks that follow the current answer
+    window_closed = Signal()
+
+    def __init__(
+        self,
+        bridge: ServiceBridge,
+        *,
+        settings_store: QSettings | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(APPLICATION)
+        self.setObjectName("mainWindow")
+        self.bridge = bridge
+        self.store = settings_store if settings_store is not None else default_settings_store()
+        self.outcome: QueryOutcome | None = None
+        self._latest_token = 0
+        self._links: dict[str, list[str]] = {}
+        self._selected_entity = ""
+        self._selected_chunk = ""
+        self._mention_chunks: dict[str, JsonDict] = {}
+        self._entity_cache: dict[str, Any] = {}
+        self._close_started = False
+        self._close_task: asyncio.Future[None] | None = None
+        self._error_box: QMessageBox | None = None
+        self.errors: list[tuple[str, str]] = []
+
+        self.query_bar = QueryBarWidget()
+        self.graph_view = GraphView()
+        self.chunk_list = ChunkListWidget()
+        self.inspector = InspectorWidget()
+        self.graph_banner = _banner()
+        self.chunks_banner = _banner()
+
+        graph_panel = QWidget()
+        graph_layout = QVBoxLayout(graph_panel)
+        graph_layout.setContentsMargins(0, 0, 0, 0)
+        graph_layout.setSpacing(2)
+        graph_layout.addWidget(self.graph_banner)
+        graph_layout.addWidget(self.graph_view, 1)
+        chunk_panel = QWidget()
+        chunk_layout = QVBoxLayout(chunk_panel)
+        chunk_layout.setContentsMargins(0, 0, 0, 0)
+        chunk_layout.setSpacing(2)
+        chunk_layout.addWidget(self.chunks_banner)
+        chunk_layout.addWidget(self.chunk_list, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("graphChunkSplitter")
+        self.splitter.addWidget(graph_panel)
+        self.splitter.addWidget(chunk_panel)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+
+        central = QWidget()
+        central_layout = QVBoxLayout(central)
+        central_layout.setContentsMargins(4, 4, 4, 4)
+        central_layout.setSpacing(4)
+        central_layout.addWidget(self.query_bar)
+        central_layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks
+            | QMainWindow.DockOption.AllowTabbedDocks
+            | QMainWindow.DockOption.AllowNestedDocks
+        )
+
+        self._build_status_bar()
+        self._build_menus()
+        self.inspector_dock = self.add_dock(
+            self.inspector, "Inspector", "inspectorDock", Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self._connect()
+        # Retrieval-trace docks (policy, ledger, activation, hits): before the saved dock
+        # state is restored, so their places are restored too.
+        from explorer.gui.trace import install_trace
+
+        self.trace = install_trace(self)
+        self._restore_settings()
+        self.chunk_list.show_message("Type a query above and press Enter.")
+
+    # ------------------------------------------------------------------ construction
+
+    def add_dock(
+        self,
+        widget: QWidget,
+        title: str,
+        object_name: str,
+        area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+    ) -> QDockWidget:
+        """Add a rearrangeable dock, listed in the View menu and kept across sessions."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(object_name)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        self.addDockWidget(area, dock)
+        self.docks_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.status_message = QLabel("Starting…")
+        bar.addWidget(self.status_message, 1)
+        self.graph_status = QLabel()
+        self.chunks_status = QLabel()
+        self.timings_label = QLabel()
+        for label in (self.graph_status, self.chunks_status, self.timings_label):
+            bar.addPermanentWidget(label)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(120)
+        self.progress.setMaximumHeight(14)
+        self.progress.hide()
+        bar.addPermanentWidget(self.progress)
+        self._show_health({GRAPH: OK, CHUNKS: OK}, initial=True)
+
+    def _build_menus(self) -> None:
+        menus = self.menuBar()
+        file_menu = menus.addMenu("&File")
+        self._action(file_menu, "Export graph as &PNG…", self.export_png_dialog, "Ctrl+E")
+        self._action(file_menu, "Export graph as &SVG…", self.export_svg_dialog)
+        self._action(file_menu, "Export result as &JSON…", self.export_json_dialog, "Ctrl+S")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit_menu = menus.addMenu("&Edit")
+        stack = self.graph_view.undo_stack
+        undo = stack.createUndoAction(self, "&Undo")
+        undo.setShortcuts([QKeySequence("Ctrl+Z")])
+        redo = stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit_menu.addAction(undo)
+        edit_menu.addAction(redo)
+        self.undo_action, self.redo_action = undo, redo
+        edit_menu.addSeparator()
+        self._action(edit_menu, "&Hide selected nodes", self._hide_selected)
+        self._action(edit_menu, "&Pin / unpin selected nodes", self._pin_selected)
+        self._action(
+            edit_menu, "Re-&layout (keeps pinned nodes)", self.graph_view.relayout, "Ctrl+L"
+        )
+
+        view_menu = menus.addMenu("&View")
+        self.view_menu = view_menu
+        self._action(view_menu, "&Fit graph", self.graph_view.fit)
+        self._action(view_menu, "Zoom &in", lambda: self.graph_view.zoom(1.25))
+        self._action(view_menu, "Zoom &out", lambda: self.graph_view.zoom(0.8))
+        legend = QAction("Show &legend", self, checkable=True, checked=True)
+        legend.toggled.connect(self._toggle_legend)
+        view_menu.addAction(legend)
+        view_menu.addSeparator()
+        self.docks_menu = view_menu.addMenu("&Panels")
+
+        query_menu = menus.addMenu("&Query")
+        self._action(query_menu, "&Run", self.query_bar.submit)
+        self._action(query_menu, "&Cancel", self.bridge.cancel_query)
+        self._action(query_menu, "&Focus query", self._focus_query, "Ctrl+K")
+        self._action(query_menu, "Back to &result chunks", self._show_result_chunks)
+
+        help_menu = menus.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self._show_shortcuts, "F1")
+
+    def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _connect(self) -> None:
+        bridge = self.bridge
+        self.query_bar.query_submitted.connect(self._on_query_bar_submitted)
+        self.query_bar.cancel_requested.connect(bridge.cancel_query)
+        bridge.busy_changed.connect(self._on_bridge_busy_changed)
+        bridge.opening_progress.connect(self._set_status)
+        bridge.memory_ready.connect(self._on_bridge_memory_ready)
+        bridge.memory_failed.connect(self._on_bridge_memory_failed)
+        bridge.domains_loaded.connect(self.query_bar.set_domains)
+        bridge.query_started.connect(self._on_bridge_query_started)
+        bridge.query_finished.connect(self._on_bridge_query_finished)
+        bridge.query_failed.connect(self._on_bridge_query_failed)
+        bridge.query_cancelled.connect(self._on_bridge_query_cancelled)
+        bridge.expansion_ready.connect(self.graph_view.apply_expansion)
+        bridge.layout_ready.connect(self.graph_view.on_layout_ready)
+        bridge.entity_ready.connect(self._on_bridge_entity_ready)
+        bridge.chunk_links_ready.connect(self._on_bridge_chunk_links_ready)
+        bridge.health_changed.connect(self._show_health)
+        bridge.error_occurred.connect(self.show_error)
+        bridge.closed.connect(self._on_bridge_closed)
+        self.graph_view.layout_requested.connect(bridge.request_layout)
+        self.graph_view.expand_requested.connect(bridge.request_expand)
+        self.graph_view.entity_selected.connect(self._on_graph_entity_selected)
+        self.graph_view.entity_hovered.connect(self._on_graph_entity_hovered)
+        self.graph_view.layout_settled.connect(self._on_graph_layout_settled)
+        self.chunk_list.chunk_hovered.connect(self._on_chunks_hovered)
+        self.chunk_list.chunk_selected.connect(self._on_chunks_selected)
+        self.chunk_list.all_mentions_requested.connect(self._on_chunks_all_mentions)
+        self.chunk_list.back_requested.connect(self._show_result_chunks)
+        self.inspector.entity_activated.connect(self._on_inspector_entity_activated)
+        self.inspector.chunk_activated.connect(self._on_inspector_chunk_activated)
+
+    # ------------------------------------------------------------------ settings
+
+    def _restore_settings(self) -> None:
+        store = self.store
+        geometry = store.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+        state = store.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        splitter = store.value("window/splitter")
+        if isinstance(splitter, QByteArray) and not splitter.isEmpty():
+            self.splitter.restoreState(splitter)
+        else:
+            self.splitter.setSizes([700, 500])
+        recent: Any = store.value("query/recent", [])
+        if isinstance(recent, str):
+            recent = [recent]
+        if not isinstance(recent, list):
+            recent = []
+        self.query_bar.set_history([str(q) for q in recent])
+        for key, box in (
+            ("query/n_chunks", self.query_bar.n_chunks),
+            ("query/kg_top_k", self.query_bar.kg_top_k),
+        ):
+            value = store.value(key)
+            if value is not None:
+                with contextlib.suppress(TypeError, ValueError):
+                    box.setValue(int(value))
+
+    def save_settings(self) -> None:
+        store = self.store
+        store.setValue("window/geometry", self.saveGeometry())
+        store.setValue("window/state", self.saveState())
+        store.setValue("window/splitter", self.splitter.saveState())
+        store.setValue("query/recent", self.query_bar.history()[:RECENT_LIMIT])
+        store.setValue("query/n_chunks", self.query_bar.n_chunks.value())
+        store.setValue("query/kg_top_k", self.query_bar.kg_top_k.value())
+        store.sync()
+
+    # ------------------------------------------------------------------ queries
+
+    def run_query(self, params: QueryParams | str) -> int:
+        """Run a query as if typed (scripts, screenshots and tests)."""
+        if isinstance(params, str):
+            self.query_bar.set_query(params)
+            params = self.query_bar.params()
+            self.query_bar.remember(params.query)
+        return self._on_query_bar_submitted(params)
+
+    def show_outcome(self, outcome: QueryOutcome) -> None:
+        """Show an answer made without the bridge (a what-if re-decision, an opened case)."""
+        self._latest_token = max(self._latest_token, outcome.token)
+        self._on_bridge_query_finished(replace(outcome, token=self._latest_token))
+
+    def _on_query_bar_submitted(self, params: QueryParams) -> int:
+        self._latest_token = self.bridge.submit_query(params)
+        self.save_settings()
+        return self._latest_token
+
+    def _on_bridge_query_started(self, token: int, query: str) -> None:
+        # The bridge may start a query by itself (a re-run after a store came back).
+        self._latest_token = max(self._latest_token, token)
+        if token == self._latest_token:
+            self._set_status(f"Scouring “{query}”…")
+
+    def _on_bridge_query_finished(self, outcome: QueryOutcome) -> None:
+        if outcome.token != self._latest_token:
+            return
+        self.outcome = outcome
+        self._links = {k: list(v) for k, v in outcome.entities_by_chunk.items()}
+        self._selected_entity = ""
+        self._selected_chunk = ""
+        self._entity_cache.clear()
+        result = outcome.result
+        self.graph_view.show_outcome(outcome)
+        self._show_result_chunks()
+        self.inspector.show_nothing()
+        timings = result.get("timings_ms") or {}
+        self._show_timings(timings)
+        self._show_banners(result, timings)
+        kg, chunks = result.get("kg_count", 0), result.get("chunk_count", 0)
+        self._set_status(f"“{outcome.params.query}”: {kg} entities, {chunks} chunks")
+        self.outcome_changed.emit(outcome)
+
+    def _on_bridge_query_failed(self, token: int, message: str) -> None:
+        if token == self._latest_token:
+            self._set_status(f"Query failed: {message}")
+            self.show_error("Query failed", message)
+
+    def _on_bridge_query_cancelled(self, token: int) -> None:
+        if token == self._latest_token:
+            self._set_status("Query cancelled")
+
+    def _on_bridge_busy_changed(self, busy: bool) -> None:
+        self.query_bar.set_busy(busy)
+        self.progress.setVisible(busy)
+
+    def _on_bridge_memory_ready(self) -> None:
+        self._set_status("Ready: type a query and press Enter")
+
+    def _on_bridge_memory_failed(self, message: str) -> None:
+        self._set_status("The memory could not be opened")
+        self.show_error("Memory unavailable", message)
+
+    def _on_graph_layout_settled(self) -> None:
+        if self._selected_entity:
+            self.graph_view.select_entity(self._selected_entity, centre=False)
+
+    # ------------------------------------------------------------------ linking by provenance
+
+    def _result_chunks(self) -> list[JsonDict]:
+        return list(self.outcome.result.get("chunks") or []) if self.outcome else []
+
+    def _result_entity(self, entity_id: str) -> JsonDict | None:
+        if self.outcome is None:
+            return None
+        for entity in self.outcome.result.get("kg_entities") or []:
+            if str(entity.get("id")) == entity_id:
+                return dict(entity)
+        return None
+
+    def _show_result_chunks(self) -> None:
+        if self.outcome is None:
+            return
+        result = self.outcome.result
+        chunks = self._result_chunks()
+        title = f"<b>{len(chunks)}</b> chunks for “{_esc(self.outcome.params.query)}”"
+        if result.get("domain_filter"):
+            title += f" in {_esc(str(result['domain_filter']))}"
+        if self.chunk_list.mode != "result" or self.chunk_list.chunk_ids() != [
+            str(c["id"]) for c in chunks
+        ]:
+            self.chunk_list.show_chunks(chunks, query=self.outcome.params.query, title=title)
+        self.chunk_list.select_chunk(self._selected_chunk)
+
+    def _chunks_mentioning(self, entity_id: str) -> list[str]:
+        ids = [cid for cid, entities in self._links.items() if entity_id in entities]
+        entity = self._result_entity(entity_id)
+        if entity is not None:
+            ids += [str(p["chunk_id"]) for p in entity.get("provenance") or []]
+        return list(dict.fromkeys(ids))
+
+    def _on_graph_entity_hovered(self, entity_id: str) -> None:
+        if entity_id:
+            self.chunk_list.mark_linked(self._chunks_mentioning(entity_id))
+        else:
+            self.chunk_list.mark_linked([])
+
+    def _on_chunks_hovered(self, chunk_id: str) -> None:
+        chunk_id = chunk_id or self._selected_chunk
+        self.graph_view.highlight_entities(self._links.get(chunk_id, []) if chunk_id else [])
+
+    def _on_chunks_selected(self, chunk_id: str) -> None:
+        self._selected_chunk = chunk_id
+        self.graph_view.highlight_entities(self._links.get(chunk_id, []))
+
+    def _on_graph_entity_selected(self, entity_id: str) -> None:
+        if entity_id == self._selected_entity:
+            return
+        self._selected_entity = entity_id
+        if not entity_id:
+            self.inspector.show_nothing()
+            self._show_result_chunks()
+            return
+        self._show_entity(entity_id)
+
+    def _show_entity(self, entity_id: str) -> None:
+        """Inspector and mention list for an entity from what is in hand, then fetch the rest."""
+        entity = self._result_entity(entity_id)
+        relations = relations_to_json(entity_id, self.graph_view.state)
+        degree = self.graph_view.state.degrees.get(entity_id)
+        if entity is None:
+            cached = self._entity_cache.get(entity_id)
+            node = self.graph_view.state.nodes.get(entity_id)
+            if cached is not None:
+                entity = entity_to_json(cached)
+            elif node is not None:
+                entity = {"id": node.id, "name": node.name, "type": node.type}
+            else:
+                entity = {"id": entity_id, "name": entity_id, "type": ""}
+        full = self._full_mentions(entity_id)
+        self.inspector.show_entity(
+            entity,
+            relations=relations,
+            degree=degree,
+            loading=full is None and not entity.get("provenance"),
+        )
+        if full is not None:
+            self._show_mentions(entity_id, str(entity.get("name", entity_id)), full, fetched=())
+        else:
+            spans = [
+                (str(p["chunk_id"]), int(p["start"]), int(p["end"]))
+                for p in entity.get("provenance") or []
+            ]
+            total = int(entity.get("provenance_count") or len({s[0] for s in spans}))
+            self._show_mentions(
+                entity_id, str(entity.get("name", entity_id)), spans, fetched=(), total=total
+            )
+        have = [str(c["id"]) for c in self._result_chunks()] + list(self._mention_chunks)
+        self.bridge.request_entity(entity_id, have=have)
+
+    def _full_mentions(self, entity_id: str) -> list[tuple[str, int, int]] | None:
+        """Every mention of an entity known without asking the store, or None."""
+        cached: Any = self._entity_cache.get(entity_id)
+        if cached is not None:
+            return [(m.chunk_id, m.start, m.end) for m in cached.mentions]
+        raw = self.outcome.raw if self.outcome else None
+        for memory in getattr(raw, "entities", None) or []:
+            record: Any = getattr(getattr(memory, "candidate", None), "record", None)
+            if getattr(record, "id", None) == entity_id and hasattr(record, "mentions"):
+                return [(m.chunk_id, m.start, m.end) for m in record.mentions]
+        return None
+
+    def _show_mentions(
+        self,
+        entity_id: str,
+        name: str,
+        spans: Sequence[tuple[str, int, int]],
+        *,
+        fetched: Iterable[Chunk],
+        total: int | None = None,
+    ) -> None:
+        for chunk in fetched:
+            self._mention_chunks[chunk.id] = chunk_to_json(chunk)
+        in_hand = {str(c["id"]): c for c in self._result_chunks()}
+        in_hand.update({k: v for k, v in self._mention_chunks.items() if k not in in_hand})
+        by_chunk: dict[str, list[tuple[int, int]]] = {}
+        for chunk_id, start, end in spans:
+            by_chunk.setdefault(chunk_id, []).append((start, end))
+        order = list(by_chunk)
+        shown = [in_hand[cid] for cid in order if cid in in_hand]
+        count = total if total is not None else len(order)
+        self.chunk_list.show_mentions(
+            entity_id,
+            name,
+            shown,
+            by_chunk,
+            total=max(count, len(shown)),
+            query=self.outcome.params.query if self.outcome else "",
+        )
+        missing_links = [str(c["id"]) for c in shown if str(c["id"]) not in self._links]
+        self.bridge.request_chunk_links(missing_links)
+
+    def _on_bridge_entity_ready(self, details: EntityDetails) -> None:
+        if details.entity_id != self._selected_entity:
+            return
+        if details.entity is None:
+            if not details.complete:
+                self._set_status("The knowledge graph did not answer; provenance not loaded")
+            return
+        entity = details.entity
+        self._entity_cache[entity.id] = entity
+        merged = self._result_entity(entity.id) or {}
+        fresh = entity_to_json(entity)
+        # Keep the query's scores and source; take the full provenance from the store.
+        merged = {**fresh, **{k: v for k, v in merged.items() if k not in ("provenance",)}}
+        merged["provenance"] = fresh["provenance"]
+        self.inspector.show_entity(
+            merged,
+            relations=relations_to_json(entity.id, self.graph_view.state),
+            degree=self.graph_view.state.degrees.get(entity.id),
+        )
+        spans = [(m.chunk_id, m.start, m.end) for m in entity.mentions]
+        self._show_mentions(
+            entity.id, entity.name, spans, fetched=details.chunks, total=details.mention_total
+        )
+
+    def _on_chunks_all_mentions(self, entity_id: str) -> None:
+        have = [str(c["id"]) for c in self._result_chunks()] + list(self._mention_chunks)
+        self._set_status("Fetching all mentions…")
+        self.bridge.request_entity(entity_id, have=have, everything=True)
+
+    def _on_bridge_chunk_links_ready(self, links: Mapping[str, list[str]]) -> None:
+        for chunk_id, entities in links.items():
+            self._links[chunk_id] = list(entities)
+        for chunk_id in self.chunk_list.chunk_ids():
+            self._links.setdefault(chunk_id, [])
+
+    def _on_inspector_entity_activated(self, entity_id: str) -> None:
+        if self.graph_view.node_item(entity_id) is not None:
+            self.graph_view.select_entity(entity_id)
+        else:
+            self._selected_entity = entity_id
+            self._show_entity(entity_id)
+
+    def _on_inspector_chunk_activated(self, chunk_id: str) -> None:
+        self._selected_chunk = chunk_id
+        self.chunk_list.select_chunk(chunk_id)
+
+    # ------------------------------------------------------------------ health
+
+    def _show_health(self, health: Mapping[str, str], initial: bool = False) -> None:
+        for half, label, banner, text in (
+            (
+                GRAPH,
+                self.graph_status,
+                self.graph_banner,
+                "Knowledge graph unavailable — showing chunks only",
+            ),
+            (
+                CHUNKS,
+                self.chunks_status,
+                self.chunks_banner,
+                "Chunk store unavailable — showing graph entities only",
+            ),
+        ):
+            status = health.get(half, OK)
+            name = "graph" if half == GRAPH else "chunks"
+            if status == OK:
+                label.setText(f"<span style='color:#188038'>●</span> {name}")
+                label.setToolTip(f"{name}: answering")
+                if banner.property("kind") == "down":
+                    banner.hide()
+                    banner.setProperty("kind", "")
+            else:
+                label.setText(f"<span style='color:#d93025'>●</span> {name}")
+                label.setToolTip(f"{name}: {status}")
+                if not initial:
+                    banner.setText(f"{text} (retrying automatically)")
+                    banner.setToolTip(status)
+                    banner.setStyleSheet(style.BANNER_ERROR)
+                    banner.setProperty("kind", "down")
+                    banner.show()
+
+    def _show_banners(self, result: Mapping[str, Any], timings: Mapping[str, Any]) -> None:
+        health = {
+            GRAPH: str(result["kg_error"]) if result.get("kg_error") else OK,
+            CHUNKS: str(result["chunks_error"]) if result.get("chunks_error") else OK,
+        }
+        self._show_health(health)
+        for half, banner, key, name in (
+            (GRAPH, self.graph_banner, "kg", "Knowledge graph"),
+            (CHUNKS, self.chunks_banner, "chunks", "Chunk store"),
+        ):
+            elapsed = float(timings.get(key) or 0.0)
+            if health[half] == OK and elapsed > SLOW_MS:
+                banner.setText(f"{name} is slow: {elapsed / 1000:.1f} s for this query")
+                banner.setStyleSheet(style.BANNER_WARNING)
+                banner.setProperty("kind", "slow")
+                banner.show()
+            elif health[half] == OK and banner.property("kind") == "slow":
+                banner.hide()
+                banner.setProperty("kind", "")
+
+    def _show_timings(self, timings: Mapping[str, Any]) -> None:
+        parts = []
+        for key, label in (
+            ("kg", "graph"),
+            ("chunks", "chunks"),
+            ("embed", "embed"),
+            ("coordinator", "decide"),
+            ("total", "total"),
+        ):
+            if key in timings:
+                parts.append(f"{label} {float(timings[key]):.0f} ms")
+        self.timings_label.setText(" · ".join(parts))
+
+    # ------------------------------------------------------------------ errors, status
+
+    def show_error(self, title: str, detail: str) -> None:
+        """Show an error without blocking (a non-modal box that collects messages)."""
+        _log.error("%s: %s", title, detail)
+        self.errors.append((title, detail))
+        box = self._error_box
+        if box is None:
+            box = QMessageBox(self)
+            box.setIcon(QMessageBox.Icon.Warning)
+            box.setWindowModality(Qt.WindowModality.NonModal)
+            box.setStandardButtons(QMessageBox.StandardButton.Close)
+            box.finished.connect(self._on_error_box_finished)
+            self._error_box = box
+            box.setText(title)
+            box.setInformativeText(detail)
+        else:
+            box.setText(f"{len(self.errors)} problems; latest: {title}")
+            box.setInformativeText(detail)
+        box.setWindowTitle(f"{APPLICATION}: {title}")
+        box.show()
+
+    def _on_error_box_finished(self, _result: int) -> None:
+        self.errors.clear()
+        if self._error_box is not None:
+            self._error_box.deleteLater()
+            self._error_box = None
+
+    def _set_status(self, text: str) -> None:
+        self.status_message.setText(text)
+
+    # ------------------------------------------------------------------ menu actions
+
+    def _hide_selected(self) -> None:
+        self.graph_view.hide_nodes(self.graph_view.selected_ids())
+
+    def _pin_selected(self) -> None:
+        self.graph_view.toggle_pin(self.graph_view.selected_ids())
+
+    def _toggle_legend(self, on: bool) -> None:
+        self.graph_view.legend.setVisible(on and bool(self.graph_view.legend.types))
+
+    def _focus_query(self) -> None:
+        self.query_bar.query_box.setFocus()
+        self.query_bar.query_box.setFocus()
+        editor = self.query_bar.query_box.lineEdit()
+        if editor is not None:
+            editor.selectAll()
+
+    def _show_shortcuts(self) -> None:
+        box = QMessageBox(self)
+        box.setWindowTitle("Keyboard shortcuts")
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.setText(
+            "Enter: run query · Esc: cancel · Ctrl+K: focus query\n"
+            "Graph: wheel or +/−: zoom · F: fit · middle-drag or Alt+drag: pan\n"
+            "drag: move (and pin)\n"
+            "double-click: expand · E: expand · C: collapse · Delete/H: hide · P: pin\n"
+            "Ctrl+Z / Ctrl+Shift+Z: undo / redo · Ctrl+L: re-layout · Ctrl+E: export PNG"
+        )
+        box.show()
+
+    def export_png_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export graph as PNG", "graph.png", "PNG (*.png)"
+        )
+        if path:
+            self._export(lambda: self.graph_view.export_png(Path(path)), path)
+
+    def export_svg_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export graph as SVG", "graph.svg", "SVG (*.svg)"
+        )
+        if path:
+            self._export(lambda: self.graph_view.export_svg(Path(path)), path)
+
+    def export_json_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export result as JSON", "scour-result.json", "JSON (*.json)"
+        )
+        if path:
+            self._export(lambda: self.export_json(Path(path)), path)
+
+    def _export(self, action: Any, path: str) -> None:
+        try:
+            action()
+        except OSError as exc:
+            self.show_error("Export failed", str(exc))
+        else:
+            self._set_status(f"Saved {path}")
+
+    def export_json(self, path: Path) -> None:
+        """The current answer (scour's JSON) with the graph as drawn."""
+        body: JsonDict = {"result": self.outcome.result if self.outcome else None}
+        if self.outcome is not None:
+            body["params"] = {
+                "query": self.outcome.params.query,
+                "n_chunks": self.outcome.params.n_chunks,
+                "kg_top_k": self.outcome.params.kg_top_k,
+                "domain": self.outcome.params.domain,
+                "temporal": self.outcome.params.temporal,
+                "scope": self.outcome.params.scope,
+            }
+        body["graph"] = self.graph_view.graph_json()
+        path.write_text(json.dumps(body, indent=2, ensure_ascii=False, default=str), "utf-8")
+
+    # ------------------------------------------------------------------ closing
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Save the layout, then close the bridge before the window really goes."""
+        if self.bridge.is_closed:
+            self.window_closed.emit()
+            event.accept()
+            return
+        event.ignore()
+        if self._close_started:
+            return
+        self._close_started = True
+        self.save_settings()
+        self._set_status("Shutting down…")
+        self.hide()
+        self._close_task = asyncio.ensure_future(self.bridge.aclose())
+
+    def _on_bridge_closed(self) -> None:
+        if self._close_started:
+            QTimer.singleShot(0, self.close)
+
+
+def _banner() -> QLabel:
+    banner = QLabel()
+    banner.setWordWrap(True)
+    banner.setTextFormat(Qt.TextFormat.PlainText)
+    banner.hide()
+    return banner
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,105 @@
+"""The values that travel between the widgets and the service bridge.
+
+A widget asks for work by handing the bridge a request value; the bridge answers with a response
+value on a signal. Each response carries the token of the request it answers, so a widget can drop
+an answer that a newer request has made stale. Plain frozen dataclasses; imports the standard
+library and core models only (no Qt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from explorer.core.models import Chunk, Entity, Relation
+
+JsonDict = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class QueryParams:
+    """What the query bar asks scour for."""
+
+    query: str
+    n_chunks: int = 8
+    kg_top_k: int = 8
+    domain: str | None = None
+    temporal: str | None = None
+    scope: str | None = None
+
+    def describe(self) -> str:
+        extras = [
+            f"{name}={value}"
+            for name, value in (
+                ("domain", self.domain),
+                ("temporal", self.temporal),
+                ("scope", self.scope),
+            )
+            if value
+        ]
+        return self.query + (f"  [{', '.join(extras)}]" if extras else "")
+
+
+@dataclass(frozen=True)
+class QueryOutcome:
+    """A finished scour: the JSON-shaped dict, the result object, and what the view links by.
+
+    ``entities_by_chunk`` maps each returned chunk to the entities it mentions (for hover
+    linking); ``degrees`` holds the relation count of every returned entity (for "+N more").
+    """
+
+    token: int
+    params: QueryParams
+    result: JsonDict
+    raw: Any = None
+    entities_by_chunk: Mapping[str, list[str]] = field(default_factory=dict)
+    degrees: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def kg_error(self) -> str | None:
+        value = self.result.get("kg_error")
+        return str(value) if value else None
+
+    @property
+    def chunks_error(self) -> str | None:
+        value = self.result.get("chunks_error")
+        return str(value) if value else None
+
+
+@dataclass(frozen=True)
+class ExpandRequest:
+    """Fetch up to ``cap`` neighbours of ``node_id``."""
+
+    token: int
+    node_id: str
+    cap: int
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """The neighbourhood fetched for an expand request."""
+
+    token: int
+    node_id: str
+    cap: int
+    entities: tuple[Entity, ...]
+    relations: tuple[Relation, ...]
+    degrees: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class EntityDetails:
+    """One entity with its full provenance, and chunks its mentions point into.
+
+    ``chunks`` holds the chunks fetched for this answer (those the caller already had are not
+    fetched again); ``mention_total`` counts the distinct chunks mentioned, so the list can say
+    "all N mentions" before fetching them all; ``complete`` says whether all were asked for.
+    """
+
+    token: int
+    entity_id: str
+    entity: Entity | None
+    chunks: tuple[Chunk, ...] = ()
+    mention_total: int = 0
+    complete: bool = False

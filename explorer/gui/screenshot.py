@@ -1,0 +1,138 @@
+"""Headless screenshots of the real main window, for scripts, docs and tests.
+
+``run_screenshot`` opens the same ``MainWindow`` the app shows (on the offscreen platform when
+there is no display), opens the memory, optionally runs a query, waits until the answer is shown
+and laid out, saves a PNG of the whole window and shuts down cleanly. ``capture`` is the part
+that runs inside an already running loop, for callers that own the window. Imports Qt, qasync,
+the standard library and the GUI modules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from explorer.gui.application import application, ensure_platform
+from explorer.gui.bridge import ServiceBridge
+from explorer.gui.main_window import MainWindow
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_SIZE = (1400, 860)
+SETTLE_SECONDS = 0.15
+
+
+def parse_size(size: str | tuple[int, int] | None) -> tuple[int, int]:
+    """``"1400x860"`` → ``(1400, 860)``; ``None`` gives the default size."""
+    if size is None:
+        return DEFAULT_SIZE
+    if isinstance(size, tuple):
+        width, height = size
+    else:
+        left, sep, right = size.lower().partition("x")
+        if not sep or not left.strip().isdigit() or not right.strip().isdigit():
+            raise ValueError(f"size must look like 1400x860, not {size!r}")
+        width, height = int(left), int(right)
+    if not (200 <= width <= 8000 and 150 <= height <= 8000):
+        raise ValueError(f"size {width}x{height} is out of range (200x150 .. 8000x8000)")
+    return width, height
+
+
+async def _until(predicate: Any, limit: float, what: str) -> None:
+    deadline = time.monotonic() + limit
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {limit:.0f} s waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def capture(
+    window: MainWindow, out: Path, query: str | None = None, *, limit: float = 120.0
+) -> Path:
+    """Run ``query`` in an open window, wait for results and layout, and save the window."""
+    bridge = window.bridge
+    failures: list[str] = []
+    bridge.memory_failed.connect(failures.append)
+    try:
+        await _until(
+            lambda: bridge.opened or bridge.is_closed or bool(failures), limit, "the memory"
+        )
+    finally:
+        bridge.memory_failed.disconnect(failures.append)
+    if not bridge.opened:
+        raise RuntimeError("the memory could not be opened")
+    if query:
+        finished: list[int] = []
+        failed: list[str] = []
+
+        def on_finished(outcome: Any) -> None:
+            finished.append(outcome.token)
+
+        def on_failed(_token: int, message: str) -> None:
+            failed.append(message)
+
+        bridge.query_finished.connect(on_finished)
+        bridge.query_failed.connect(on_failed)
+        try:
+            token = window.run_query(query)
+            await _until(lambda: token in finished or bool(failed), limit, "the query")
+        finally:
+            bridge.query_finished.disconnect(on_finished)
+            bridge.query_failed.disconnect(on_failed)
+        if failed:
+            raise RuntimeError(f"the query failed: {failed[-1]}")
+        await _until(lambda: not window.graph_view.is_layout_pending(), limit, "the layout")
+    await asyncio.sleep(SETTLE_SECONDS)
+    QApplication.processEvents()
+    pixmap = window.grab()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not pixmap.save(str(out), "PNG"):
+        raise OSError(f"could not write {out}")
+    return out
+
+
+def run_screenshot(
+    out: Path | str,
+    query: str | None = None,
+    size: str | tuple[int, int] | None = None,
+    settings: Any = None,
+) -> int:
+    """Open the main window, run ``query``, save a PNG of the window to ``out``; 0 on success."""
+    import qasync
+
+    out = Path(out)
+    width, height = parse_size(size)
+    ensure_platform()
+    app = application()
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    limit = float(getattr(settings, "start_timeout", 60.0)) * 2 + 60.0
+    with tempfile.TemporaryDirectory(prefix="scour-shot-") as scratch:
+        # A scratch settings file: a screenshot neither reads nor changes the user's layout.
+        store = QSettings(str(Path(scratch) / "window.ini"), QSettings.Format.IniFormat)
+        bridge = ServiceBridge(settings)
+        window = MainWindow(bridge, settings_store=store)
+        window.resize(width, height)
+        code = 0
+        try:
+            window.show()
+            bridge.open()
+            loop.run_until_complete(capture(window, out, query, limit=limit))
+        except (RuntimeError, TimeoutError, OSError) as exc:
+            _log.error("screenshot failed: %s", exc)
+            print(f"screenshot failed: {exc}")
+            code = 1
+        finally:
+            loop.run_until_complete(bridge.aclose())
+            window.hide()
+            window.deleteLater()
+            loop.close()
+            asyncio.set_event_loop(None)
+    return code

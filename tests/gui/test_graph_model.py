@@ -1,0 +1,153 @@
+"""The graph state behind the view and the text highlighting: plain Python, no Qt."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from explorer.core.models import Entity, Mention, Relation
+from explorer.gui.graph_model import (
+    GraphState,
+    collapse,
+    entity_to_json,
+    merge_neighbourhood,
+    relations_to_json,
+    remove_nodes,
+    state_from_result,
+    with_positions,
+)
+from explorer.gui.highlight import highlight_html, query_terms, term_spans
+
+RESULT = {
+    "kg_entities": [
+        {
+            "id": "ana",
+            "name": "Ana",
+            "type": "person",
+            "score": 0.8,
+            "source": "graph",
+            "relationships": [
+                {
+                    "id": "r1",
+                    "type": "TRAVELS_TO",
+                    "fact": "Ana travels to Lisbon",
+                    "direction": "out",
+                    "neighbour": {"id": "lisbon", "name": "Lisbon", "type": "place"},
+                },
+                {
+                    "id": "r3",
+                    "type": "SISTER_OF",
+                    "direction": "in",
+                    "neighbour": {"id": "marta", "name": "Marta", "type": "person"},
+                },
+            ],
+        },
+        {"id": "marta", "name": "Marta", "type": "person", "score": 0.4, "relationships": []},
+    ]
+}
+
+
+def test_state_from_result_has_roots_neighbours_and_directed_edges() -> None:
+    state = state_from_result(RESULT)
+    assert set(state.nodes) == {"ana", "lisbon", "marta"}
+    assert state.nodes["ana"].root and state.nodes["marta"].root
+    assert not state.nodes["lisbon"].root and state.nodes["lisbon"].parent == "ana"
+    assert state.nodes["ana"].score == 1.0 and state.nodes["marta"].score == 0.5
+    assert (state.edges["r1"].source, state.edges["r1"].target) == ("ana", "lisbon")
+    assert (state.edges["r3"].source, state.edges["r3"].target) == ("marta", "ana")
+
+
+def test_follow_up_result_keeps_positions_and_pins_of_known_nodes() -> None:
+    first = with_positions(state_from_result(RESULT), {"ana": (1.0, 2.0), "lisbon": (3.0, 4.0)})
+    first.pinned.add("ana")
+    second = state_from_result(RESULT, previous=first)
+    assert second.positions == {"ana": (1.0, 2.0), "lisbon": (3.0, 4.0)}
+    assert second.pinned == {"ana"}
+
+
+def test_merge_adds_only_new_nodes_and_relations_touching_the_view() -> None:
+    state = state_from_result(RESULT)
+    entities = [Entity("porto", "Porto", "place"), Entity("x", "X", "thing")]
+    relations = [
+        Relation("r9", "lisbon", "porto", "NEAR"),
+        Relation("r10", "porto", "x", "HAS"),  # between two off-screen nodes: dropped
+        Relation("r1", "ana", "lisbon", "TRAVELS_TO"),
+    ]
+    merged, added = merge_neighbourhood(
+        state, "lisbon", entities, relations, cap=25, degrees={"lisbon": 7}
+    )
+    assert added == ["porto"]
+    assert "x" not in merged.nodes and "r10" not in merged.edges
+    assert merged.nodes["porto"].parent == "lisbon"
+    assert merged.expanded["lisbon"] == 25
+    assert merged.hidden_relations("lisbon") == 7 - 2
+    assert "porto" not in state.nodes  # the old state is untouched (undo needs it)
+
+
+def test_collapse_removes_the_expansion_but_never_result_entities() -> None:
+    state = state_from_result(RESULT)
+    merged, _ = merge_neighbourhood(
+        state,
+        "lisbon",
+        [Entity("porto", "Porto", "place")],
+        [Relation("r9", "lisbon", "porto", "NEAR")],
+        cap=25,
+    )
+    deeper, _ = merge_neighbourhood(
+        merged,
+        "porto",
+        [Entity("braga", "Braga", "place")],
+        [Relation("r11", "porto", "braga", "NEAR")],
+        cap=25,
+    )
+    collapsed = collapse(deeper, "lisbon")
+    assert set(collapsed.nodes) == {"ana", "lisbon", "marta"}
+    assert "lisbon" not in collapsed.expanded
+    assert collapse(deeper, "ana").nodes.keys() >= {"marta"}
+
+
+def test_remove_nodes_drops_their_edges_and_positions() -> None:
+    state = with_positions(state_from_result(RESULT), {"lisbon": (0.0, 0.0)})
+    smaller = remove_nodes(state, ["lisbon"])
+    assert "lisbon" not in smaller.nodes and "lisbon" not in smaller.positions
+    assert "r1" not in smaller.edges and "r3" in smaller.edges
+
+
+def test_relations_to_json_sees_edges_from_the_node() -> None:
+    relations = relations_to_json("ana", state_from_result(RESULT))
+    by_id = {r["id"]: r for r in relations}
+    assert by_id["r1"]["direction"] == "out" and by_id["r1"]["neighbour"]["name"] == "Lisbon"
+    assert by_id["r3"]["direction"] == "in" and by_id["r3"]["neighbour"]["id"] == "marta"
+
+
+def test_entity_to_json_has_full_provenance() -> None:
+    when = datetime(2024, 1, 2, tzinfo=UTC)
+    entity = Entity(
+        "ana", "Ana", "person", mentions=(Mention("c1", 0, 3, when), Mention("c2", 5, 8, when))
+    )
+    body = entity_to_json(entity)
+    assert [p["chunk_id"] for p in body["provenance"]] == ["c1", "c2"]
+    assert body["provenance"][1]["start"] == 5 and body["first_seen"] is None
+
+
+def test_graph_state_copy_is_independent() -> None:
+    state = GraphState()
+    copy = state.copy()
+    copy.pinned.add("x")
+    assert not state.pinned
+
+
+def test_highlight_marks_mentions_over_terms_and_escapes() -> None:
+    text = "Ana <b>met</b> Marta in Lisbon"
+    html = highlight_html(text, mentions=[(0, 3)], terms=term_spans(text, ["lisbon", "ana"]))
+    assert "&lt;b&gt;met&lt;/b&gt;" in html
+    assert html.count("<span") == 2
+    assert ">Ana</span>" in html and ">Lisbon</span>" in html
+    assert html.index("ffd54f") < html.index("c8e6c9")  # the mention style wins on "Ana"
+
+
+def test_highlight_clips_bad_spans() -> None:
+    assert highlight_html("abc", mentions=[(2, 10), (5, 1)]).endswith(">c</span>")
+
+
+def test_query_terms_skip_stopwords_and_repeats() -> None:
+    assert query_terms("Where does Marta live in Lisbon, Marta?") == ["marta", "live", "lisbon"]

@@ -15,7 +15,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +89,7 @@ class Memory:
         """Run scour over whichever halves are connected."""
         if self.errors:
             await self.reconnect()
-        return await scour(
+        result = await scour(
             request,
             graph=self.graph,
             chunks=self.chunks,
@@ -99,6 +99,14 @@ class Memory:
             term_scan=self.term_scan,
             lexical_index=self.lexical_index,
         )
+        # A half whose store never connected is reported with the reason, like a failed call.
+        if self.graph is None and request.kg_top_k and result.kg_error is None:
+            reason = self.errors.get("graph", "not connected")
+            result = replace(result, kg_error=f"knowledge graph unavailable: {reason}")
+        if self.chunks is None and request.n_chunks and result.chunks_error is None:
+            reason = self.errors.get("chunks", "not connected")
+            result = replace(result, chunks_error=f"chunk store unavailable: {reason}")
+        return result
 
     async def connect(self) -> None:
         """Connect every store not yet connected; failures are kept in ``errors``."""

@@ -96,7 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--chunks", type=int, default=53_000)
     generate.add_argument("--seed", type=int, default=0)
 
-    sub.add_parser("reembed", help="re-embed every chunk with the configured embedder")
+    sub.add_parser(
+        "reembed", help="re-embed every chunk and entity name with the configured embedder"
+    )
 
     evaluate = sub.add_parser("eval", help="retrieval quality on a public benchmark")
     evaluate.add_argument("benchmark", choices=["locomo"])

@@ -178,13 +178,13 @@ async def generate(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def reembed(settings: Settings) -> int:
-    """``reembed``: re-embed every chunk with the configured embedder."""
+    """``reembed``: re-embed every chunk and entity name with the configured embedder."""
     from explorer.ingest.pipeline import reembed_all
     from explorer.ingest.progress import ProgressBar
 
     async with open_memory(settings) as memory:
-        count = await reembed_all(memory, progress=ProgressBar())
-    print(f"re-embedded {count} chunks with {memory.embedder.spec.model}")
+        report = await reembed_all(memory, progress=ProgressBar())
+    print(report.summary())
     return 0
 
 

@@ -3,7 +3,8 @@
 Graph model. ``(:Entity {id, name, type, description, aliases[], alias_text, confidence,
 salience, created_at, updated_at, first_seen, last_seen, temporal[], domains[], scope, layer,
 embedding})``; the entity type is a property, never a label, so no data ever becomes Cypher
-text. Relations are ``(:Entity)-[:REL {id, type, fact, confidence, valid_from, valid_to,
+text (``embedding_next`` exists only while ``reembed_entities`` stages a new model's vectors).
+Relations are ``(:Entity)-[:REL {id, type, fact, confidence, valid_from, valid_to,
 mention_chunk[], mention_start[], mention_end[], mention_ts[]}]->(:Entity)`` with the relation type
 as a property of the single ``REL`` edge type. Entity provenance is
 ``(:Entity)-[:MENTIONED_IN {start, end, ts}]->(:Source {id: chunk_id, ts})``: one ``Source`` node
@@ -24,6 +25,7 @@ yields ``StoreTimeout`` and a missing one ``StoreUnavailable``, never a hang. Im
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -44,6 +46,7 @@ from explorer.core.errors import (
     InvalidArgument,
     StoreTimeout,
     StoreUnavailable,
+    WriteFailed,
 )
 from explorer.core.models import (
     DEFAULT_SCOPE,
@@ -61,6 +64,8 @@ from explorer.core.models import (
 from explorer.core.ports import Vector
 
 T = TypeVar("T")
+EmbedTexts = Callable[[Sequence[str]], Awaitable[Sequence[Vector]]]
+ReembedProgress = Callable[[int, int], None]
 
 MAX_IDS = 10_000
 MAX_K = 1_000
@@ -168,6 +173,12 @@ WITH n, collect(CASE WHEN m IS NULL THEN NULL
 RETURN {_ENTITY_FIELDS.format(n="n")}, mentions
 """
 
+_FETCH_ENTITY_FIELDS = f"""
+UNWIND $ids AS id
+MATCH (n:Entity {{id: id}})
+RETURN {_ENTITY_FIELDS.format(n="n")}
+"""
+
 _FULLTEXT_CANDIDATES = f"""
 CALL db.idx.fulltext.queryNodes('Entity', $query) YIELD node, score
 WITH node, score WHERE {_SCOPE_MATCH.format(n="node")}
@@ -205,12 +216,72 @@ WITH id, collect({{rel: {_RELATION_FIELDS.format(r="r")}, outgoing: outgoing,
 RETURN id, neighbours
 """
 
-_RELATIONS_AMONG = f"""
-MATCH (a:Entity)-[r:REL]->(b:Entity)
-WHERE a.id IN $ids AND b.id IN $ids
-RETURN a.id, b.id, {_RELATION_FIELDS.format(r="r")}
-ORDER BY r.id
-LIMIT $limit
+# One read: each seed's strongest relations pick its neighbours, then every relation among the
+# seeds and those neighbours is walked from its source (an index lookup and one hop per member,
+# never a scan of all relations). Aggregating without a grouping key keeps it to one row.
+_NEIGHBOURHOOD = f"""
+UNWIND $ids AS id
+MATCH (n:Entity {{id: id}})
+OPTIONAL MATCH (n)-[r:REL]-(m:Entity)
+WHERE {_SCOPE_MATCH.format(n="m")}
+WITH n, r, m
+ORDER BY r.confidence DESC, m.salience DESC, r.id
+WITH n, collect(m)[0..$limit] AS near
+WITH collect(n) AS seeds, collect(near) AS nears
+WITH seeds + reduce(acc = [], part IN nears | acc + part) AS listed
+UNWIND listed AS member
+WITH DISTINCT member
+WITH collect(member) AS members
+WITH members, [x IN members | x.id] AS member_ids
+UNWIND members AS a
+OPTIONAL MATCH (a)-[r:REL]->(b:Entity)
+WHERE b.id IN member_ids
+WITH collect(DISTINCT a) AS present,
+    collect(CASE WHEN r IS NULL THEN NULL
+        ELSE {{source: a.id, target: b.id, rel: {_RELATION_FIELDS.format(r="r")}}} END) AS rels
+RETURN [x IN present | {_ENTITY_FIELDS.format(n="x")}], rels[0..$max_relations]
+"""
+
+_ENTITY_KEYS = (
+    "id",
+    "name",
+    "type",
+    "description",
+    "aliases",
+    "confidence",
+    "salience",
+    "created_at",
+    "updated_at",
+    "first_seen",
+    "last_seen",
+    "temporal",
+    "domains",
+    "scope",
+    "layer",
+)
+_RELATION_KEYS = ("id", "type", "fact", "confidence", "valid_from", "valid_to")
+
+
+def _as_list(variable: str, keys: Sequence[str]) -> str:
+    return "[" + ", ".join(f"{variable}.{key}" for key in keys) + "]"
+
+
+# Activation's read: one row per (seed, relation), the seed's strongest relations first, as
+# plain lists (maps and provenance arrays cost more to decode than the spread ever uses).
+_SPREAD_NEIGHBOURHOOD = f"""
+UNWIND $ids AS id
+MATCH (n:Entity {{id: id}})
+OPTIONAL MATCH (n)-[r:REL]-(m:Entity)
+WHERE {_SCOPE_MATCH.format(n="m")}
+WITH n, r, m
+ORDER BY r.confidence DESC, m.salience DESC, r.id
+WITH n, collect(CASE WHEN r IS NULL THEN NULL ELSE [r, m] END)[0..$limit] AS near
+UNWIND (CASE WHEN size(near) = 0 THEN [NULL] ELSE near END) AS pair
+WITH n, pair[0] AS r, pair[1] AS m
+RETURN {_as_list("n", _ENTITY_KEYS)},
+    CASE WHEN m IS NULL THEN NULL ELSE {_as_list("m", _ENTITY_KEYS)} END,
+    CASE WHEN r IS NULL THEN NULL ELSE [startNode(r).id, endNode(r).id] END,
+    CASE WHEN r IS NULL THEN NULL ELSE {_as_list("r", _RELATION_KEYS)} END
 """
 
 _DEGREE = """
@@ -247,6 +318,31 @@ _CREATE_VECTOR = (
     "CREATE VECTOR INDEX FOR (n:Entity) ON (n.embedding) "
     "OPTIONS {{dimension: {dimension:d}, similarityFunction: 'cosine'}}"
 )
+
+# Re-embedding writes the new name vectors to ``embedding_next`` first, so the live vectors and
+# their index keep serving searches until the swap.
+_DROP_VECTOR = "DROP VECTOR INDEX FOR (n:Entity) ON (n.embedding)"
+_VECTOR_STATUS = _INDEXES + ", status RETURN label, types, status"
+_REEMBED_PAGE = (
+    "MATCH (n:Entity) WHERE n.id > $after "
+    "RETURN n.id, coalesce(n.name, '') ORDER BY n.id LIMIT $limit"
+)
+_REEMBED_MISSING = (
+    "MATCH (n:Entity) WHERE n.embedding_next IS NULL "
+    "RETURN n.id, coalesce(n.name, '') ORDER BY n.id LIMIT $limit"
+)
+_REEMBED_STAGE = """
+UNWIND $rows AS row
+MATCH (n:Entity {id: row.id})
+SET n.embedding_next = vecf32(row.vector)
+RETURN count(n)
+"""
+_REEMBED_CLEAR = "MATCH (n:Entity) WHERE n.embedding_next IS NOT NULL SET n.embedding_next = NULL"
+_REEMBED_SWAP = """
+MATCH (n:Entity)
+SET n.embedding = n.embedding_next, n.embedding_next = NULL
+RETURN count(n.embedding)
+"""
 
 
 def epoch(moment: datetime | None) -> float | None:
@@ -343,6 +439,9 @@ class FalkorGraphStore:
             "socket_connect_timeout": timeout,
             "decode_responses": True,
             "max_connections": max_connections,
+            # More concurrent queries than connections wait for one (within the deadline)
+            # instead of failing with "Too many connections".
+            "timeout": timeout,
         }
         if username is not None:
             options["username"] = sanitize.plain_text(username, "username", max_chars=1_000)
@@ -353,11 +452,11 @@ class FalkorGraphStore:
             if not url.startswith(("redis://", "rediss://", "unix://")):
                 raise InvalidArgument("FalkorDB url must start with redis://, rediss:// or unix://")
             try:
-                pool = aredis.ConnectionPool.from_url(url, **options)
+                pool = aredis.BlockingConnectionPool.from_url(url, **options)
             except ValueError as error:
                 raise InvalidArgument(f"invalid FalkorDB url: {error}") from None
         else:
-            pool = aredis.ConnectionPool(
+            pool = aredis.BlockingConnectionPool(
                 connection_class=aredis.UnixDomainSocketConnection,
                 path=str(socket_path),
                 **options,
@@ -474,20 +573,27 @@ class FalkorGraphStore:
         if k == 0 or (not terms and query_vector is None):
             return []
         fetch = min(max(k * KNN_OVERFETCH, MIN_CANDIDATES), MAX_K * KNN_OVERFETCH)
-        fulltext: dict[str, float] = {}
-        if terms:
+
+        async def by_text() -> dict[str, float]:
+            if not terms:
+                return {}
             rows = await self._read(
                 _FULLTEXT_CANDIDATES.format(period=period_clause),
                 {"query": "|".join(terms), "fetch": fetch, **filters},
             )
-            fulltext = {str(row[0]): float(row[1]) for row in rows}
-        knn: set[str] = set()
-        if query_vector is not None and await self._vector_search_possible(query_vector):
+            return {str(row[0]): float(row[1]) for row in rows}
+
+        async def by_vector() -> set[str]:
+            if query_vector is None or not await self._vector_search_possible(query_vector):
+                return set()
             rows = await self._read(
                 _VECTOR_CANDIDATES.format(period=period_clause),
                 {"vector": query_vector, "fetch": fetch, **filters},
             )
-            knn = {str(row[0]) for row in rows}
+            return {str(row[0]) for row in rows}
+
+        # Independent round trips go out together: each one's latency is the query's floor.
+        fulltext, knn = await _gather_both(by_text(), by_vector())
         candidates = await self._score_candidates(
             [*fulltext, *(i for i in knn if i not in fulltext)],
             terms,
@@ -496,8 +602,11 @@ class FalkorGraphStore:
             plain_scope,
         )
         best = sorted(candidates, key=lambda c: c.rank_key)[:k]
-        entities = {e.id: e for e in await self._fetch_entities([c.id for c in best])}
-        neighbours = await self._neighbours([c.id for c in best], neighbour_limit, plain_scope)
+        fetched, neighbours = await _gather_both(
+            self._fetch_entities([c.id for c in best]),
+            self._neighbours([c.id for c in best], neighbour_limit, plain_scope),
+        )
+        entities = {e.id: e for e in fetched}
         return [
             EntityHit(
                 entity=entities[c.id],
@@ -520,19 +629,61 @@ class FalkorGraphStore:
         every relation among all of them. Entities here carry no mentions; ask ``get_entities``.
         """
         self._check_open()
-        seeds = _ids(ids, "ids")
+        seeds = list(dict.fromkeys(_ids(ids, "ids")))
         limit = sanitize.plain_int(limit_per_node, "limit_per_node", low=0, high=MAX_NEIGHBOURS)
-        plain_scope = _filter_params(scope, None)["scope"]
-        assert plain_scope is None or isinstance(plain_scope, str)
-        neighbours = await self._neighbours(seeds, limit, plain_scope)
-        members = list(
-            dict.fromkeys([*seeds, *(n.entity_id for ns in neighbours.values() for n in ns)])
+        if not seeds:
+            return Subgraph()
+        params = {
+            "ids": seeds,
+            "limit": limit,
+            "max_relations": MAX_IDS * 10,
+            **_filter_params(scope, None),
+        }
+        rows = await self._read(_NEIGHBOURHOOD, params)
+        if not rows:
+            return Subgraph()
+        fields, found = rows[0]
+        entities = {str(item["id"]): _entity(item, ()) for item in fields or ()}
+        relations = sorted(
+            (
+                _relation(str(item["source"]), str(item["target"]), item["rel"])
+                for item in found or ()
+                if item is not None
+            ),
+            key=lambda relation: relation.id,
         )
-        entities = await self._fetch_entities(members, mention_cap=0)
-        present = [e.id for e in entities]
-        rows = await self._read(_RELATIONS_AMONG, {"ids": present, "limit": MAX_IDS * 10})
-        relations = tuple(_relation(str(row[0]), str(row[1]), row[2]) for row in rows)
-        return Subgraph(entities={e.id: e for e in entities}, relations=relations)
+        unique = {relation.id: relation for relation in relations}
+        return Subgraph(entities=entities, relations=tuple(unique.values()))
+
+    async def spread_neighbourhood(
+        self, ids: Sequence[str], *, limit_per_node: int = 50, scope: str | None = None
+    ) -> Subgraph:
+        """What spreading activation walks, in one lean read: the seeds and, for each, up to
+        ``limit_per_node`` of its strongest relations with the entities at their other ends.
+
+        Unlike ``neighbourhood`` it leaves out relations among the neighbours themselves (a
+        spread fetches a node's relations when that node fires) and relation provenance.
+        """
+        self._check_open()
+        seeds = list(dict.fromkeys(_ids(ids, "ids")))
+        limit = sanitize.plain_int(limit_per_node, "limit_per_node", low=0, high=MAX_NEIGHBOURS)
+        if not seeds:
+            return Subgraph()
+        params = {"ids": seeds, "limit": limit, **_filter_params(scope, None)}
+        entities: dict[str, Entity] = {}
+        relations: dict[str, Relation] = {}
+        for seed, other, ends, relation in await self._read(_SPREAD_NEIGHBOURHOOD, params):
+            for values in (seed, other):
+                if values is not None and str(values[0]) not in entities:
+                    entity = _entity(dict(zip(_ENTITY_KEYS, values, strict=True)), ())
+                    entities[entity.id] = entity
+            if ends is not None and relation is not None:
+                fields = dict(zip(_RELATION_KEYS, relation, strict=True))
+                relations.setdefault(
+                    str(fields["id"]), _relation(str(ends[0]), str(ends[1]), fields)
+                )
+        ordered = tuple(relations[key] for key in sorted(relations))
+        return Subgraph(entities=entities, relations=ordered)
 
     async def degree(self, ids: Sequence[str]) -> dict[str, int]:
         """Relation counts of the known entities among ``ids``; unknown ids are left out."""
@@ -560,6 +711,100 @@ class FalkorGraphStore:
         for entity_type, count in await self._read(_COUNT_TYPES, {}):
             result[f"type:{entity_type}"] = int(count)
         return result
+
+    # -- re-embedding -----------------------------------------------------------------------
+
+    async def reembed_entities(
+        self,
+        embed: EmbedTexts,
+        dimension: int,
+        *,
+        batch: int = WRITE_BATCH,
+        progress: ReembedProgress | None = None,
+    ) -> int:
+        """Replace every entity's name vector with ``embed(names)`` of ``dimension``; the count.
+
+        The new vectors go to ``embedding_next`` ``batch`` entities at a time (``progress(done,
+        total)`` after each) while the old ones and their index serve searches; then the index is
+        dropped, every entity's vector replaced in one query and the index recreated with the new
+        dimension. An exception before the swap (from ``embed`` or the server) leaves the old
+        vectors and index as they were; between the drop and the recreation searches skip the
+        vector route. Running this again starts over.
+        """
+        self._check_open()
+        dimension = sanitize.plain_int(dimension, "dimension", low=1, high=MAX_VECTOR_DIMENSION)
+        batch = sanitize.plain_int(batch, "batch", low=1, high=MAX_IDS)
+        rows = await self._read(_COUNTS["entities"], {})
+        total = int(rows[0][0]) if rows else 0
+        done = 0
+        if progress is not None:
+            progress(done, total)
+
+        async def stage(found: Sequence[Sequence[Any]]) -> None:
+            names = [str(name) for _, name in found]
+            vectors = list(await embed(names))
+            if len(vectors) != len(names):
+                raise InvalidArgument(f"got {len(vectors)} vectors for {len(names)} names")
+            staged = []
+            for (entity_id, _), vector in zip(found, vectors, strict=True):
+                numbers = _plain_vector(vector, "vector")
+                if len(numbers) != dimension:
+                    raise EmbeddingMismatch(
+                        f"a name vector has dimension {len(numbers)}, expected {dimension}"
+                    )
+                staged.append({"id": str(entity_id), "vector": numbers})
+            await self._write(_REEMBED_STAGE, {"rows": staged})
+
+        try:
+            await self._write(_REEMBED_CLEAR, {})
+            after = ""
+            while found := await self._read(_REEMBED_PAGE, {"after": after, "limit": batch}):
+                await stage(found)
+                after = str(found[-1][0])
+                done += len(found)
+                if progress is not None:
+                    progress(min(done, total), max(done, total))
+            # Entities an ingest added meanwhile (they sort anywhere among the ids).
+            late: set[str] = set()
+            while found := await self._read(_REEMBED_MISSING, {"limit": batch}):
+                ids = {str(row[0]) for row in found}
+                if ids <= late:
+                    raise WriteFailed("entity name vectors were not stored")
+                late |= ids
+                await stage(found)
+        except BaseException:
+            with contextlib.suppress(StoreUnavailable):
+                await self._write(_REEMBED_CLEAR, {})
+            raise
+        self._vector_dimension = None
+        if await self._stored_vector_dimension() is not None:
+            await self._write(_DROP_VECTOR, {})
+        replaced_rows = await self._write(_REEMBED_SWAP, {})
+        await self._ensure_vector_index(dimension)
+        await self._vector_index_built()
+        replaced = int(replaced_rows[0][0]) if replaced_rows else 0
+        if progress is not None:
+            progress(replaced, replaced)
+        return replaced
+
+    async def _vector_index_built(self) -> None:
+        """Wait (within the write deadline) until the vector index has indexed every node."""
+        give_up = time.monotonic() + self._write_timeout
+        while True:
+            rows = await self._read(_VECTOR_STATUS, {})
+            building = any(
+                label == "Entity"
+                and "VECTOR" in dict(types).get("embedding", [])
+                and "OPERATIONAL" not in str(status)
+                for label, types, status in rows
+            )
+            if not building:
+                return
+            if time.monotonic() > give_up:
+                raise StoreTimeout(
+                    f"the entity vector index of graph {self._graph_name!r} is still being built"
+                )
+            await asyncio.sleep(0.05)
 
     # -- internals --------------------------------------------------------------------------
 
@@ -697,9 +942,13 @@ class FalkorGraphStore:
     ) -> list[Entity]:
         if not ids:
             return []
-        rows = await self._read(
-            _FETCH_ENTITIES, {"ids": list(dict.fromkeys(ids)), "mention_cap": mention_cap}
-        )
+        unique = list(dict.fromkeys(ids))
+        if mention_cap == 0:
+            # Without mentions there is no provenance to walk and sort: fields only.
+            plain = await self._read(_FETCH_ENTITY_FIELDS, {"ids": unique})
+            found = {str(row[0]["id"]): _entity(row[0], ()) for row in plain}
+            return [found[i] for i in ids if i in found]
+        rows = await self._read(_FETCH_ENTITIES, {"ids": unique, "mention_cap": mention_cap})
         found = {str(row[0]["id"]): _entity(row[0], row[1]) for row in rows}
         return [found[i] for i in ids if i in found]
 
@@ -730,6 +979,22 @@ class FalkorGraphStore:
 
 
 # -- boundary helpers -------------------------------------------------------------------------
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+async def _gather_both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
+    """Both results, run concurrently; if one fails the other is cancelled, not left running."""
+    tasks = (asyncio.ensure_future(first), asyncio.ensure_future(second))
+    try:
+        one, two = await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    return one, two
 
 
 async def _bounded(awaitable: Awaitable[T], deadline: float, what: str) -> T:

@@ -7,8 +7,10 @@ acknowledged) and a generated English ``tsv`` for full text, behind GIN indexes 
 column starts untyped and is fixed to ``vector(dimension)`` by the first upsert, in the same
 transaction that records the spec and builds the HNSW cosine index, so the store never needs to
 know its model before it sees one; every later upsert or search with another spec raises
-``EmbeddingMismatch``. Dimensions above pgvector's 2000-dimension HNSW limit are indexed as
-``halfvec``. Filtered vector searches use pgvector's iterative index scans and fall back to an
+``EmbeddingMismatch``. ``reembed`` switches the store to another model: it stages the new
+vectors in a ``chunk_reembed`` table and swaps column, spec and index in one transaction.
+Dimensions above pgvector's 2000-dimension HNSW limit are indexed as ``halfvec``. Filtered
+vector searches use pgvector's iterative index scans and fall back to an
 exact scan when those come back short, so ``k`` matches come back whenever ``k`` exist. Lexical
 search ORs the query's English lexemes (built on the server from the parameter) and ranks with
 ``ts_rank_cd``. All SQL is constant text with numbered parameters; the only formatted parts are
@@ -37,6 +39,7 @@ from explorer.core.errors import (
     InvalidArgument,
     StoreTimeout,
     StoreUnavailable,
+    WriteFailed,
 )
 from explorer.core.models import (
     DEFAULT_SCOPE,
@@ -50,6 +53,8 @@ from explorer.core.ports import Vector
 
 T = TypeVar("T")
 Connection: TypeAlias = "asyncpg.pool.PoolConnectionProxy[asyncpg.Record]"
+EmbedTexts: TypeAlias = Callable[[Sequence[str]], Awaitable[Sequence[Vector]]]
+ReembedProgress: TypeAlias = Callable[[int, int], None]
 
 MAX_K = 1_000
 MAX_IDS = 100_000
@@ -231,6 +236,34 @@ FROM chunks, query
 WHERE query.q IS NOT NULL AND tsv @@ query.q{filters}
 ORDER BY rank DESC, id
 LIMIT $2
+"""
+
+# Re-embedding stages the new vectors in a table of their own, so the live column, its index and
+# the recorded spec stay untouched (and searchable) until one transaction swaps them in.
+_REEMBED_KEY = 0x5C0BC5  # held for a whole re-embed so two never stage into one table
+_REEMBED_BATCH_MAX = 10_000
+_TRY_SESSION_LOCK = "SELECT pg_try_advisory_lock($1)"
+_SESSION_UNLOCK = "SELECT pg_advisory_unlock($1)"
+_STAGE_DROP = "DROP TABLE IF EXISTS chunk_reembed"
+_STAGE_CREATE = (
+    "CREATE UNLOGGED TABLE chunk_reembed "
+    "(id text PRIMARY KEY, embedding vector({dimension:d}) NOT NULL)"
+)
+_STAGE_PAGE = "SELECT id, text FROM chunks WHERE id > $1 ORDER BY id LIMIT $2"
+_STAGE_MISSING = """
+SELECT c.id, c.text FROM chunks c
+WHERE NOT EXISTS (SELECT 1 FROM chunk_reembed r WHERE r.id = c.id)
+ORDER BY c.id
+"""
+_LOCK_CHUNKS = "LOCK TABLE chunks IN ACCESS EXCLUSIVE MODE"
+# Dropping the column drops its index with it; the new column is typed from the start.
+_SWAP_DROP_COLUMN = "ALTER TABLE chunks DROP COLUMN embedding"
+_SWAP_ADD_COLUMN = "ALTER TABLE chunks ADD COLUMN embedding vector({dimension:d})"
+_SWAP_FILL = "UPDATE chunks c SET embedding = r.embedding FROM chunk_reembed r WHERE r.id = c.id"
+_REPLACE_SPEC = """
+INSERT INTO store_meta (key, model, dimension) VALUES ($1, $2, $3)
+ON CONFLICT (key) DO UPDATE
+SET model = EXCLUDED.model, dimension = EXCLUDED.dimension, created_at = now()
 """
 
 
@@ -522,6 +555,145 @@ class PgChunkStore:
             return result
 
         return await self._run(count, "count")
+
+    # -- re-embedding -----------------------------------------------------------------------
+
+    async def reembed(
+        self,
+        embed: EmbedTexts,
+        spec: EmbeddingSpec,
+        *,
+        batch: int = 512,
+        progress: ReembedProgress | None = None,
+        swap_deadline: float | None = None,
+    ) -> int:
+        """Replace every chunk's vector with ``embed(texts)`` of model ``spec``; returns the count.
+
+        The new vectors go to a staging table ``batch`` chunks at a time (``progress(done,
+        total)`` after each); then one transaction drops the old column and its index, adds the
+        column typed to ``spec.dimension``, fills it, records ``spec`` and rebuilds the index.
+        Until that commits the old vectors, index and spec serve searches unchanged, so a crash
+        or an exception from ``embed`` leaves a store that works with the old model, and running
+        this again starts over. The same spec as the stored one is allowed (a model upgraded
+        under its old name). The swap locks the table, so searches wait for it, within
+        ``swap_deadline`` seconds (default: the write deadline, at least ten minutes). A store
+        that never saw a vector has nothing to replace and returns 0 untouched. Raises
+        ``WriteFailed`` while another re-embed of this store runs.
+        """
+        self._check_open()
+        spec = _plain_spec(spec)
+        batch = sanitize.plain_int(batch, "batch", low=1, high=_REEMBED_BATCH_MAX)
+        seconds = self._write_deadline
+        swap_seconds = (
+            max(seconds, 600.0)
+            if swap_deadline is None
+            else sanitize.plain_float(swap_deadline, "swap_deadline", low=0.05, high=86400.0)
+        )
+        self._spec = None  # another process may have swapped the spec meanwhile
+        if await self.embedding_spec() is None:
+            return 0
+        conn: Connection = await bounded(
+            self._pool.acquire(timeout=self._deadline), self._deadline, "connect"
+        )
+        try:
+            if not await bounded(conn.fetchval(_TRY_SESSION_LOCK, _REEMBED_KEY), seconds, "lock"):
+                raise WriteFailed("another re-embed of this chunk store is running")
+            try:
+                return await self._reembed_locked(
+                    conn, embed, spec, batch, progress, seconds, swap_seconds
+                )
+            finally:
+                with contextlib.suppress(StoreUnavailable):
+                    await bounded(conn.fetchval(_SESSION_UNLOCK, _REEMBED_KEY), seconds, "unlock")
+        finally:
+            await self._pool.release(conn)
+
+    async def _reembed_locked(
+        self,
+        conn: Connection,
+        embed: EmbedTexts,
+        spec: EmbeddingSpec,
+        batch: int,
+        progress: ReembedProgress | None,
+        seconds: float,
+        swap_seconds: float,
+    ) -> int:
+        async def run(statement: str, *args: object) -> None:
+            await bounded(conn.execute(statement, *args, timeout=seconds), seconds, "re-embed")
+
+        async def stage(rows: Sequence[asyncpg.Record]) -> None:
+            texts = [str(row["text"]) for row in rows]
+            matrix = _matrix(await embed(texts), len(texts), spec.dimension)
+            records = [(str(row["id"]), matrix[i]) for i, row in enumerate(rows)]
+            await bounded(
+                conn.copy_records_to_table(
+                    "chunk_reembed",
+                    records=records,
+                    columns=("id", "embedding"),
+                    schema_name=self._schema,
+                    timeout=seconds,
+                ),
+                seconds,
+                "re-embed",
+            )
+
+        total = int(await bounded(conn.fetchval(_COUNT, timeout=seconds), seconds, "count"))
+        done = 0
+        if progress is not None:
+            progress(done, total)
+
+        async def stage_all() -> None:
+            nonlocal done
+            await run(_STAGE_DROP)
+            await run(_STAGE_CREATE.format(dimension=spec.dimension))
+            after = ""
+            while True:
+                rows = await bounded(
+                    conn.fetch(_STAGE_PAGE, after, batch, timeout=seconds), seconds, "re-embed"
+                )
+                if not rows:
+                    return
+                await stage(rows)
+                after = str(rows[-1]["id"])
+                done += len(rows)
+                if progress is not None:
+                    progress(min(done, total), max(total, done))
+
+        async def swap() -> int:
+            async with conn.transaction():
+                await conn.execute(_LOCK, _ADVISORY_KEY, timeout=swap_seconds)
+                await conn.execute(_LOCK_CHUNKS, timeout=swap_seconds)
+                # Chunks an ingest added while the others were staged.
+                late = await conn.fetch(_STAGE_MISSING, timeout=swap_seconds)
+                for start in range(0, len(late), batch):
+                    await stage(late[start : start + batch])
+                await conn.execute(_DROP_HNSW, timeout=swap_seconds)
+                await conn.execute(_SWAP_DROP_COLUMN, timeout=swap_seconds)
+                await conn.execute(
+                    _SWAP_ADD_COLUMN.format(dimension=spec.dimension), timeout=swap_seconds
+                )
+                status: str = await conn.execute(_SWAP_FILL, timeout=swap_seconds)
+                await conn.execute(
+                    _REPLACE_SPEC, EMBEDDING_KEY, spec.model, spec.dimension, timeout=swap_seconds
+                )
+                await conn.execute(_BUILD_MEMORY)
+                await _create_vector_index(conn, spec.dimension, swap_seconds)
+                await conn.execute(_STAGE_DROP, timeout=swap_seconds)
+            return int(status.split()[-1])
+
+        try:
+            await stage_all()
+            self._spec = None
+            replaced = await bounded(swap(), swap_seconds, "re-embed swap")
+        except BaseException:
+            # Only the staged vectors are lost; the live ones were never touched.
+            with contextlib.suppress(StoreUnavailable):
+                await run(_STAGE_DROP)
+            raise
+        self._spec = spec
+        if progress is not None:
+            progress(replaced, replaced)
+        return replaced
 
     # -- internals --------------------------------------------------------------------------
 

@@ -14,9 +14,10 @@ any point can be resumed from without loss or duplication:
 chunks and redoes steps 3–4 for them. Because extraction reads exactly one conversation and a
 conversation is always pending as a whole, the redo produces what the interrupted run would have.
 A failed or timed-out write raises (``WriteFailed``/``StoreUnavailable``) and is never reported as
-success; chunks it left pending are picked up next time. Progress goes to an optional callback on
-the event loop's thread. Imports the standard library, core and ingest modules; the stores come in
-through the ports.
+success; chunks it left pending are picked up next time. ``reembed_all`` gives every chunk and
+entity name a vector from another embedding model, each store swapping them in only once all
+are staged. Progress goes to an optional callback on the event loop's thread. Imports the
+standard library, core and ingest modules; the stores come in through the ports.
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from explorer.core.errors import InvalidArgument, StoreUnavailable, WriteFailed
-from explorer.core.models import Chunk, Entity, Relation
+from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.ingest.aliases import merge_keys, merge_near_duplicates
 from explorer.ingest.chunking import chunk_turns
@@ -48,6 +49,7 @@ T = TypeVar("T")
 __all__ = [
     "IngestReport",
     "MemoryStores",
+    "ReembedReport",
     "Stores",
     "ingest_file",
     "ingest_turns",
@@ -533,12 +535,102 @@ async def _reconcile(stores: _Stores, tracker: ProgressTracker, clock: _Clock) -
         finished += len(pending)
 
 
-async def reembed_all(memory: MemoryStores, *, progress: ProgressCallback | None = None) -> int:
-    """Re-embed every stored chunk with the memory's embedder, if the chunk store can."""
-    store = memory.chunks
-    if store is None:
-        raise StoreUnavailable("cannot re-embed: the chunk store is unavailable")
-    reembed: Callable[..., Awaitable[int]] | None = getattr(store, "reembed", None)
-    if reembed is None:
+class ReembeddableChunks(Protocol):
+    """A chunk store that can replace every stored vector (``PgChunkStore.reembed``)."""
+
+    async def embedding_spec(self) -> EmbeddingSpec | None: ...
+
+    async def reembed(
+        self,
+        embed: Callable[[Sequence[str]], Awaitable[Sequence[Sequence[float]]]],
+        spec: EmbeddingSpec,
+        *,
+        batch: int = ...,
+        progress: Callable[[int, int], None] | None = ...,
+    ) -> int: ...
+
+
+class ReembeddableGraph(Protocol):
+    """A graph store that can replace every entity name vector."""
+
+    async def reembed_entities(
+        self,
+        embed: Callable[[Sequence[str]], Awaitable[Sequence[Sequence[float]]]],
+        dimension: int,
+        *,
+        batch: int = ...,
+        progress: Callable[[int, int], None] | None = ...,
+    ) -> int: ...
+
+
+@dataclass
+class ReembedReport:
+    """What a re-embed did: chunks and entities given vectors of ``spec`` (was ``previous``)."""
+
+    chunks: int
+    entities: int
+    spec: EmbeddingSpec
+    previous: EmbeddingSpec | None
+    seconds: float
+
+    def summary(self) -> str:
+        was = (
+            f" (was {self.previous.model}, dimension {self.previous.dimension})"
+            if self.previous is not None
+            else ""
+        )
+        return (
+            f"re-embedded {self.chunks} chunks and {self.entities} entity names with "
+            f"{self.spec.model}, dimension {self.spec.dimension}{was}, in {self.seconds:.1f} s"
+        )
+
+
+async def reembed_all(
+    memory: MemoryStores, *, progress: ProgressCallback | None = None
+) -> ReembedReport:
+    """Give every chunk (its text) and every entity (its name) a vector from the memory's embedder.
+
+    Progress comes in two phases, ``chunks`` then ``entities``. Each store stages the new vectors
+    beside the old ones and swaps them in at its end, so an interruption leaves that store
+    searchable with the model it had; the chunk store then still records the old spec, and
+    running this again redoes both halves. Re-embedding with the spec already stored is allowed
+    and does the full work: a model upgraded under the same name gives other vectors.
+    """
+    started = time.perf_counter()
+    errors: Mapping[str, str] = getattr(memory, "errors", None) or {}
+    for name in ("chunks", "graph"):
+        if getattr(memory, name, None) is None:
+            reason = errors.get(name)
+            raise StoreUnavailable(
+                f"cannot re-embed: the {name} store is unavailable"
+                + (f" ({reason})" if reason else "")
+            )
+    chunks: object = memory.chunks
+    graph: object = memory.graph
+    if not callable(getattr(chunks, "reembed", None)):
         raise InvalidArgument("this chunk store cannot replace its embeddings")
-    return await reembed(memory.embedder, progress=progress)
+    if not callable(getattr(graph, "reembed_entities", None)):
+        raise InvalidArgument("this graph store cannot replace its entity vectors")
+    chunk_store = cast(ReembeddableChunks, chunks)
+    graph_store = cast(ReembeddableGraph, graph)
+    embedder = memory.embedder
+    spec = embedder.spec
+    previous = await chunk_store.embedding_spec()
+    tracker = ProgressTracker(progress)
+
+    async def embed(texts: Sequence[str]) -> list[list[float]]:
+        return await _embed(embedder, texts)
+
+    tracker.start("chunks", 0)
+    chunk_count = await chunk_store.reembed(embed, spec, batch=EMBED_BATCH, progress=tracker.update)
+    tracker.start("entities", 0)
+    entity_count = await graph_store.reembed_entities(
+        embed, spec.dimension, batch=ENTITY_BATCH, progress=tracker.update
+    )
+    return ReembedReport(
+        chunks=chunk_count,
+        entities=entity_count,
+        spec=spec,
+        previous=previous,
+        seconds=time.perf_counter() - started,
+    )

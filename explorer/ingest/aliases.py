@@ -100,12 +100,13 @@ def merge_near_duplicates(
         merged.get(entity.id, entity) for entity in extraction.entities if entity.id not in renamed
     ]
     scopes = {entity.id: entity.scope for entity in extraction.entities}
-    return Extraction(tuple(kept), tuple(_repoint(extraction.relations, renamed, scopes)))
+    return Extraction(tuple(kept), tuple(repoint(extraction.relations, renamed, scopes)))
 
 
-def _repoint(
+def repoint(
     relations: Sequence[Relation], renamed: Mapping[str, str], scopes: Mapping[str, str]
 ) -> list[Relation]:
+    """Relations with renamed ends moved to the new ids; a loop is dropped, twins are merged."""
     result: dict[str, Relation] = {}
     for relation in relations:
         source = renamed.get(relation.source_id, relation.source_id)

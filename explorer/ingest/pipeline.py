@@ -6,8 +6,10 @@ any point can be resumed from without loss or duplication:
 1. the whole file is read and validated first (strict: nothing is written if a record is bad);
 2. chunks are written to PostgreSQL marked *pending*, whole conversations per call (the store
    writes a call in one transaction), with stable ids and content hashes so a replay adds nothing;
-3. entities and relations are extracted per conversation and merged into the graph with
-   idempotent ``MERGE``s on stable ids (``GraphStore.upsert``), then the concept records;
+3. entities and relations are extracted per conversation, short names are folded into the
+   full names of people known in the same scope (``short_names``), and the result is merged
+   into the graph with idempotent ``MERGE``s on stable ids (``GraphStore.upsert``), then the
+   concept records;
 4. only then are the chunks marked done, again whole conversations per call.
 
 ``reconcile`` (run at the start of every import, and by whoever opens a memory) finds pending
@@ -42,6 +44,7 @@ from explorer.ingest.extractor import Extraction, Extractor, OfflineExtractor, s
 from explorer.ingest.ids import entity_id
 from explorer.ingest.importers import BadRecord, ImportLimits, Turn, read_turns
 from explorer.ingest.progress import ProgressCallback, ProgressTracker
+from explorer.ingest.short_names import merge_short_names, short_name
 from explorer.ingest.stats import memory_stats, stats
 
 T = TypeVar("T")
@@ -65,6 +68,8 @@ LOOKUP_BATCH = 5_000
 ENTITY_BATCH = 500
 RELATION_BATCH = 2_000
 CONCEPT_BATCH = 500
+NAME_LOOKUP_K = 50  # graph hits read per short name when looking for its full name
+NAME_LOOKUP_CONCURRENCY = 4
 MAX_SPOKEN_PROVENANCE = 50
 EXTRACT_CONCURRENCY = 2  # conversations extracted at once while chunks are still being written
 
@@ -454,7 +459,9 @@ async def _write_knowledge(
     merged = [
         merge_near_duplicates(extraction, vectors, protected=spoken) for extraction in extractions
     ]
-    combined = combine(merged)
+    combined = await clock.time(
+        "short_names", _merge_short_names(stores.graph, combine(merged), set(spoken))
+    )
     ids = [entity.id for entity in combined.entities]
     stored: dict[str, Entity] = {}
     for batch in _batches(ids, LOOKUP_BATCH):
@@ -472,6 +479,41 @@ async def _write_knowledge(
     records = concept_records(entities, chunks, now=now, spoken=spoken_chunks)
     written = await clock.time("concepts", _write_concepts(stores.concepts, records, tracker))
     return len(entities), len(relations), written
+
+
+async def _merge_short_names(
+    graph: GraphStore, extraction: Extraction, speakers: set[str]
+) -> Extraction:
+    """Short names folded into full names known in this write or stored in the same scope.
+
+    Speakers, and names the graph holds as speakers, are never short forms. An empty graph
+    (a first import) is not asked anything.
+    """
+    shorts = [entity for entity in extraction.entities if short_name(entity) is not None]
+    if not shorts or not (await graph.counts()).get("entities", 0):
+        return merge_short_names(extraction, protected=speakers)
+    protected = set(speakers)
+    for batch in _batches([entity.id for entity in shorts], LOOKUP_BATCH):
+        for entity in await graph.get_entities(batch):
+            if entity.type in ("person", "agent") and entity.confidence >= 1.0:
+                protected.add(entity.id)
+    limit = asyncio.Semaphore(NAME_LOOKUP_CONCURRENCY)
+
+    async def full_names(scope: str, name: str) -> list[Entity]:
+        async with limit:
+            hits = await graph.search_entities(name, NAME_LOOKUP_K, scope=scope, neighbour_limit=0)
+        return [
+            hit.entity
+            for hit in hits
+            if hit.entity.scope == scope and name.casefold() in hit.entity.name.casefold()
+        ]
+
+    wanted = sorted(
+        {(entity.scope, entity.name) for entity in shorts if entity.id not in protected}
+    )
+    found = await asyncio.gather(*(full_names(scope, name) for scope, name in wanted))
+    known = {entity.id: entity for group in found for entity in group}
+    return merge_short_names(extraction, known.values(), protected=protected)
 
 
 async def _write_graph(

@@ -21,6 +21,7 @@ from explorer.adapters.local_embedder import LocalEmbedder
 from explorer.adapters.pg_concepts import PgConceptStore
 from explorer.adapters.pgvector import PgChunkStore
 from explorer.core.errors import ImportFormatError
+from explorer.core.models import Entity
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.importers import read_turns
 from explorer.ingest.pipeline import Stores, ingest_file, memory_stats
@@ -105,6 +106,77 @@ async def test_every_entity_span_points_at_its_name_or_an_alias(stores: Stores) 
             assert mention.timestamp == stored[mention.chunk_id].timestamp
             checked += 1
     assert checked > 20
+
+
+def write_messages(path: Path, conversation: str, day: int, lines: list[tuple[str, str]]) -> Path:
+    records = [
+        {
+            "conversation_id": conversation,
+            "speaker": speaker,
+            "text": text,
+            "timestamp": f"2026-03-{day:02d}T10:{minute:02d}:00Z",
+            "scope": "demo/helper/maya",
+        }
+        for minute, (speaker, text) in enumerate(lines)
+    ]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
+async def people_named(stores: Stores, paths: list[Path]) -> dict[str, object]:
+    """Every entity the files' chunks mention, by name, after checking each span reads as the
+    entity's name or an alias."""
+    assert stores.chunks is not None and stores.graph is not None
+    chunk_ids = [
+        chunk.id for path in paths for chunk in chunk_turns(read_turns(path, "jsonl").turns)
+    ]
+    texts = {chunk.id: chunk.text for chunk in await stores.chunks.get(chunk_ids)}
+    mentioned = await stores.graph.entities_in_chunks(chunk_ids)
+    ids = sorted({entity for found in mentioned.values() for entity in found})
+    entities = await stores.graph.get_entities(ids)
+    for entity in entities:
+        names = {entity.name.casefold(), *(alias.casefold() for alias in entity.aliases)}
+        for mention in entity.mentions:
+            if mention.chunk_id in texts:
+                span = texts[mention.chunk_id][mention.start : mention.end]
+                assert span.casefold() in names, (entity.name, span)
+    return {entity.name: entity for entity in entities}
+
+
+async def test_given_names_merge_into_the_person_across_conversations_and_imports(
+    stores: Stores, tmp_path: Path
+) -> None:
+    first = write_messages(
+        tmp_path / "march.jsonl",
+        "physio",
+        2,
+        [
+            ("Maya Okafor", "Hannah Lee checked Biscuit's paw at the vets this morning."),
+            ("Assistant", "Good. Shall I note the recheck Hannah Lee asked for?"),
+        ],
+    )
+    second = write_messages(
+        tmp_path / "march-later.jsonl",
+        "run",
+        9,
+        [
+            ("Assistant", "How was the long run, Maya? Did Dr. Lee call about Biscuit?"),
+            ("Assistant", "Remember, Maya, the recheck is on Friday."),
+        ],
+    )
+    await ingest_file(stores, first, "jsonl")
+    await ingest_file(stores, second, "jsonl")  # the full names are only in the graph now
+    entities = await people_named(stores, [first, second])
+    assert "Maya" not in entities and "Lee" not in entities
+    maya, hannah = entities["Maya Okafor"], entities["Hannah Lee"]
+    assert isinstance(maya, Entity) and isinstance(hannah, Entity)
+    assert "Maya" in maya.aliases and "Lee" in hannah.aliases
+    assert len(maya.mentions) == 2 and len(hannah.mentions) == 3
+    assert maya.confidence == 1.0  # still the speaker
+    before = await everything(stores, ["demo/helper/maya"])
+    for path in (first, second):
+        await ingest_file(stores, path, "jsonl", reextract=True)
+    assert await everything(stores, ["demo/helper/maya"]) == before
 
 
 async def test_a_bad_file_writes_nothing_unless_bad_records_are_skipped(stores: Stores) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -19,8 +20,9 @@ from explorer.ingest.evidence import (
     score,
 )
 from explorer.ingest.extractor import Extraction, OfflineExtractor, extract_offline, singular
-from explorer.ingest.ids import entity_id
+from explorer.ingest.ids import entity_id, relation_id
 from explorer.ingest.importers import Turn
+from explorer.ingest.short_names import merge_short_names, resolve_short_names
 from explorer.ingest.temporal import find_times
 
 MONDAY = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)  # a Monday
@@ -260,8 +262,6 @@ def test_score_merges_stored_evidence_and_describes_the_entity() -> None:
 
 
 def replace_mentions(entity: Entity, count: int, offset: int) -> Entity:
-    from dataclasses import replace
-
     mentions = tuple(
         Mention(f"old-{n}", 0, 4, MONDAY + timedelta(days=offset + n)) for n in range(count)
     )
@@ -318,3 +318,119 @@ def test_concept_records_carry_what_the_term_scan_reads() -> None:
     assert record["updated_at"] == MONDAY.isoformat()
     assert {"name", "description", "confidence"} <= set(record)
     assert len({r["name"] for r in records[scope]}) == len(records[scope])
+
+
+# -- short names ------------------------------------------------------------------------------
+
+
+def _spans_match(extraction: Extraction, chunks: list[Chunk]) -> None:
+    texts = {chunk.id: chunk.text for chunk in chunks}
+    for entity in extraction.entities:
+        names = {entity.name.casefold(), *(alias.casefold() for alias in entity.aliases)}
+        for mention in entity.mentions:
+            assert texts[mention.chunk_id][mention.start : mention.end].casefold() in names
+
+
+def test_a_given_name_in_another_conversation_merges_into_the_one_person() -> None:
+    first = conversation(
+        ("Maya Okafor", "I booked the physio."),
+        ("Helper", "Good call. Shall I remind you?"),
+    )
+    second = [
+        replace(chunk, conversation_id="c2", id=f"second-{chunk.id}")
+        for chunk in conversation(
+            ("Helper", "Did Maya mention the physio to you, Ruth? Maya seemed tired."),
+            ("Ruth", "Yes, and I told Maya to rest."),
+            start=MONDAY + timedelta(days=3),
+        )
+    ]
+    combined = combine([extract_offline(first), extract_offline(second)])
+    assert "Maya" in by_name(combined)
+    speakers = {entity_id("home/ana", "person", name) for name in ("Maya Okafor", "Ruth")}
+    merged = merge_short_names(combined, protected=speakers)
+    entities = by_name(merged)
+    assert "Maya" not in entities
+    maya = entities["Maya Okafor"]
+    assert maya.id == entity_id("home/ana", "person", "Maya Okafor")
+    assert maya.aliases == ("Maya",)
+    assert len(maya.mentions) == 3
+    _spans_match(merged, [*first, *second])
+    ids = {entity.id for entity in merged.entities}
+    assert all({r.source_id, r.target_id} <= ids for r in merged.relations)
+    assert ("Ruth", "MENTIONS", "Maya Okafor") in relations_named(merged)
+    assert merge_short_names(combined, protected=speakers) == merged  # deterministic
+
+
+def _person(name: str, kind: str = "person", mentions: int = 1) -> Entity:
+    return _entity(name, kind, mentions, scope="home/ana")
+
+
+def test_a_given_name_two_people_share_stays_apart() -> None:
+    extraction = Extraction((_person("Sam Cole"), _person("Sam Reyes"), _person("Sam", mentions=3)))
+    assert merge_short_names(extraction) == extraction
+    # One of them a person and the short name untyped: only the person is a candidate.
+    typed = Extraction(
+        (_person("Sam Cole"), _person("Sam Reyes", "place"), _person("Sam", "other"))
+    )
+    assert resolve_short_names(typed.entities) == {
+        _person("Sam").id: _person("Sam Cole").id,
+    }
+
+
+def test_a_titled_surname_merges_by_the_last_word() -> None:
+    chat = conversation(
+        ("Ruth", "Biscuit saw Hannah Lee at the vets today."),
+        ("Helper", "Did Dr. Lee say when to come back? Dr Lee usually books a recheck."),
+    )
+    extraction = extract_offline(chat)
+    assert by_name(extraction)["Lee"].type == "person"  # the title is a cue, not part of it
+    merged = merge_short_names(extraction, protected={entity_id("home/ana", "person", "Ruth")})
+    entities = by_name(merged)
+    assert "Lee" not in entities
+    assert "Lee" in entities["Hannah Lee"].aliases
+    assert len(entities["Hannah Lee"].mentions) == 3
+    _spans_match(merged, chat)
+
+
+def test_a_short_name_merges_into_a_full_name_the_graph_already_holds() -> None:
+    stored = _person("Priya Raman", "other", mentions=4)
+    short = _person("Priya", mentions=2)
+    other = _person("Lantern Books", "organization")
+    relation = Relation(id="r1", source_id=short.id, target_id=other.id, type="WORKS_AT", fact="f")
+    merged = merge_short_names(Extraction((short, other), (relation,)), known=[stored])
+    entities = by_name(merged)
+    assert set(entities) == {"Priya Raman", "Lantern Books"}
+    priya = entities["Priya Raman"]
+    assert (priya.id, priya.type, priya.aliases) == (stored.id, "person", ("Priya",))
+    assert priya.layer is MemoryLayer.PROFILE
+    assert priya.mentions == short.mentions  # the stored evidence is merged at write time
+    (moved,) = merged.relations
+    assert (moved.source_id, moved.target_id) == (stored.id, other.id)
+    assert moved.id == relation_id("home/ana", stored.id, "WORKS_AT", other.id)
+
+
+def test_a_merge_that_makes_a_person_settles_the_surname_too() -> None:
+    # "Adeyemi" is looked at before "Priya"; it only merges once Priya has made the name a person.
+    extraction = Extraction(
+        (_person("Priya Adeyemi", "other"), _person("Adeyemi", "other"), _person("Priya"))
+    )
+    merged = by_name(merge_short_names(extraction))
+    assert set(merged) == {"Priya Adeyemi"}
+    assert merged["Priya Adeyemi"].aliases == ("Adeyemi", "Priya")
+
+
+def test_speakers_places_and_untyped_pairs_are_never_short_forms() -> None:
+    speaker = _person("Caroline")
+    place = _person("Berlin", "place")
+    untyped = _person("Tern", "other")
+    extraction = Extraction(
+        (
+            speaker,
+            _person("Caroline Wu"),
+            place,
+            _person("Berlin Marathon"),
+            untyped,
+            _person("Project Tern", "other"),
+        )
+    )
+    assert merge_short_names(extraction, protected={speaker.id}) == extraction

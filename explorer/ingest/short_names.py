@@ -1,0 +1,154 @@
+"""A person's given name or surname used alone, merged into the one person it can only mean.
+
+Extraction reads one conversation at a time, so "Ada" in one chat and "Ada Okafor" in another
+arrive as two entities. Here, over everything one write holds and whatever the graph already
+knows of the same scope: a single-word capitalised name (a person or an untyped name, never a
+speaker) that equals the first or the last word of exactly one multi-word name in its scope that
+is a person becomes that person's alias, its mentions and relations moving over. A titled
+surname has already lost its title in extraction ("Dr. Lee" is read as "Lee"), so it matches by
+the last word. The multi-word name counts as a person when it is typed one, or when the short
+name is (typed "other", "Bernie Quinn" is still Bernie's full name). Two candidates ("Maya" with
+both "Maya Okafor" and "Maya Lin") leave the short name alone. A merge can make the long name a
+person, which can settle another short name, so the rule is applied until nothing changes.
+Nicknames ("Tom" for Tomás) and kinship words ("Dad") are not words of the full name and stay
+as they are. Every mention keeps its span, which is the short name, and the short name joins the
+aliases, so each span still reads as the entity's name or an alias. Ids are those of the full
+names, so a re-import lands on the same nodes; an import resumed after a crash sees the same
+people (the finished conversations' are stored, the rest are redone together). Imports the
+standard library, core models and ingest helpers.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from explorer.core.models import Entity, MemoryLayer
+from explorer.ingest.aliases import repoint
+from explorer.ingest.evidence import merge_entity
+from explorer.ingest.extractor import Extraction
+from explorer.ingest.ids import normalise_name
+
+PERSON_LIKE = frozenset({"person", "other"})
+MAX_NAME_WORDS = 4
+
+
+def short_name(entity: Entity) -> str | None:
+    """The normalised one-word name of an entity that may be a short form of a person's name."""
+    key = normalise_name(entity.name)
+    if entity.type not in PERSON_LIKE or " " in key or not entity.name[:1].isupper():
+        return None
+    return key if any(char.isalpha() for char in key) else None
+
+
+def name_ends(entity: Entity) -> tuple[str, str] | None:
+    """First and last word of a multi-word name that may be a person's full name."""
+    words = normalise_name(entity.name).split()
+    if entity.type not in PERSON_LIKE or not 2 <= len(words) <= MAX_NAME_WORDS:
+        return None
+    return words[0], words[-1]
+
+
+@dataclass(slots=True)
+class _FullName:
+    entity: Entity
+    person: bool
+
+
+def resolve_short_names(
+    entities: Iterable[Entity],
+    known: Iterable[Entity] = (),
+    *,
+    protected: Collection[str] = (),
+) -> dict[str, str]:
+    """Which short-name entities (of ``entities``) stand for which full name, by id.
+
+    ``known`` are records already stored (the graph's), full names among them count as
+    candidates too; ``protected`` ids (speakers) are never treated as short forms.
+    """
+    entities = list(entities)
+    full: dict[tuple[str, str], _FullName] = {}
+    for entity in (*known, *entities):
+        if name_ends(entity) is None:
+            continue
+        seen = full.get((entity.scope, entity.id))
+        person = entity.type == "person" or (seen is not None and seen.person)
+        full[(entity.scope, entity.id)] = _FullName(seen.entity if seen else entity, person)
+    by_word: dict[tuple[str, str], list[_FullName]] = defaultdict(list)
+    for candidate in full.values():
+        ends = name_ends(candidate.entity)
+        assert ends is not None
+        for word in sorted(set(ends)):
+            by_word[(candidate.entity.scope, word)].append(candidate)
+    shorts = sorted(
+        (
+            (entity.scope, key, entity)
+            for entity in entities
+            if entity.id not in protected and (key := short_name(entity)) is not None
+        ),
+        key=lambda item: (item[0], item[1], item[2].id),
+    )
+    resolved: dict[str, str] = {}
+    changed = True
+    while changed:
+        changed = False
+        for scope, key, entity in shorts:
+            if entity.id in resolved:
+                continue
+            matches = [
+                candidate
+                for candidate in by_word.get((scope, key), ())
+                if candidate.person or entity.type == "person"
+            ]
+            if len(matches) == 1:
+                (match,) = matches
+                resolved[entity.id] = match.entity.id
+                changed = changed or not match.person
+                match.person = True
+    return resolved
+
+
+def merge_short_names(
+    extraction: Extraction,
+    known: Iterable[Entity] = (),
+    *,
+    protected: Collection[str] = (),
+) -> Extraction:
+    """The extraction with short names folded into their full names (see the module docstring).
+
+    A full name known only from ``known`` comes back as a new record under its id and name that
+    carries the short name's evidence; the write then merges it with the stored one.
+    """
+    known = list(known)
+    renamed = resolve_short_names(extraction.entities, known, protected=protected)
+    if not renamed:
+        return extraction
+    own = {entity.id: entity for entity in extraction.entities}
+    stored = {entity.id: entity for entity in known}
+    merged: dict[str, Entity] = {}
+    for short_id, full_id in sorted(renamed.items()):
+        short = own[short_id]
+        target = merged.get(full_id) or own.get(full_id)
+        if target is None:
+            target = _standing_in(stored[full_id], short)
+        merged[full_id] = merge_entity(target, replace(short, id=full_id))
+    kept = [
+        merged.get(entity.id, entity) for entity in extraction.entities if entity.id not in renamed
+    ]
+    present = {entity.id for entity in kept}
+    kept.extend(entity for entity_id, entity in merged.items() if entity_id not in present)
+    scopes: Mapping[str, str] = {entity.id: entity.scope for entity in (*known, *kept)}
+    return Extraction(tuple(kept), tuple(repoint(extraction.relations, renamed, scopes)))
+
+
+def _standing_in(stored: Entity, short: Entity) -> Entity:
+    """A record of a stored full name holding no evidence yet, for the short name's to join."""
+    return Entity(
+        id=stored.id,
+        name=stored.name,
+        type=stored.type,
+        confidence=0.0,
+        scope=short.scope,
+        layer=MemoryLayer.PROFILE if stored.type == "person" else stored.layer,
+    )

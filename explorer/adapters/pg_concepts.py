@@ -40,7 +40,34 @@ CREATE TABLE IF NOT EXISTS concepts (
     PRIMARY KEY (tenant, agent, name)
 );
 CREATE INDEX IF NOT EXISTS concepts_order_idx ON concepts (tenant, agent, seq);
+CREATE TABLE IF NOT EXISTS concepts_version (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    version bigint NOT NULL
+);
+INSERT INTO concepts_version (one, version) VALUES (true, 0) ON CONFLICT DO NOTHING;
+CREATE OR REPLACE FUNCTION concepts_bump_version() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        UPDATE concepts_version SET version = version + 1;
+    ELSIF EXISTS (SELECT 1 FROM changed) THEN
+        UPDATE concepts_version SET version = version + 1;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER concepts_version_insert AFTER INSERT ON concepts
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION concepts_bump_version();
+CREATE OR REPLACE TRIGGER concepts_version_update AFTER UPDATE ON concepts
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION concepts_bump_version();
+CREATE OR REPLACE TRIGGER concepts_version_delete AFTER DELETE ON concepts
+REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION concepts_bump_version();
+CREATE OR REPLACE TRIGGER concepts_version_truncate AFTER TRUNCATE ON concepts
+FOR EACH STATEMENT EXECUTE FUNCTION concepts_bump_version();
 """
+# Bumped by statement triggers whenever rows change, so readers can tell in one row lookup whether
+# anything changed since they last looked.
+_VERSION = "SELECT version FROM concepts_version"
 _AGENTS = (
     "SELECT DISTINCT agent FROM concepts "
     "WHERE $1 = '' OR agent = $1 OR starts_with(agent, $1 || '/') ORDER BY agent"
@@ -143,6 +170,12 @@ class PgConceptStore:
         )
         rows = await self._run(lambda c: c.fetch(_AGENTS, prefix), "read")
         return [str(row[0]) for row in rows]
+
+    async def version(self, agent: str, tenant: str | None = None) -> str:
+        """A stamp of the whole concept table: it changes whenever any record is written."""
+        _key(agent, tenant)
+        row = await self._run(lambda c: c.fetchrow(_VERSION), "read")
+        return f"v{int(row[0]) if row is not None else 0}"
 
     async def names(self, agent: str, tenant: str | None = None) -> list[str]:
         tenant_key, agent_key = _key(agent, tenant)

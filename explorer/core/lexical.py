@@ -21,6 +21,7 @@ library and core models.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import math
 import re
 from collections import Counter, defaultdict
@@ -123,6 +124,7 @@ class LexicalIndex:
         for index, session in enumerate(self._sessions):
             members[session].append(index)
         self._session_count = len(members)
+        self._members = members
         session_documents = [
             [term for index in members[session] for term in documents[index]]
             for session in range(self._session_count)
@@ -170,10 +172,12 @@ class LexicalIndex:
                             combined[other] = own.get(other, 0.0) + lift
         if params.session_weight > 0.0:
             by_session = _scaled(self._session_index.scores(terms))
-            for index, session in enumerate(sessions):
-                share = by_session.get(session, 0.0)
+            # Only the sessions the query reached, not every chunk of the scope.
+            for session in sorted(by_session):
+                share = by_session[session]
                 if share > 0.0:
-                    combined[index] = combined.get(index, 0.0) + params.session_weight * share
+                    for index in self._members[session]:
+                        combined[index] = combined.get(index, 0.0) + params.session_weight * share
         return _scaled(combined)
 
     def search(self, query: str, k: int) -> list[tuple[Chunk, float]]:
@@ -181,7 +185,8 @@ class LexicalIndex:
         if k <= 0:
             return []
         scored = self.scores(query)
-        ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:k]
+        # The k best without sorting every chunk that matched a term.
+        ranked = heapq.nsmallest(k, scored.items(), key=lambda item: (-item[1], item[0]))
         return [(self.chunks[index], score) for index, score in ranked if score > 0.0]
 
 

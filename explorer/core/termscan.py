@@ -27,6 +27,9 @@ Record fields read (JSON object): ``name`` (required), ``description``, ``body``
 
 from __future__ import annotations
 
+import bisect
+import heapq
+import itertools
 import json
 import math
 import re
@@ -166,6 +169,43 @@ def overlap(record: ConceptRecord, terms: Sequence[str]) -> int:
     return total
 
 
+_SEPARATOR = "\x00"  # never inside a term, so no match can span two records
+
+
+class _Haystack:
+    """The records' lowercase names, descriptions and bodies, each field joined into one text.
+
+    ``overlaps`` gives what ``overlap`` gives each record, for every record at once: a term is
+    found with one scan of each joined text (in C) and every record it occurs in is visited
+    once, so records sharing no term with the query cost nothing.
+    """
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, records: Sequence[ConceptRecord]) -> None:
+        fields: list[tuple[int, str, list[int]]] = []
+        for weight, texts in (
+            (NAME_WEIGHT, [record.name_lower for record in records]),
+            (DESCRIPTION_WEIGHT, [record.description_lower for record in records]),
+            (BODY_WEIGHT, [record.body_lower for record in records]),
+        ):
+            starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
+            fields.append((weight, _SEPARATOR.join(texts), starts))
+        self._fields = fields
+
+    def overlaps(self, terms: Sequence[str]) -> dict[int, int]:
+        """Record position → weighted term overlap, for the records with any overlap."""
+        totals: dict[int, int] = {}
+        for weight, text, starts in self._fields:
+            for term in terms:
+                at = text.find(term)
+                while at != -1:
+                    position = bisect.bisect_right(starts, at) - 1
+                    totals[position] = totals.get(position, 0) + weight
+                    at = text.find(term, starts[position + 1])
+        return totals
+
+
 def recency_factor(seen_at: datetime | None, now: datetime) -> float:
     if seen_at is None:
         return 1.0
@@ -212,8 +252,10 @@ class TermScan:
         self._store = store
         self._clock = clock or (lambda: datetime.now(UTC))
         self._cache: dict[tuple[str, str | None], dict[str, _Entry]] = {}
-        # Per (agent, tenant): the store's version and the record list read under it.
-        self._listed: dict[tuple[str, str | None], tuple[str, list[ConceptRecord], list[str]]] = {}
+        # Per (agent, tenant): the store's version and the records read under it, searchable.
+        self._listed: dict[
+            tuple[str, str | None], tuple[str, list[ConceptRecord], list[str], _Haystack]
+        ] = {}
         self.parses = 0
 
     async def search(
@@ -233,31 +275,43 @@ class TermScan:
         terms = tokenize(query)
         if not terms or top_k <= 0:
             return ScanResult(terms=terms)
-        records, unreadable = await self._records(source, agent, tenant)
+        records, unreadable, haystack = await self._records(source, agent, tenant)
         moment = now or self._clock()
         moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
         best = TERM_WEIGHT * len(terms)
-        scored: list[tuple[float, int, ConceptHit]] = []
-        for position, record in enumerate(records):
-            weight = overlap(record, terms)
+        scored: list[tuple[float, int, float]] = []
+        overlaps = haystack.overlaps(terms)
+        for position, weight in overlaps.items():
             if weight <= 0:
                 continue
+            record = records[position]
             factor = recency_factor(record.seen_at, moment)
             score = weight * record.confidence * factor
             if score <= 0.0:
                 continue
-            hit = ConceptHit(record, score, weight, factor, weight / best, position)
-            scored.append((-score, position, hit))
-        scored.sort(key=lambda item: (item[0], item[1]))
+            scored.append((-score, position, factor))
+        # Common terms match thousands of records; only the best top_k are ordered and kept.
+        best_k = heapq.nsmallest(top_k, scored, key=lambda item: (item[0], item[1]))
+        hits = tuple(
+            ConceptHit(
+                records[position],
+                -negative,
+                overlaps[position],
+                factor,
+                overlaps[position] / best,
+                position,
+            )
+            for negative, position, factor in best_k
+        )
         return ScanResult(
-            hits=tuple(item[2] for item in scored[:top_k]),
+            hits=hits,
             unreadable=tuple(unreadable),
             terms=terms,
         )
 
     async def _records(
         self, store: ConceptStore, agent: str, tenant: str | None
-    ) -> tuple[list[ConceptRecord], list[str]]:
+    ) -> tuple[list[ConceptRecord], list[str], _Haystack]:
         # A store with a table-wide version lets an unchanged memory skip listing every stamp;
         # it is read first, so a write racing the listing can only cost an extra listing.
         versioned = getattr(store, "version", None)
@@ -265,11 +319,12 @@ class TermScan:
         key = (agent, tenant)
         listed = self._listed.get(key)
         if version is not None and listed is not None and listed[0] == version:
-            return list(listed[1]), list(listed[2])
+            return listed[1], listed[2], listed[3]
         records, unreadable = await self._stamped_records(store, agent, tenant)
+        haystack = _Haystack(records)
         if version is not None:
-            self._listed[key] = (version, records, unreadable)
-        return list(records), list(unreadable)
+            self._listed[key] = (version, records, unreadable, haystack)
+        return records, unreadable, haystack
 
     async def _stamped_records(
         self, store: ConceptStore, agent: str, tenant: str | None

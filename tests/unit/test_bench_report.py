@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from explorer.bench.measure import percentile, summary
-from explorer.bench.seed import _gui_table, _targets, render
+from explorer.bench.report import gui_table, render, targets
 
 
 def test_percentiles_are_nearest_rank_samples() -> None:
@@ -23,7 +23,7 @@ def test_gui_table_rows_become_figures() -> None:
         "| zoom frame | 30.0 ms median | ≤ 16 ms | **no** |\n"
         "| recolour | 4.0 s, no crash | no crash |  |\n"
     )
-    rows = _gui_table(markdown)
+    rows = gui_table(markdown)
     assert rows["pan frame"] == {"result": "3.1 ms median", "target": "≤ 16 ms", "met": True}
     assert rows["zoom frame"]["met"] is False
     assert rows["recolour"]["met"] is None
@@ -52,7 +52,7 @@ def _figures(warm_p50: float, errors: int) -> dict[str, object]:
 
 def test_targets_pass_and_miss_and_skip_ingest_below_seed_scale() -> None:
     figures = _figures(warm_p50=20.0, errors=2)
-    rows = {row["key"]: row for row in _targets(figures)}
+    rows = {row["key"]: row for row in targets(figures)}
     assert rows["warm_p50"]["pass"] is False
     assert rows["warm_p95"]["pass"] is True
     assert rows["c32_errors"]["pass"] is False

@@ -1,0 +1,117 @@
+"""Measuring tools for the benchmarks: percentiles of samples and a peak-memory sampler.
+
+``summary`` turns millisecond samples into ``{"n", "p50", "p95", "p99", "mean", "max"}`` (nearest
+rank, so a p99 over 200 samples is a real sample, not an interpolation). ``PeakMemory`` samples,
+in a daemon thread, the resident memory of this process and of each named server process
+(PostgreSQL counted as its postmaster plus children by proportional set size, because its
+backends share one buffer pool that plain RSS would count once per backend). Imports the
+standard library and psutil.
+"""
+
+from __future__ import annotations
+
+import math
+import resource
+import threading
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import psutil
+
+MB = 1024 * 1024
+
+
+def percentile(sorted_samples: list[float], share: float) -> float:
+    """Nearest-rank percentile of already sorted samples (0 when there are none)."""
+    if not sorted_samples:
+        return 0.0
+    rank = max(1, math.ceil(share * len(sorted_samples)))
+    return sorted_samples[min(rank, len(sorted_samples)) - 1]
+
+
+def summary(samples: Iterable[float]) -> dict[str, float]:
+    """``n``, ``p50``, ``p95``, ``p99``, ``mean`` and ``max`` of millisecond samples, rounded."""
+    ordered = sorted(samples)
+    if not ordered:
+        return {"n": 0, "p50": 0.0, "p95": 0.0, "p99": 0.0, "mean": 0.0, "max": 0.0}
+    return {
+        "n": len(ordered),
+        "p50": round(percentile(ordered, 0.50), 3),
+        "p95": round(percentile(ordered, 0.95), 3),
+        "p99": round(percentile(ordered, 0.99), 3),
+        "mean": round(sum(ordered) / len(ordered), 3),
+        "max": round(ordered[-1], 3),
+    }
+
+
+def _tree_pss(proc: psutil.Process) -> float:
+    total = 0.0
+    for member in [proc, *proc.children(recursive=True)]:
+        try:
+            info: Any = member.memory_full_info()
+            total += float(getattr(info, "pss", info.rss))
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return total
+
+
+def _rss(proc: psutil.Process) -> float:
+    try:
+        return float(proc.memory_info().rss)
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return 0.0
+
+
+class PeakMemory:
+    """Peak memory in MB of this process (``app``) and of the given servers while running.
+
+    ``servers`` maps a name to a pid; a name in ``trees`` is measured with its children.
+    Use as a context manager around the phases to measure.
+    """
+
+    def __init__(
+        self,
+        servers: Mapping[str, int | None],
+        *,
+        trees: Iterable[str] = ("postgres",),
+        interval: float = 0.25,
+    ) -> None:
+        self._procs: dict[str, psutil.Process] = {}
+        for name, pid in servers.items():
+            if pid:
+                try:
+                    self._procs[name] = psutil.Process(pid)
+                except psutil.NoSuchProcess:
+                    continue
+        self._trees = set(trees)
+        self._self = psutil.Process()
+        self._interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="bench-rss", daemon=True)
+        self.peak: dict[str, float] = {"app": 0.0, **{name: 0.0 for name in servers}}
+
+    def sample(self) -> None:
+        self.peak["app"] = max(self.peak["app"], _rss(self._self))
+        for name, proc in self._procs.items():
+            value = _tree_pss(proc) if name in self._trees else _rss(proc)
+            self.peak[name] = max(self.peak.get(name, 0.0), value)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._interval):
+            self.sample()
+
+    def __enter__(self) -> PeakMemory:
+        self.sample()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+
+    def report(self) -> dict[str, float]:
+        """Peaks in MB, plus ``app_max_rss``: the kernel's own high-water mark for this process."""
+        figures = {name: round(value / MB, 1) for name, value in self.peak.items()}
+        figures["app_max_rss"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+        return figures

@@ -1,0 +1,91 @@
+"""The term scan's fast paths: a versioned store is not listed again while unchanged, and the
+joined-text search gives each record exactly what ``overlap`` gives it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from explorer.core.termscan import ConceptRecord, TermScan, _Haystack, overlap, tokenize
+from tests.unit.fakes import FakeConceptStore
+
+NOW = datetime(2024, 6, 1, tzinfo=UTC)
+AGENT = "acme/bot"
+
+
+class VersionedStore(FakeConceptStore):
+    """A fake whose version changes with every write, counting how often names are listed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listings = 0
+
+    async def version(self, agent: str, tenant: str | None = None) -> str:
+        return f"v{self._tick}"
+
+    async def names(self, agent: str, tenant: str | None = None) -> list[str]:
+        self.listings += 1
+        return await super().names(agent, tenant)
+
+
+async def test_unchanged_version_skips_listing_and_a_write_is_seen() -> None:
+    store = VersionedStore()
+    store.put(AGENT, {"name": "Kestrel", "description": "a falcon", "updated_at": NOW.isoformat()})
+    scan = TermScan(store, clock=lambda: NOW)
+
+    first = await scan.search(AGENT, "kestrel")
+    again = await scan.search(AGENT, "kestrel")
+
+    assert [hit.record.name for hit in first.hits] == ["Kestrel"]
+    assert [hit.record.name for hit in again.hits] == ["Kestrel"]
+    assert store.listings == 1
+
+    store.put(AGENT, {"name": "Kestrel Lake", "updated_at": NOW.isoformat()})
+    after = await scan.search(AGENT, "kestrel")
+
+    assert store.listings == 2
+    assert sorted(hit.record.name for hit in after.hits) == ["Kestrel", "Kestrel Lake"]
+
+
+async def test_versions_are_kept_per_agent() -> None:
+    store = VersionedStore()
+    store.put(AGENT, {"name": "Kestrel", "updated_at": NOW.isoformat()})
+    store.put("acme/other", {"name": "Kestrel Bay", "updated_at": NOW.isoformat()})
+    scan = TermScan(store, clock=lambda: NOW)
+
+    mine = await scan.search(AGENT, "kestrel")
+    theirs = await scan.search("acme/other", "kestrel")
+
+    assert [hit.record.name for hit in mine.hits] == ["Kestrel"]
+    assert [hit.record.name for hit in theirs.hits] == ["Kestrel Bay"]
+
+
+WORDS = st.sampled_from(["kes", "kestrel", "lake", "falcon", "a", "bay", "rel", "\x00", "Ö"])
+TEXTS = st.lists(WORDS, max_size=6).map(" ".join)
+
+
+@given(
+    fields=st.lists(st.tuples(TEXTS, TEXTS, TEXTS), max_size=8),
+    query=st.lists(WORDS, min_size=1, max_size=4).map(" ".join),
+)
+def test_the_joined_search_gives_every_record_its_own_overlap(
+    fields: list[tuple[str, str, str]], query: str
+) -> None:
+    records = [
+        ConceptRecord(
+            name=name or "x",
+            id=f"concept:{name}",
+            description=description,
+            body=body,
+            name_lower=(name or "x").lower(),
+            description_lower=description.lower(),
+            body_lower=body.lower(),
+        )
+        for name, description, body in fields
+    ]
+    terms = tokenize(query)
+    found = _Haystack(records).overlaps(terms)
+    expected = {i: overlap(r, terms) for i, r in enumerate(records) if overlap(r, terms) > 0}
+    assert found == expected

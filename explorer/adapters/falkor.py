@@ -266,8 +266,9 @@ def _as_list(variable: str, keys: Sequence[str]) -> str:
     return "[" + ", ".join(f"{variable}.{key}" for key in keys) + "]"
 
 
-# Activation's read: one row per (seed, relation), the seed's strongest relations first, as
-# plain lists (maps and provenance arrays cost more to decode than the spread ever uses).
+# Activation's read: one row per seed, its strongest relations first, each with the entity at
+# the other end, all as plain lists (maps and provenance arrays cost more to decode than the
+# spread ever uses).
 _SPREAD_NEIGHBOURHOOD = f"""
 UNWIND $ids AS id
 MATCH (n:Entity {{id: id}})
@@ -276,12 +277,9 @@ WHERE {_SCOPE_MATCH.format(n="m")}
 WITH n, r, m
 ORDER BY r.confidence DESC, m.salience DESC, r.id
 WITH n, collect(CASE WHEN r IS NULL THEN NULL ELSE [r, m] END)[0..$limit] AS near
-UNWIND (CASE WHEN size(near) = 0 THEN [NULL] ELSE near END) AS pair
-WITH n, pair[0] AS r, pair[1] AS m
 RETURN {_as_list("n", _ENTITY_KEYS)},
-    CASE WHEN m IS NULL THEN NULL ELSE {_as_list("m", _ENTITY_KEYS)} END,
-    CASE WHEN r IS NULL THEN NULL ELSE [startNode(r).id, endNode(r).id] END,
-    CASE WHEN r IS NULL THEN NULL ELSE {_as_list("r", _RELATION_KEYS)} END
+    [pair IN near | [{_as_list("pair[1]", _ENTITY_KEYS)}, startNode(pair[0]).id,
+        endNode(pair[0]).id, {_as_list("pair[0]", _RELATION_KEYS)}]]
 """
 
 _DEGREE = """
@@ -672,16 +670,14 @@ class FalkorGraphStore:
         params = {"ids": seeds, "limit": limit, **_filter_params(scope, None)}
         entities: dict[str, Entity] = {}
         relations: dict[str, Relation] = {}
-        for seed, other, ends, relation in await self._read(_SPREAD_NEIGHBOURHOOD, params):
-            for values in (seed, other):
-                if values is not None and str(values[0]) not in entities:
+        for seed, near in await self._read(_SPREAD_NEIGHBOURHOOD, params):
+            for values in (seed, *(item[0] for item in near or ())):
+                if str(values[0]) not in entities:
                     entity = _entity(dict(zip(_ENTITY_KEYS, values, strict=True)), ())
                     entities[entity.id] = entity
-            if ends is not None and relation is not None:
+            for _, source, target, relation in near or ():
                 fields = dict(zip(_RELATION_KEYS, relation, strict=True))
-                relations.setdefault(
-                    str(fields["id"]), _relation(str(ends[0]), str(ends[1]), fields)
-                )
+                relations.setdefault(str(fields["id"]), _relation(str(source), str(target), fields))
         ordered = tuple(relations[key] for key in sorted(relations))
         return Subgraph(entities=entities, relations=ordered)
 

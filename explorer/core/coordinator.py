@@ -251,7 +251,15 @@ def decide(
             strongest = max(step.energy for step in log.steps if step.hop == 0)
             signal = {node: min(1.0, amount / strongest) for node, amount in log.received.items()}
             kept = [_rescored(item, scorer, signal) for item in kept]
-            kept = _chunks_activated(kept, scorer, log, strongest, associations, candidates)
+            kept = _chunks_activated(
+                kept,
+                scorer,
+                log,
+                strongest,
+                associations,
+                candidates,
+                policy.activation.mention_weight,
+            )
             kept_ids = {
                 item.candidate.id for item in kept if item.candidate.kind is not CandidateKind.CHUNK
             }
@@ -320,33 +328,44 @@ def _chunks_activated(
     strongest: float,
     associations: Associations,
     candidates: Sequence[Candidate],
+    mention_weight: float,
 ) -> list[Scored]:
-    """Kept chunks re-scored with the activation of the entities they mention or were said by.
+    """Kept chunks re-scored with the activation of the person who said them or what they mention.
 
-    A chunk's activation is the strongest final energy (relative to the strongest seed) among
-    the entities its provenance links it to and the person who said it. Activation only ever
-    lifts a chunk: counting the signal adds its weight to the chunk's weighted mean, so a chunk
-    whose activation is below its own score keeps the score it passed the gates with.
+    Energies count relative to the strongest seed. A chunk takes its speaker's activation in full
+    (the person entity of that name with the most energy) and ``mention_weight`` of the strongest
+    entity its provenance links it to: in a conversation the other side names the person they
+    answer, so a mention is weaker evidence of what a turn is about than who said it. Activation
+    only ever lifts a chunk: counting the signal adds its weight to the chunk's weighted mean, so
+    a chunk whose activation is below its own score keeps the score it passed the gates with.
     """
     speakers: dict[str, str] = {}
     entities = [c.record for c in candidates if isinstance(c.record, Entity)]
+    energy = log.energy
     for entity in [*entities, *associations.subgraph.entities.values()]:
-        if entity.type in SPEAKER_TYPES and entity.id in log.energy:
-            speakers.setdefault(_speaker_key(entity.name), entity.id)
+        if entity.type in SPEAKER_TYPES and entity.id in energy:
+            key = _speaker_key(entity.name)
+            held = speakers.get(key)
+            if held is None or (energy[entity.id], held) > (energy[held], entity.id):
+                speakers[key] = entity.id
+
+    def relative(node: str) -> float:
+        return min(1.0, energy.get(node, 0.0) / strongest)
+
     rescored: list[Scored] = []
     for item in kept:
         candidate = item.candidate
         if candidate.kind is not CandidateKind.CHUNK:
             rescored.append(item)
             continue
-        linked = list(associations.chunk_entities.get(candidate.id, ()))
+        mentioned = associations.chunk_entities.get(candidate.id, ())
+        amount = mention_weight * max((relative(node) for node in mentioned), default=0.0)
         record = candidate.record
         if isinstance(record, Chunk) and record.speaker:
             speaker = speakers.get(_speaker_key(record.speaker))
             if speaker is not None:
-                linked.append(speaker)
-        amount = max((log.energy.get(node, 0.0) for node in linked), default=0.0)
-        signals = item.signals._replace(activation=min(1.0, amount / strongest))
+                amount = max(amount, relative(speaker))
+        signals = item.signals._replace(activation=amount)
         lifted = Scored.of(candidate, item.distance, item.factor, signals, scorer)
         rescored.append(lifted if lifted.score > item.score else item)
     return rescored

@@ -125,6 +125,13 @@ class ActivationParams:
     be active, ``fan_normalisation`` divides what a node passes by its number of relations (the
     fan effect), ``max_seeds`` caps the seeds, ``max_found`` the nodes activation may add to the
     result, and ``limit_per_node`` how many relations per node are fetched from the store.
+    ``max_frontier`` caps how many entities (the strongest would-be seeds) have their
+    neighbourhood fetched in one round, which bounds the graph read whatever the candidate count.
+    ``named_energy`` is the seed energy of an entity the query names (every word of its name is
+    a word of the query): the query points at it, so it seeds at least that strongly whatever
+    its match score (0 leaves seeds to their scores alone). A chunk takes the activation of
+    the person who said it in full and ``mention_weight`` of the strongest entity it mentions:
+    saying something ties a turn to its speaker more closely than naming someone in it does.
     """
 
     enabled: bool = True
@@ -136,6 +143,9 @@ class ActivationParams:
     max_seeds: int = 10
     max_found: int = 5
     limit_per_node: int = 25
+    max_frontier: int = 24
+    named_energy: float = 1.0
+    mention_weight: float = 0.3
 
     def __post_init__(self) -> None:
         _flag("activation", "enabled", self.enabled)
@@ -152,6 +162,9 @@ class ActivationParams:
         _integer("activation", "max_seeds", self.max_seeds, 1, 1_000)
         _integer("activation", "max_found", self.max_found, 0, 1_000)
         _integer("activation", "limit_per_node", self.limit_per_node, 1, 1_000)
+        _integer("activation", "max_frontier", self.max_frontier, 1, 500)
+        _within("activation", "named_energy", self.named_energy, 0.0, 1.0, "energies lie in [0, 1]")
+        _within("activation", "mention_weight", self.mention_weight, 0.0, 1.0, "a share of energy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,18 +332,21 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
             )
         )
     ),
+    # Activation carries most of the weight here: the person a question names, and what spreads
+    # from them, says more about which turns answer it than the words do.
     "full": policy_to_dict(
         replace(
             DEFAULT_POLICY,
             weights=RelevanceWeights(
-                similarity=0.15,
-                lexical=0.6,
+                similarity=0.1,
+                lexical=0.2,
                 recency=0.0,
-                salience=0.05,
+                salience=0.02,
                 confidence=0.0,
-                activation=0.25,
+                activation=0.8,
             ),
             activation=ActivationParams(hops=1, node_budget=100, max_found=10),
+            fetch_factor=5,
         )
     ),
 }

@@ -21,7 +21,7 @@ from explorer.core.errors import (
     StoreTimeout,
     StoreUnavailable,
 )
-from explorer.core.models import Entity, MemoryLayer, Mention, Period, Relation
+from explorer.core.models import Entity, MemoryLayer, Mention, Period, Relation, Subgraph
 
 MAY = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 JUNE = datetime(2024, 6, 10, 9, 30, tzinfo=UTC)
@@ -299,6 +299,26 @@ async def test_neighbourhood_degree_and_entities_in_chunks(graph_store: FalkorGr
         "chunk-3": ["engine"],
         "chunk-404": [],
     }
+
+
+async def test_spread_neighbourhood_is_each_seeds_strongest_relations_without_provenance(
+    graph_store: FalkorGraphStore,
+) -> None:
+    await fill(graph_store)
+    lean = await graph_store.spread_neighbourhood(["ada"], limit_per_node=1)
+    assert set(lean.entities) == {"ada", "babbage"}
+    (edge,) = lean.relations
+    assert (edge.id, edge.source_id, edge.target_id) == ("r-ada-babbage", "ada", "babbage")
+    assert edge.type == "worked_with" and edge.confidence == pytest.approx(0.95)
+    assert edge.mentions == ()
+    assert lean.entities["ada"].name == "Ada Lovelace"
+    assert lean.entities["babbage"].scope == "acme/assistant"
+    wide = await graph_store.spread_neighbourhood(["ada", "missing"], scope="acme/assistant/ana")
+    assert set(wide.entities) == {"ada", "babbage", "engine"}
+    assert [r.id for r in wide.relations] == ["r-ada-babbage", "r-ada-engine"]
+    elsewhere = await graph_store.spread_neighbourhood(["ada"], scope="globex/bot")
+    assert set(elsewhere.entities) == {"ada"} and elsewhere.relations == ()
+    assert await graph_store.spread_neighbourhood([]) == Subgraph()
 
 
 async def test_relations_to_unknown_entities_are_refused_before_any_write(

@@ -211,3 +211,50 @@ def test_decide_is_fast_at_demo_size() -> None:
     timings.sort()
     # The benchmark reports the real figure (target 5 ms); loose here for busy CI hosts.
     assert timings[len(timings) // 2] < 0.05
+
+
+class RecordingAssociations(FakeAssociations):
+    """Remembers which ids each round asked for."""
+
+    def __init__(self, subgraph: Subgraph) -> None:
+        super().__init__(subgraph)
+        self.asked: list[list[str]] = []
+
+    async def neighbours(
+        self, ids: Sequence[str], *, limit_per_node: int, scope: str | None = None
+    ) -> Subgraph:
+        self.asked.append(list(ids))
+        return await super().neighbours(ids, limit_per_node=limit_per_node, scope=scope)
+
+
+async def test_the_first_round_fetches_only_the_strongest_would_be_seeds() -> None:
+    source = ListSource(entities(("ana", 0.9), ("lisbon", 0.7), ("taberna", 0.2)))
+    associations = RecordingAssociations(world())
+    policy = replace(POLICY, activation=replace(POLICY.activation, max_frontier=2, hops=1))
+    coordinator = RetrievalCoordinator(source=source, policy=policy, associations=associations)
+    retrieval = await coordinator.coordinate(query())
+    assert associations.asked == [["ana", "lisbon"]]
+    assert retrieval.activation.seeds
+
+
+async def test_an_entity_the_query_names_seeds_at_the_named_energy() -> None:
+    named = replace(
+        make_candidate("marta", kind="entity", similarity=0.1, scope=SCOPE), label="Marta"
+    )
+    other = make_candidate("ana", kind="entity", similarity=0.9, scope=SCOPE)
+    params = replace(POLICY.activation, hops=1, named_energy=1.0)
+    on = decide(
+        [named, other],
+        MemoryQuery("where does marta live", scope=SCOPE),
+        replace(POLICY, activation=params),
+        world(),
+    )
+    off = decide(
+        [named, other],
+        MemoryQuery("where does marta live", scope=SCOPE),
+        replace(POLICY, activation=replace(params, named_energy=0.0)),
+        world(),
+    )
+    seed = {s.node: s.energy for s in on.activation.steps if s.hop == 0}
+    assert seed["marta"] == pytest.approx(1.0)
+    assert {s.node: s.energy for s in off.activation.steps if s.hop == 0}["marta"] < 0.5

@@ -47,6 +47,7 @@ from explorer.core.models import (
     ChunkHit,
     EmbeddingSpec,
     MemoryLayer,
+    chunk_embedding_text,
     scope_parts,
 )
 from explorer.core.ports import Vector
@@ -249,9 +250,9 @@ _STAGE_CREATE = (
     "CREATE UNLOGGED TABLE chunk_reembed "
     "(id text PRIMARY KEY, embedding vector({dimension:d}) NOT NULL)"
 )
-_STAGE_PAGE = "SELECT id, text FROM chunks WHERE id > $1 ORDER BY id LIMIT $2"
+_STAGE_PAGE = "SELECT id, speaker, text FROM chunks WHERE id > $1 ORDER BY id LIMIT $2"
 _STAGE_MISSING = """
-SELECT c.id, c.text FROM chunks c
+SELECT c.id, c.speaker, c.text FROM chunks c
 WHERE NOT EXISTS (SELECT 1 FROM chunk_reembed r WHERE r.id = c.id)
 ORDER BY c.id
 """
@@ -622,7 +623,7 @@ class PgChunkStore:
             await bounded(conn.execute(statement, *args, timeout=seconds), seconds, "re-embed")
 
         async def stage(rows: Sequence[asyncpg.Record]) -> None:
-            texts = [str(row["text"]) for row in rows]
+            texts = [chunk_embedding_text(str(row["speaker"]), str(row["text"])) for row in rows]
             matrix = _matrix(await embed(texts), len(texts), spec.dimension)
             records = [(str(row["id"]), matrix[i]) for i, row in enumerate(rows)]
             await bounded(

@@ -43,6 +43,16 @@ def scope_distance(memory_scope: str, query_scope: str) -> int | None:
     return None
 
 
+def chunk_embedding_text(speaker: str, text: str) -> str:
+    """What a chunk's vector is made from: who said it and what they said.
+
+    The speaker belongs in the vector because questions name people ("what did Ana say about
+    …"); measured on LoCoMo, embedding ``speaker: text`` instead of the bare text lifts the
+    local embedder's recall@5 from 22 to 33.
+    """
+    return f"{speaker}: {text}" if speaker else text
+
+
 @dataclass(frozen=True, slots=True)
 class Mention:
     """Provenance: where in which chunk an entity or relation is stated, and when."""

@@ -17,7 +17,14 @@ from dataclasses import asdict, dataclass, field
 from typing import TypeVar
 
 from explorer.core.errors import InvalidArgument, WriteFailed
-from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation, scope_parts
+from explorer.core.models import (
+    Chunk,
+    EmbeddingSpec,
+    Entity,
+    Relation,
+    chunk_embedding_text,
+    scope_parts,
+)
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.ingest.concepts import concept_records
 from explorer.ingest.progress import Progress, ProgressCallback
@@ -247,7 +254,7 @@ async def _write_both_stores(
         progress("chunks", 0, len(memory.chunks))
         await _embed_and_write(
             _growing_batches(memory.chunks, CHUNK_BATCH),
-            lambda batch: [chunk.text for chunk in batch],
+            lambda batch: [chunk_embedding_text(chunk.speaker, chunk.text) for chunk in batch],
             embedder,
             write_chunks,
             clock,

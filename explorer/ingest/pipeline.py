@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
 from explorer.core.errors import InvalidArgument, StoreUnavailable, WriteFailed
-from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation
+from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation, chunk_embedding_text
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.ingest.aliases import merge_keys, merge_near_duplicates
 from explorer.ingest.chunking import chunk_turns
@@ -411,7 +411,9 @@ async def _write_chunks(
     chunks = _flatten(unit)
     new = [chunk for chunk in chunks if chunk.id not in present]
     if new:
-        vectors = await _embed(stores.embedder, [chunk.text for chunk in new])
+        vectors = await _embed(
+            stores.embedder, [chunk_embedding_text(chunk.speaker, chunk.text) for chunk in new]
+        )
         report.chunks_new += await stores.chunks.upsert(
             new, vectors, stores.embedder.spec, pending=True
         )

@@ -22,7 +22,7 @@ from explorer.adapters.local_embedder import LocalEmbedder
 from explorer.adapters.pg_concepts import PgConceptStore
 from explorer.adapters.pgvector import PgChunkStore
 from explorer.core.errors import EmbeddingMismatch, ModelServiceError
-from explorer.core.models import Chunk, EmbeddingSpec, Entity
+from explorer.core.models import Chunk, EmbeddingSpec, Entity, chunk_embedding_text
 from explorer.ingest.pipeline import Stores, ingest_file, reembed_all
 from explorer.ingest.progress import Progress
 
@@ -132,7 +132,9 @@ async def test_reembed_switches_both_stores_to_the_new_model(
     assert [p.phase for p in seen].index("chunks") < [p.phase for p in seen].index("entities")
 
     for chunk in chunks:
-        hits = await chunk_store.search(new.vector(chunk.text), 1, spec=new.spec)
+        hits = await chunk_store.search(
+            new.vector(chunk_embedding_text(chunk.speaker, chunk.text)), 1, spec=new.spec
+        )
         assert hits and hits[0].chunk.id == chunk.id
         assert hits[0].similarity == pytest.approx(1.0, abs=1e-4)
     with pytest.raises(EmbeddingMismatch):
@@ -182,14 +184,18 @@ async def test_an_interrupted_chunk_reembed_leaves_the_old_model_working(
     hits = await chunk_store.search(old_query, 1, spec=old_spec)
     assert hits[0].chunk.id == chunk.id
     with pytest.raises(EmbeddingMismatch):
-        await chunk_store.search(failing.vector(chunk.text), 1, spec=failing.spec)
+        await chunk_store.search(
+            failing.vector(chunk_embedding_text(chunk.speaker, chunk.text)), 1, spec=failing.spec
+        )
     assert not await staging_left(servers, pg_schema)
     assert await counts(chunk_store, graph_store) == before
 
     # Running it again starts over and succeeds.
     failing.fail_on_call = None
     assert await chunk_store.reembed(failing.embed, failing.spec, batch=4) == before[0]
-    hits = await chunk_store.search(failing.vector(chunk.text), 1, spec=failing.spec)
+    hits = await chunk_store.search(
+        failing.vector(chunk_embedding_text(chunk.speaker, chunk.text)), 1, spec=failing.spec
+    )
     assert hits[0].chunk.id == chunk.id
 
 

@@ -14,7 +14,7 @@ from explorer.core.policy import RetrievalPolicy
 from explorer.core.scour import ScourRequest, ScourResult, scour
 from explorer.eval.locomo import evaluate_locomo, expected_chunks
 
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "eval" / "locomo-tiny.json"
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "eval" / "benchmark-tiny.json"
 
 
 @dataclass

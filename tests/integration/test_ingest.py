@@ -30,7 +30,7 @@ from tests.integration.conftest import drop_schema, unique_name
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "ingest"
 WORKER = Path(__file__).with_name("ingest_worker.py")
-SOURCES = [(FIXTURES / "locomo_small.json", "locomo"), (FIXTURES / "messages.jsonl", "jsonl")]
+SOURCES = [(FIXTURES / "benchmark_small.json", "locomo"), (FIXTURES / "messages.jsonl", "jsonl")]
 
 
 @pytest.fixture

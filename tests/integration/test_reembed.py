@@ -27,7 +27,7 @@ from explorer.ingest.pipeline import Stores, ingest_file, reembed_all
 from explorer.ingest.progress import Progress
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ingest"
-SOURCES = [(FIXTURES / "locomo_small.json", "locomo"), (FIXTURES / "messages.jsonl", "jsonl")]
+SOURCES = [(FIXTURES / "benchmark_small.json", "locomo"), (FIXTURES / "messages.jsonl", "jsonl")]
 
 
 class HashingEmbedder:

@@ -24,7 +24,7 @@ from explorer.eval.locomo import (
     recall_at,
 )
 
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "eval" / "locomo-tiny.json"
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "eval" / "benchmark-tiny.json"
 NOW = datetime(2024, 3, 3, 9, 15, tzinfo=UTC)
 
 

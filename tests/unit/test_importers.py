@@ -20,7 +20,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 
 
 def test_locomo_reads_every_session_in_order_with_its_time() -> None:
-    result = read_turns(FIXTURES / "locomo_small.json", "locomo")
+    result = read_turns(FIXTURES / "benchmark_small.json", "locomo")
     first = [turn for turn in result.turns if turn.conversation_id == "trail-1"]
     assert [turn.turn_id for turn in first] == [
         "D1:1",
@@ -40,7 +40,7 @@ def test_locomo_reads_every_session_in_order_with_its_time() -> None:
 
 
 def test_locomo_keeps_image_captions_in_the_text() -> None:
-    result = read_turns(FIXTURES / "locomo_small.json", "locomo")
+    result = read_turns(FIXTURES / "benchmark_small.json", "locomo")
     by_id = {(turn.conversation_id, turn.turn_id): turn for turn in result.turns}
     shared = by_id[("trail-1", "D1:3")].text
     assert shared.startswith("Yes, the one by Harbour Park.")
@@ -49,7 +49,7 @@ def test_locomo_keeps_image_captions_in_the_text() -> None:
 
 
 def test_locomo_scope_goes_under_the_given_prefix() -> None:
-    result = read_turns(FIXTURES / "locomo_small.json", "locomo", scope="/lab/eval/")
+    result = read_turns(FIXTURES / "benchmark_small.json", "locomo", scope="/lab/eval/")
     assert {turn.scope for turn in result.turns} == {
         "lab/eval/locomo/trail-1",
         "lab/eval/locomo/trail-2",
@@ -70,15 +70,15 @@ def test_session_times_parse(text: str, expected: datetime) -> None:
 
 def test_locomo_strict_names_the_first_bad_record_and_imports_nothing() -> None:
     with pytest.raises(ImportFormatError) as raised:
-        read_turns(FIXTURES / "locomo_bad.json", "locomo")
+        read_turns(FIXTURES / "benchmark_bad.json", "locomo")
     message = str(raised.value)
-    assert "locomo_bad.json" in message
+    assert "benchmark_bad.json" in message
     assert "sample 0 (broken-1), session_1" in message
     assert "4 more bad records" in message
 
 
 def test_locomo_skip_bad_keeps_the_good_turns_and_lists_the_bad() -> None:
-    result = read_turns(FIXTURES / "locomo_bad.json", "locomo", skip_bad=True)
+    result = read_turns(FIXTURES / "benchmark_bad.json", "locomo", skip_bad=True)
     assert [turn.turn_id for turn in result.turns] == ["D2:1", "D2:4"]
     locations = [record.location for record in result.bad]
     assert locations == [

@@ -21,7 +21,7 @@ from tests.unit.ingest_fakes import (
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
-SOURCES = [(FIXTURES / "locomo_small.json", "locomo"), (FIXTURES / "messages.jsonl", "jsonl")]
+SOURCES = [(FIXTURES / "benchmark_small.json", "locomo"), (FIXTURES / "messages.jsonl", "jsonl")]
 
 
 def embedder() -> FakeEmbedder:
@@ -65,7 +65,7 @@ def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def test_an_import_writes_chunks_graph_and_concepts_and_marks_them_done() -> None:
     stores = make_stores(embedder=embedder())
-    report = await ingest_file(stores, FIXTURES / "locomo_small.json", "locomo", scope="lab")
+    report = await ingest_file(stores, FIXTURES / "benchmark_small.json", "locomo", scope="lab")
     state = snapshot(stores)
     assert report.turns == 9 and report.chunks == 9 and report.chunks_new == 9
     assert report.scopes == ["lab/locomo/trail-1", "lab/locomo/trail-2"]

@@ -20,7 +20,13 @@ from typing import TypeVar
 import asyncpg
 
 from explorer.adapters import sanitize
-from explorer.adapters.pgvector import Connection, close_pool, open_pool, run_bounded
+from explorer.adapters.pgvector import (
+    Connection,
+    close_pool,
+    open_pool,
+    run_bounded,
+    version_counter_sql,
+)
 from explorer.core.errors import InvalidArgument, StoreUnavailable
 from explorer.core.models import scope_parts
 
@@ -40,31 +46,7 @@ CREATE TABLE IF NOT EXISTS concepts (
     PRIMARY KEY (tenant, agent, name)
 );
 CREATE INDEX IF NOT EXISTS concepts_order_idx ON concepts (tenant, agent, seq);
-CREATE TABLE IF NOT EXISTS concepts_version (
-    one boolean PRIMARY KEY DEFAULT true CHECK (one),
-    version bigint NOT NULL
-);
-INSERT INTO concepts_version (one, version) VALUES (true, 0) ON CONFLICT DO NOTHING;
-CREATE OR REPLACE FUNCTION concepts_bump_version() RETURNS trigger
-LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-BEGIN
-    IF TG_OP = 'TRUNCATE' THEN
-        UPDATE concepts_version SET version = version + 1;
-    ELSIF EXISTS (SELECT 1 FROM changed) THEN
-        UPDATE concepts_version SET version = version + 1;
-    END IF;
-    RETURN NULL;
-END
-$$;
-CREATE OR REPLACE TRIGGER concepts_version_insert AFTER INSERT ON concepts
-REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION concepts_bump_version();
-CREATE OR REPLACE TRIGGER concepts_version_update AFTER UPDATE ON concepts
-REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION concepts_bump_version();
-CREATE OR REPLACE TRIGGER concepts_version_delete AFTER DELETE ON concepts
-REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION concepts_bump_version();
-CREATE OR REPLACE TRIGGER concepts_version_truncate AFTER TRUNCATE ON concepts
-FOR EACH STATEMENT EXECUTE FUNCTION concepts_bump_version();
-"""
+""" + version_counter_sql("concepts")
 # Bumped by statement triggers whenever rows change, so readers can tell in one row lookup whether
 # anything changed since they last looked.
 _VERSION = "SELECT version FROM concepts_version"

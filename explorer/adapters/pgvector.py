@@ -92,6 +92,42 @@ _COPY_COLUMNS = (
 )
 
 _CREATE_SCHEMA = "CREATE SCHEMA IF NOT EXISTS {schema}"
+
+
+def version_counter_sql(table: str) -> str:
+    """DDL for ``<table>_version``: one row bumped by statement triggers whenever rows change.
+
+    Readers compare it with the value they last saw, so "did anything change?" costs one lookup.
+    ``table`` is one of this module's own table names, never user text.
+    """
+    return f"""
+CREATE TABLE IF NOT EXISTS {table}_version (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    version bigint NOT NULL
+);
+INSERT INTO {table}_version (one, version) VALUES (true, 0) ON CONFLICT DO NOTHING;
+CREATE OR REPLACE FUNCTION {table}_bump_version() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        UPDATE {table}_version SET version = version + 1;
+    ELSIF EXISTS (SELECT 1 FROM changed) THEN
+        UPDATE {table}_version SET version = version + 1;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER {table}_version_insert AFTER INSERT ON {table}
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION {table}_bump_version();
+CREATE OR REPLACE TRIGGER {table}_version_update AFTER UPDATE ON {table}
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION {table}_bump_version();
+CREATE OR REPLACE TRIGGER {table}_version_delete AFTER DELETE ON {table}
+REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION {table}_bump_version();
+CREATE OR REPLACE TRIGGER {table}_version_truncate AFTER TRUNCATE ON {table}
+FOR EACH STATEMENT EXECUTE FUNCTION {table}_bump_version();
+"""
+
+
 _CREATE_TABLES = """
 CREATE TABLE IF NOT EXISTS store_meta (
     key text PRIMARY KEY,
@@ -123,31 +159,7 @@ CREATE INDEX IF NOT EXISTS chunks_domains_idx ON chunks USING gin (domains);
 CREATE INDEX IF NOT EXISTS chunks_scope_idx ON chunks (scope text_pattern_ops);
 CREATE INDEX IF NOT EXISTS chunks_conversation_idx ON chunks (conversation_id, position);
 CREATE INDEX IF NOT EXISTS chunks_pending_idx ON chunks (id) WHERE ingest_state = 'pending';
-CREATE TABLE IF NOT EXISTS chunks_version (
-    one boolean PRIMARY KEY DEFAULT true CHECK (one),
-    version bigint NOT NULL
-);
-INSERT INTO chunks_version (one, version) VALUES (true, 0) ON CONFLICT DO NOTHING;
-CREATE OR REPLACE FUNCTION chunks_bump_version() RETURNS trigger
-LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-BEGIN
-    IF TG_OP = 'TRUNCATE' THEN
-        UPDATE chunks_version SET version = version + 1;
-    ELSIF EXISTS (SELECT 1 FROM changed) THEN
-        UPDATE chunks_version SET version = version + 1;
-    END IF;
-    RETURN NULL;
-END
-$$;
-CREATE OR REPLACE TRIGGER chunks_version_insert AFTER INSERT ON chunks
-REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION chunks_bump_version();
-CREATE OR REPLACE TRIGGER chunks_version_update AFTER UPDATE ON chunks
-REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION chunks_bump_version();
-CREATE OR REPLACE TRIGGER chunks_version_delete AFTER DELETE ON chunks
-REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION chunks_bump_version();
-CREATE OR REPLACE TRIGGER chunks_version_truncate AFTER TRUNCATE ON chunks
-FOR EACH STATEMENT EXECUTE FUNCTION chunks_bump_version();
-"""
+""" + version_counter_sql("chunks")
 _FIX_DIMENSION = "ALTER TABLE chunks ALTER COLUMN embedding TYPE vector({dimension:d})"
 _CREATE_HNSW = (
     "CREATE INDEX IF NOT EXISTS chunks_embedding_idx ON chunks "

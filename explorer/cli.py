@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import os
 import sys
@@ -160,10 +159,6 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         "bench": lambda: commands.bench(settings, args),
     }
     return _run(handlers[args.command])
-
-
-def print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,7 +30,8 @@ from explorer.settings import Settings, load_settings
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[str], None]
+#: The shortest pause between two attempts to reach a store that was down.
+RECONNECT_SECONDS = 2.0
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -82,6 +84,7 @@ class Memory:
     term_scan: TermScan | None = None
     # Per-scope BM25 indexes of the lexical route, kept across calls (a write invalidates).
     lexical_index: LexicalIndexCache = field(default_factory=LexicalIndexCache)
+    _next_reconnect: float = field(default=0.0, repr=False)
 
     async def scour(
         self, request: ScourRequest, policy: RetrievalPolicy | None = None
@@ -113,8 +116,13 @@ class Memory:
         await asyncio.gather(self._connect_graph(), self._connect_postgres())
 
     async def reconnect(self) -> None:
-        """Try again the stores that were unreachable (cheap when all are connected)."""
-        if self.errors:
+        """Try again the stores that were unreachable, at most once per ``RECONNECT_SECONDS``.
+
+        Every scour calls this while a store is down; without the pause each query would wait
+        out a connect deadline against a store that is known to be gone.
+        """
+        if self.errors and time.monotonic() >= self._next_reconnect:
+            self._next_reconnect = time.monotonic() + RECONNECT_SECONDS
             await self.connect()
 
     async def _connect_graph(self) -> None:

@@ -8,6 +8,7 @@ arrives inside the context, so tools never pick adapters themselves.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -37,8 +38,12 @@ def error_json(message: str, **extra: Any) -> str:
     return json.dumps({"success": False, "error": message, **extra}, indent=2, ensure_ascii=False)
 
 
+@functools.cache
 def discover_tools() -> dict[str, ToolHandler]:
-    """Every module of this package that meets the ``TOOL_NAME``/``run`` contract, by name."""
+    """Every module of this package that meets the ``TOOL_NAME``/``run`` contract, by name.
+
+    Scanned once per process: the package's modules do not change while it runs.
+    """
     tools: dict[str, ToolHandler] = {}
     for info in pkgutil.iter_modules(__path__, f"{__name__}."):
         module = importlib.import_module(info.name)

@@ -266,6 +266,20 @@ def _as_list(variable: str, keys: Sequence[str]) -> str:
     return "[" + ", ".join(f"{variable}.{key}" for key in keys) + "]"
 
 
+#: What the spread needs of an entity: enough to score it and draw it. Descriptions, aliases and
+#: concept lists are left out (a recalled entity is read in full afterwards).
+_SPREAD_ENTITY_KEYS = (
+    "id",
+    "name",
+    "type",
+    "confidence",
+    "salience",
+    "updated_at",
+    "last_seen",
+    "scope",
+    "layer",
+)
+
 # Activation's read: one row per seed, its strongest relations first, each with the entity at
 # the other end, all as plain lists (maps and provenance arrays cost more to decode than the
 # spread ever uses).
@@ -277,8 +291,8 @@ WHERE {_SCOPE_MATCH.format(n="m")}
 WITH n, r, m
 ORDER BY r.confidence DESC, m.salience DESC, r.id
 WITH n, collect(CASE WHEN r IS NULL THEN NULL ELSE [r, m] END)[0..$limit] AS near
-RETURN {_as_list("n", _ENTITY_KEYS)},
-    [pair IN near | [{_as_list("pair[1]", _ENTITY_KEYS)}, startNode(pair[0]).id,
+RETURN {_as_list("n", _SPREAD_ENTITY_KEYS)},
+    [pair IN near | [{_as_list("pair[1]", _SPREAD_ENTITY_KEYS)}, startNode(pair[0]).id,
         endNode(pair[0]).id, {_as_list("pair[0]", _RELATION_KEYS)}]]
 """
 
@@ -660,7 +674,8 @@ class FalkorGraphStore:
         ``limit_per_node`` of its strongest relations with the entities at their other ends.
 
         Unlike ``neighbourhood`` it leaves out relations among the neighbours themselves (a
-        spread fetches a node's relations when that node fires) and relation provenance.
+        spread fetches a node's relations when that node fires), relation provenance, and the
+        entities' descriptions, aliases and concepts (``get_entities`` reads those).
         """
         self._check_open()
         seeds = list(dict.fromkeys(_ids(ids, "ids")))
@@ -673,7 +688,7 @@ class FalkorGraphStore:
         for seed, near in await self._read(_SPREAD_NEIGHBOURHOOD, params):
             for values in (seed, *(item[0] for item in near or ())):
                 if str(values[0]) not in entities:
-                    entity = _entity(dict(zip(_ENTITY_KEYS, values, strict=True)), ())
+                    entity = _entity(dict(zip(_SPREAD_ENTITY_KEYS, values, strict=True)), ())
                     entities[entity.id] = entity
             for _, source, target, relation in near or ():
                 fields = dict(zip(_RELATION_KEYS, relation, strict=True))

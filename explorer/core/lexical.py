@@ -21,7 +21,6 @@ library and core models.
 from __future__ import annotations
 
 import asyncio
-import heapq
 import math
 import re
 from collections import Counter, defaultdict
@@ -30,7 +29,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+import numpy.typing as npt
+
 from explorer.core.models import Chunk
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int32]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -74,40 +79,46 @@ class LexicalParams:
 
 
 class _Bm25:
-    """Okapi BM25 over tokenised documents (inverse document frequency ``log(1 + ...)``)."""
+    """Okapi BM25 over tokenised documents (inverse document frequency ``log(1 + ...)``).
 
-    __slots__ = ("_avg", "_b", "_idf", "_k1", "_lengths", "_postings")
+    Each term's posting keeps its documents and the whole BM25 contribution there (idf and the
+    length-normalised term frequency folded in at build time), so a query only adds arrays.
+    """
+
+    __slots__ = ("_postings", "_size")
 
     def __init__(self, documents: Sequence[Sequence[str]], k1: float, b: float) -> None:
-        self._k1, self._b = k1, b
-        self._lengths = [len(document) for document in documents]
-        self._avg = (sum(self._lengths) / len(documents)) if documents else 0.0
-        self._postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self._size = len(documents)
+        lengths = np.fromiter((len(document) for document in documents), float, self._size)
+        average = float(lengths.mean()) if self._size and lengths.any() else 1.0
+        norms = k1 * (1.0 - b + b * lengths / average)
+        listed: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
         for index, document in enumerate(documents):
             for term, count in Counter(document).items():
-                self._postings[term].append((index, count))
-        total = len(documents)
-        self._idf = {
-            term: math.log(1.0 + (total - len(posting) + 0.5) / (len(posting) + 0.5))
-            for term, posting in self._postings.items()
-        }
+                where, counts = listed[term]
+                where.append(index)
+                counts.append(count)
+        self._postings: dict[str, tuple[IntArray, FloatArray]] = {}
+        for term, (where, counts) in listed.items():
+            at = np.array(where, dtype=np.int32)
+            tf = np.array(counts, dtype=float)
+            idf = math.log(1.0 + (self._size - len(where) + 0.5) / (len(where) + 0.5))
+            self._postings[term] = (at, idf * tf * (k1 + 1.0) / (tf + norms[at]))
 
-    def scores(self, query: Sequence[str]) -> dict[int, float]:
-        found: dict[int, float] = defaultdict(float)
-        average = self._avg or 1.0
+    def scores(self, query: Sequence[str]) -> FloatArray:
+        """Each document's score (0 where no query term occurs)."""
+        found = np.zeros(self._size)
         for term in dict.fromkeys(query):
-            idf = self._idf.get(term)
-            if idf is None:
-                continue
-            for index, count in self._postings[term]:
-                norm = self._k1 * (1.0 - self._b + self._b * self._lengths[index] / average)
-                found[index] += idf * count * (self._k1 + 1.0) / (count + norm)
+            posting = self._postings.get(term)
+            if posting is not None:
+                # A document appears once per posting, so fancy-index addition is exact.
+                found[posting[0]] += posting[1]
         return found
 
 
-def _scaled(scores: dict[int, float]) -> dict[int, float]:
-    best = max(scores.values(), default=0.0)
-    return {key: value / best for key, value in scores.items()} if best > 0.0 else {}
+def _scaled(scores: FloatArray) -> FloatArray | None:
+    best = float(scores.max()) if scores.size else 0.0
+    return scores / best if best > 0.0 else None
 
 
 class LexicalIndex:
@@ -119,16 +130,16 @@ class LexicalIndex:
             sorted(chunks, key=lambda c: (c.conversation_id, c.position, c.id))
         )
         documents = [tokens(f"{chunk.speaker} {chunk.text}") for chunk in self.chunks]
-        self._sessions = self._session_of(self.chunks, self.params.session_gap)
+        sessions = self._session_of(self.chunks, self.params.session_gap)
         members: dict[int, list[int]] = defaultdict(list)
-        for index, session in enumerate(self._sessions):
+        for index, session in enumerate(sessions):
             members[session].append(index)
-        self._session_count = len(members)
-        self._members = members
         session_documents = [
             [term for index in members[session] for term in documents[index]]
-            for session in range(self._session_count)
+            for session in range(len(members))
         ]
+        self._session_array = np.array(sessions, dtype=np.int32)
+        self._same_as_previous = self._session_array[1:] == self._session_array[:-1]
         self._chunk_index = _Bm25(documents, self.params.k1, self.params.b)
         self._session_index = _Bm25(session_documents, self.params.k1, self.params.b)
 
@@ -150,34 +161,27 @@ class LexicalIndex:
             sessions.append(current)
         return sessions
 
-    def scores(self, query: str) -> dict[int, float]:
-        """Context score per chunk position in ``self.chunks`` (best 1); absent means 0."""
+    def scores(self, query: str) -> FloatArray | None:
+        """Context score per chunk position in ``self.chunks`` (best 1); ``None``: no match."""
         terms = tokens(query)
         if not terms or not self.chunks:
-            return {}
+            return None
         own = _scaled(self._chunk_index.scores(terms))
-        if not own:
-            return {}
+        if own is None:
+            return None
         params = self.params
-        sessions = self._sessions
-        combined: dict[int, float] = dict(own)
+        combined = own.copy()
         if params.neighbour_weight > 0.0:
-            for index, value in own.items():
-                for other in (index - 1, index + 1):
-                    if 0 <= other < len(sessions) and sessions[other] == sessions[index]:
-                        lift = params.neighbour_weight * value
-                        # Only the best neighbour counts: the max over both sides.
-                        seen = combined.get(other, 0.0) - own.get(other, 0.0)
-                        if lift > seen:
-                            combined[other] = own.get(other, 0.0) + lift
+            # Only the best neighbour within the same session counts: the max over both sides.
+            before = np.zeros_like(own)
+            after = np.zeros_like(own)
+            before[1:] = np.where(self._same_as_previous, own[:-1], 0.0)
+            after[:-1] = np.where(self._same_as_previous, own[1:], 0.0)
+            combined += params.neighbour_weight * np.maximum(before, after)
         if params.session_weight > 0.0:
             by_session = _scaled(self._session_index.scores(terms))
-            # Only the sessions the query reached, not every chunk of the scope.
-            for session in sorted(by_session):
-                share = by_session[session]
-                if share > 0.0:
-                    for index in self._members[session]:
-                        combined[index] = combined.get(index, 0.0) + params.session_weight * share
+            if by_session is not None:
+                combined += params.session_weight * by_session[self._session_array]
         return _scaled(combined)
 
     def search(self, query: str, k: int) -> list[tuple[Chunk, float]]:
@@ -185,9 +189,17 @@ class LexicalIndex:
         if k <= 0:
             return []
         scored = self.scores(query)
-        # The k best without sorting every chunk that matched a term.
-        ranked = heapq.nsmallest(k, scored.items(), key=lambda item: (-item[1], item[0]))
-        return [(self.chunks[index], score) for index, score in ranked if score > 0.0]
+        if scored is None:
+            return []
+        found = np.flatnonzero(scored > 0.0)
+        values = scored[found]
+        if len(found) > k:
+            # Everything at least as good as the k-th best, then a full order of those only.
+            kth = np.partition(values, len(values) - k)[len(values) - k]
+            keep = values >= kth
+            found, values = found[keep], values[keep]
+        order = np.lexsort((found, -values))[:k]
+        return [(self.chunks[int(found[i])], float(values[i])) for i in order]
 
 
 @runtime_checkable

@@ -47,7 +47,6 @@ from explorer.core.models import (
     Chunk,
     Entity,
     MemoryLayer,
-    Mention,
     Neighbour,
     Period,
     Relation,
@@ -158,13 +157,17 @@ def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour,
 
 
 def _entity_json(
-    memory: Memory, subgraph: Subgraph | None, provenance: Mapping[str, tuple[Mention, ...]]
+    memory: Memory, subgraph: Subgraph | None, records: Mapping[str, Entity]
 ) -> dict[str, Any]:
     candidate = memory.candidate
     entity = candidate.record
     if not isinstance(entity, Entity):
         entity = Entity(id=candidate.id, name=candidate.label, type=candidate.kind.value)
-    mentions = entity.mentions or provenance.get(entity.id, ())
+    full = records.get(entity.id)
+    if full is not None and candidate.source is Source.ACTIVATION:
+        # The spread reads only what scoring needs; the recalled entity is shown in full.
+        entity = full
+    mentions = entity.mentions or (full.mentions if full is not None else ())
     neighbours = candidate.neighbours
     if not neighbours and subgraph is not None:
         neighbours = neighbours_in(subgraph, candidate.id, MAX_RELATIONSHIPS)
@@ -229,9 +232,9 @@ class ScourResult:
     kg_error: str | None = None
     chunks_error: str | None = None
     timings_ms: Mapping[str, float] = field(default_factory=dict)
-    # Mentions fetched for recalled entities whose candidates came without them (concept-scan
-    # hits, activation finds), so every entity in the answer shows its provenance.
-    provenance: Mapping[str, tuple[Mention, ...]] = field(default_factory=dict)
+    # Full records (with mentions) of recalled entities whose candidates came without them
+    # (concept-scan hits, activation finds), so every entity in the answer shows its provenance.
+    records: Mapping[str, Entity] = field(default_factory=dict)
 
     @property
     def memories(self) -> tuple[Memory, ...]:
@@ -252,7 +255,7 @@ class ScourResult:
         timings = dict(self.timings_ms)
         timings["coordinator"] = (time.perf_counter() - started) * 1000.0
         return ScourResult(
-            self.request, retrieval, self.kg_error, self.chunks_error, timings, self.provenance
+            self.request, retrieval, self.kg_error, self.chunks_error, timings, self.records
         )
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -264,7 +267,7 @@ class ScourResult:
             if gathered is not None and gathered.associations is not None
             else None
         )
-        entities = [_entity_json(memory, subgraph, self.provenance) for memory in self.entities]
+        entities = [_entity_json(memory, subgraph, self.records) for memory in self.entities]
         chunks = [_chunk_json(memory) for memory in self.chunks]
         body: dict[str, Any] = {
             "success": True,
@@ -308,10 +311,11 @@ def _half_error(failures: Mapping[str, str], routes: tuple[str, ...]) -> str | N
     return "; ".join(messages) if messages else None
 
 
-async def _missing_provenance(
+async def _full_records(
     retrieval: CoordinatedRetrieval, graph: GraphStore | None
-) -> dict[str, tuple[Mention, ...]]:
-    """Mentions of recalled entities that arrived without them; empty when the graph is down."""
+) -> dict[str, Entity]:
+    """Recalled entities that arrived without mentions, read in full; empty when the graph is
+    down."""
     wanted = [
         memory.candidate.id
         for memory in retrieval.result.memories
@@ -325,7 +329,7 @@ async def _missing_provenance(
     except StoreUnavailable:
         # The recall stands without the garnish; the GUI fetches provenance on demand.
         return {}
-    return {entity.id: entity.mentions for entity in entities if entity.mentions}
+    return {entity.id: entity for entity in entities}
 
 
 class _TimedSource:
@@ -400,7 +404,7 @@ async def scour(
             timings_ms=timings,
         )
 
-    provenance = await _missing_provenance(retrieval, graph)
+    records = await _full_records(retrieval, graph)
     batch = source.batch
     failures = batch.failures if batch is not None else {}
     timings = dict(batch.timings_ms) if batch is not None else {}
@@ -413,5 +417,5 @@ async def scour(
         kg_error=_half_error(failures, (ROUTE_GRAPH, ROUTE_CONCEPTS)),
         chunks_error=_half_error(failures, (ROUTE_VECTOR, ROUTE_LEXICAL)),
         timings_ms=timings,
-        provenance=provenance,
+        records=records,
     )

@@ -28,7 +28,6 @@ Record fields read (JSON object): ``name`` (required), ``description``, ``body``
 from __future__ import annotations
 
 import bisect
-import heapq
 import itertools
 import json
 import math
@@ -37,7 +36,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import numpy as np
+import numpy.typing as npt
+
 from explorer.core.ports import ConceptStore
+
+IntArray = npt.NDArray[np.int32]
 
 NAME_WEIGHT = 3
 DESCRIPTION_WEIGHT = 2
@@ -169,41 +173,83 @@ def overlap(record: ConceptRecord, terms: Sequence[str]) -> int:
     return total
 
 
-_SEPARATOR = "\x00"  # never inside a term, so no match can span two records
+_SEPARATOR = "\x00"  # never inside a term, so no match can span two words
+_NO_RECORDS: IntArray = np.zeros(0, dtype=np.int32)
+
+
+class _FieldIndex:
+    """Which records each distinct word of one field occurs in.
+
+    A query term is made of word characters only, so it is a substring of a text exactly when
+    it is a substring of one of the text's words: one scan of the (much shorter) joined
+    vocabulary finds every word containing it, and their record lists are the records.
+    """
+
+    __slots__ = ("_ends", "_records", "_starts", "_words")
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        listed: dict[str, list[int]] = {}
+        for position, text in enumerate(texts):
+            for word in set(_SPLIT.split(text)):
+                if word:
+                    listed.setdefault(word, []).append(position)
+        words = list(listed)
+        self._words = _SEPARATOR.join(words)
+        self._starts = list(itertools.accumulate((len(word) + 1 for word in words), initial=0))
+        self._ends = list(
+            itertools.accumulate((len(found) for found in listed.values()), initial=0)
+        )
+        self._records = np.fromiter(
+            itertools.chain.from_iterable(listed.values()), np.int32, self._ends[-1]
+        )
+
+    def records_with(self, term: str) -> IntArray:
+        """Positions of the records whose field contains ``term``, each once."""
+        parts: list[IntArray] = []
+        at = self._words.find(term)
+        while at != -1:
+            word = bisect.bisect_right(self._starts, at) - 1
+            parts.append(self._records[self._ends[word] : self._ends[word + 1]])
+            at = self._words.find(term, self._starts[word + 1])
+        if not parts:
+            return _NO_RECORDS
+        return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
 
 
 class _Haystack:
-    """The records' lowercase names, descriptions and bodies, each field joined into one text.
+    """The records' lowercase names, descriptions and bodies, indexed by word for the scan.
 
-    ``overlaps`` gives what ``overlap`` gives each record, for every record at once: a term is
-    found with one scan of each joined text (in C) and every record it occurs in is visited
-    once, so records sharing no term with the query cost nothing.
+    ``totals`` gives what ``overlap`` gives each record, for every record at once; records
+    sharing no term with the query cost nothing. Each record's confidence and the moment its
+    recency is measured from are kept as arrays, so scoring the matches is a few array steps.
     """
 
-    __slots__ = ("_fields",)
+    __slots__ = ("_fields", "confidence", "seen", "size")
 
     def __init__(self, records: Sequence[ConceptRecord]) -> None:
-        fields: list[tuple[int, str, list[int]]] = []
-        for weight, texts in (
-            (NAME_WEIGHT, [record.name_lower for record in records]),
-            (DESCRIPTION_WEIGHT, [record.description_lower for record in records]),
-            (BODY_WEIGHT, [record.body_lower for record in records]),
-        ):
-            starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
-            fields.append((weight, _SEPARATOR.join(texts), starts))
-        self._fields = fields
+        self.size = len(records)
+        self._fields = [
+            (NAME_WEIGHT, _FieldIndex([record.name_lower for record in records])),
+            (DESCRIPTION_WEIGHT, _FieldIndex([record.description_lower for record in records])),
+            (BODY_WEIGHT, _FieldIndex([record.body_lower for record in records])),
+        ]
+        self.confidence = np.fromiter((r.confidence for r in records), float, self.size)
+        self.seen = np.fromiter(
+            (r.seen_at.timestamp() if r.seen_at else math.nan for r in records), float, self.size
+        )
+
+    def totals(self, terms: Sequence[str]) -> IntArray:
+        """Each record's weighted term overlap (0 for most)."""
+        totals = np.zeros(self.size, dtype=np.int32)
+        for weight, field in self._fields:
+            for term in terms:
+                totals[field.records_with(term)] += weight
+        return totals
 
     def overlaps(self, terms: Sequence[str]) -> dict[int, int]:
         """Record position → weighted term overlap, for the records with any overlap."""
-        totals: dict[int, int] = {}
-        for weight, text, starts in self._fields:
-            for term in terms:
-                at = text.find(term)
-                while at != -1:
-                    position = bisect.bisect_right(starts, at) - 1
-                    totals[position] = totals.get(position, 0) + weight
-                    at = text.find(term, starts[position + 1])
-        return totals
+        totals = self.totals(terms)
+        return {int(position): int(totals[position]) for position in np.flatnonzero(totals)}
 
 
 def recency_factor(seen_at: datetime | None, now: datetime) -> float:
@@ -279,32 +325,42 @@ class TermScan:
         moment = now or self._clock()
         moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
         best = TERM_WEIGHT * len(terms)
-        scored: list[tuple[float, int, float]] = []
-        overlaps = haystack.overlaps(terms)
-        for position, weight in overlaps.items():
-            if weight <= 0:
-                continue
-            record = records[position]
-            factor = recency_factor(record.seen_at, moment)
-            score = weight * record.confidence * factor
-            if score <= 0.0:
-                continue
-            scored.append((-score, position, factor))
-        # Common terms match thousands of records; only the best top_k are ordered and kept.
-        best_k = heapq.nsmallest(top_k, scored, key=lambda item: (item[0], item[1]))
-        hits = tuple(
-            ConceptHit(
-                records[position],
-                -negative,
-                overlaps[position],
-                factor,
-                overlaps[position] / best,
-                position,
-            )
-            for negative, position, factor in best_k
+        totals = haystack.totals(terms)
+        matched = np.flatnonzero(totals)
+        age_days = (moment.timestamp() - haystack.seen[matched]) / 86_400.0
+        # No readable moment, or one in the future, means no decay (factor 1).
+        factors = np.where(
+            np.isnan(age_days) | (age_days <= 0.0),
+            1.0,
+            np.power(0.5, np.fmax(age_days, 0.0) / RECENCY_HALF_LIFE_DAYS),
         )
+        scores = totals[matched] * haystack.confidence[matched] * factors
+        keep = scores > 0.0
+        matched, scores = matched[keep], scores[keep]
+        # Common terms match thousands of records; only the best top_k are ordered and kept.
+        if len(matched) > top_k:
+            kth = np.partition(scores, len(scores) - top_k)[len(scores) - top_k]
+            near = scores >= kth
+            matched, scores = matched[near], scores[near]
+        order = np.lexsort((matched, -scores))[:top_k]
+        hits = []
+        for index in order:
+            position = int(matched[index])
+            record = records[position]
+            weight = int(totals[position])
+            factor = recency_factor(record.seen_at, moment)
+            hits.append(
+                ConceptHit(
+                    record,
+                    weight * record.confidence * factor,
+                    weight,
+                    factor,
+                    weight / best,
+                    position,
+                )
+            )
         return ScanResult(
-            hits=hits,
+            hits=tuple(hits),
             unreadable=tuple(unreadable),
             terms=terms,
         )

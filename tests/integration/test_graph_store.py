@@ -312,6 +312,8 @@ async def test_spread_neighbourhood_is_each_seeds_strongest_relations_without_pr
     assert edge.type == "worked_with" and edge.confidence == pytest.approx(0.95)
     assert edge.mentions == ()
     assert lean.entities["ada"].name == "Ada Lovelace"
+    # Lean: no descriptions or aliases (a recalled entity is read in full afterwards).
+    assert lean.entities["ada"].description == "" and lean.entities["ada"].aliases == ()
     assert lean.entities["babbage"].scope == "acme/assistant"
     wide = await graph_store.spread_neighbourhood(["ada", "missing"], scope="acme/assistant/ana")
     assert set(wide.entities) == {"ada", "babbage", "engine"}

@@ -11,6 +11,7 @@ import json
 import signal
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from typing import Any
 import psutil
 import pytest
 
+from explorer.core.models import MemoryLayer
+from explorer.core.scour import ScourRequest
 from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
 from explorer.memory import Memory, open_memory
@@ -274,3 +277,27 @@ async def test_data_survives_a_restart_of_the_embedded_servers(tmp_path: Path) -
         assert await _counts(second) == before
         answer = json.loads(await run("tomatoes", ctx=_ctx(second)))
         assert answer["chunk_count"] == 3
+
+
+async def test_entities_found_by_activation_are_shown_in_full(memory: Memory) -> None:
+    # The spread reads entities lean; what it recalls must still carry every stored field.
+    # Full text alone finds Marek, so everyone else in the answer came by activation.
+    policy = replace(
+        memory.policy,
+        enabled_layers=frozenset({MemoryLayer.SEMANTIC}),
+        weights=replace(memory.policy.weights, similarity=0.0),
+    )
+    result = await memory.scour(
+        ScourRequest(query="Marek", n_chunks=0, kg_top_k=5, scope=SCOPE), policy
+    )
+    answer = result.to_json_dict()
+    found = [e for e in answer["kg_entities"] if e["source"] == "activation"]
+    assert found, "expected the spread to bring neighbours of Marek along"
+    assert memory.graph is not None
+    stored = {e.id: e for e in await memory.graph.get_entities([e["id"] for e in found])}
+    for entity in found:
+        full = stored[entity["id"]]
+        assert entity["description"] == full.description != ""
+        assert entity["aliases"] == list(full.aliases)
+        assert entity["domain_concepts"] == list(full.domains)
+        assert len(entity["provenance"]) == min(len(full.mentions), 20) > 0

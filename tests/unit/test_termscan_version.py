@@ -63,12 +63,13 @@ async def test_versions_are_kept_per_agent() -> None:
 
 
 WORDS = st.sampled_from(["kes", "kestrel", "lake", "falcon", "a", "bay", "rel", "\x00", "Ö"])
-TEXTS = st.lists(WORDS, max_size=6).map(" ".join)
+# Word salad makes overlaps likely; free text covers any character a record may hold.
+TEXTS = st.one_of(st.lists(WORDS, max_size=6).map(" ".join), st.text(max_size=30))
 
 
 @given(
     fields=st.lists(st.tuples(TEXTS, TEXTS, TEXTS), max_size=8),
-    query=st.lists(WORDS, min_size=1, max_size=4).map(" ".join),
+    query=st.one_of(st.lists(WORDS, min_size=1, max_size=4).map(" ".join), st.text(max_size=12)),
 )
 def test_the_joined_search_gives_every_record_its_own_overlap(
     fields: list[tuple[str, str, str]], query: str

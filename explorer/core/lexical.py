@@ -223,6 +223,8 @@ class LexicalIndexCache:
         self._max_scopes = max_scopes
         self._entries: dict[str | None, tuple[str, LexicalIndex]] = {}
         self._locks: dict[str | None, asyncio.Lock] = {}
+        #: Indexes built so far (a changed scope rebuilds its index).
+        self.builds = 0
 
     async def index(self, store: ScopeChunks, scope: str | None) -> LexicalIndex:
         """The scope's index, fresh as of the stamp read now."""
@@ -237,6 +239,7 @@ class LexicalIndexCache:
                 return entry[1]
             chunks = await store.scope_chunks(scope)
             built = await asyncio.to_thread(LexicalIndex, chunks, self._params)
+            self.builds += 1
             if scope not in self._entries and len(self._entries) >= self._max_scopes:
                 self._entries.pop(next(iter(self._entries)))
             self._entries[scope] = (stamp, built)

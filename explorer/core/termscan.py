@@ -303,6 +303,8 @@ class TermScan:
             tuple[str, str | None], tuple[str, list[ConceptRecord], list[str], _Haystack]
         ] = {}
         self.parses = 0
+        #: Searchable record sets built so far (a changed memory rebuilds its agent's set).
+        self.builds = 0
 
     async def search(
         self,
@@ -378,6 +380,7 @@ class TermScan:
             return listed[1], listed[2], listed[3]
         records, unreadable = await self._stamped_records(store, agent, tenant)
         haystack = _Haystack(records)
+        self.builds += 1
         if version is not None:
             self._listed[key] = (version, records, unreadable, haystack)
         return records, unreadable, haystack

@@ -7,6 +7,7 @@ freeze them), filled with a small conversation set written for these tests.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import signal
 import time
@@ -301,3 +302,15 @@ async def test_entities_found_by_activation_are_shown_in_full(memory: Memory) ->
         assert entity["aliases"] == list(full.aliases)
         assert entity["domain_concepts"] == list(full.domains)
         assert len(entity["provenance"]) == min(len(full.mentions), 20) > 0
+
+
+async def test_only_a_cache_build_takes_the_heap_out_of_garbage_collection(memory: Memory) -> None:
+    request = ScourRequest(query="tomatoes", scope="acme/helper")  # a scope not searched before
+    gc.unfreeze()
+    builds = memory.lexical_index.builds
+    await memory.scour(request)
+    assert memory.lexical_index.builds > builds
+    assert gc.get_freeze_count() > 0
+    gc.unfreeze()
+    await memory.scour(request)  # the same scope again: its index is reused
+    assert gc.get_freeze_count() == 0

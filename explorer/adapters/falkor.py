@@ -180,28 +180,27 @@ MATCH (n:Entity {{id: id}})
 RETURN {_ENTITY_FIELDS.format(n="n")}
 """
 
+# Both candidate reads return what ranking needs (names, description, scope and the cosine
+# distance to the query vector), so ranking costs no further round trip.
+_CANDIDATE_COLUMNS = """node.id, score, node.name, node.alias_text, node.description, node.scope,
+    CASE WHEN $vector IS NULL OR node.embedding IS NULL THEN NULL
+        ELSE vec.cosineDistance(node.embedding, vecf32($vector)) END"""
+
 _FULLTEXT_CANDIDATES = f"""
 CALL db.idx.fulltext.queryNodes('Entity', $query) YIELD node, score
 WITH node, score WHERE {_SCOPE_MATCH.format(n="node")}
 {{period}}
-RETURN node.id, score
+WITH node, score
 ORDER BY score DESC, node.id
 LIMIT $fetch
+RETURN {_CANDIDATE_COLUMNS}
 """
 
 _VECTOR_CANDIDATES = f"""
 CALL db.idx.vector.queryNodes('Entity', 'embedding', $fetch, vecf32($vector)) YIELD node, score
 WITH node, score WHERE {_SCOPE_MATCH.format(n="node")}
 {{period}}
-RETURN node.id, score
-"""
-
-_CANDIDATE_TEXT = """
-UNWIND $ids AS id
-MATCH (n:Entity {id: id})
-RETURN n.id, n.name, n.alias_text, n.description, n.scope,
-    CASE WHEN $vector IS NULL OR n.embedding IS NULL THEN NULL
-        ELSE vec.cosineDistance(n.embedding, vecf32($vector)) END
+RETURN {_CANDIDATE_COLUMNS}
 """
 
 _NEIGHBOURS = f"""
@@ -587,33 +586,29 @@ class FalkorGraphStore:
             return []
         fetch = min(max(k * KNN_OVERFETCH, MIN_CANDIDATES), MAX_K * KNN_OVERFETCH)
 
-        async def by_text() -> dict[str, float]:
-            if not terms:
-                return {}
-            rows = await self._read(
-                _FULLTEXT_CANDIDATES.format(period=period_clause),
-                {"query": "|".join(terms), "fetch": fetch, **filters},
-            )
-            return {str(row[0]): float(row[1]) for row in rows}
+        searchable = query_vector is not None and await self._vector_search_possible(query_vector)
+        near = query_vector if searchable else None
 
-        async def by_vector() -> set[str]:
-            if query_vector is None or not await self._vector_search_possible(query_vector):
-                return set()
-            rows = await self._read(
-                _VECTOR_CANDIDATES.format(period=period_clause),
-                {"vector": query_vector, "fetch": fetch, **filters},
+        async def by_text() -> list[list[Any]]:
+            if not terms:
+                return []
+            return await self._read(
+                _FULLTEXT_CANDIDATES.format(period=period_clause),
+                {"query": "|".join(terms), "fetch": fetch, "vector": near, **filters},
             )
-            return {str(row[0]) for row in rows}
+
+        async def by_vector() -> list[list[Any]]:
+            if near is None:
+                return []
+            return await self._read(
+                _VECTOR_CANDIDATES.format(period=period_clause),
+                {"vector": near, "fetch": fetch, **filters},
+            )
 
         # Independent round trips go out together: each one's latency is the query's floor.
-        fulltext, knn = await _gather_both(by_text(), by_vector())
-        candidates = await self._score_candidates(
-            [*fulltext, *(i for i in knn if i not in fulltext)],
-            terms,
-            query_vector if knn else None,
-            fulltext,
-            plain_scope,
-        )
+        text_rows, vector_rows = await _gather_both(by_text(), by_vector())
+        fulltext = {str(row[0]): float(row[1]) for row in text_rows}
+        candidates = _ranked_candidates([*text_rows, *vector_rows], terms, fulltext, plain_scope)
         best = sorted(candidates, key=lambda c: c.rank_key)[:k]
         fetched, neighbours = await _gather_both(
             self._fetch_entities([c.id for c in best]),
@@ -928,35 +923,6 @@ class FalkorGraphStore:
         rows = await self._read(_EXISTING_IDS, {"ids": sorted(ids)})
         return {str(row[0]) for row in rows}
 
-    async def _score_candidates(
-        self,
-        ids: list[str],
-        terms: list[str],
-        vector: list[float] | None,
-        fulltext: Mapping[str, float],
-        scope: str | None,
-    ) -> list[_Candidate]:
-        if not ids:
-            return []
-        rows = await self._read(_CANDIDATE_TEXT, {"ids": ids, "vector": vector})
-        stems = [sanitize.light_stem(t) for t in terms]
-        candidates = []
-        for entity_id, name, alias_text, description, entity_scope, distance in rows:
-            if scope is not None and scope_distance(str(entity_scope or ""), scope) is None:
-                continue
-            similarity = 0.0 if distance is None else max(-1.0, min(1.0, 1.0 - float(distance)))
-            candidates.append(
-                _Candidate(
-                    id=str(entity_id),
-                    similarity=similarity,
-                    lexical=_lexical(
-                        stems, f"{name or ''} {alias_text or ''}", str(description or "")
-                    ),
-                    fulltext=fulltext.get(str(entity_id), 0.0),
-                )
-            )
-        return candidates
-
     async def _fetch_entities(
         self, ids: Sequence[str], *, mention_cap: int = MENTIONS_PER_ENTITY
     ) -> list[Entity]:
@@ -1127,6 +1093,31 @@ def _filter_params(scope: str | None, period: Period | None) -> dict[str, object
         "start": None if period is None else epoch(period.start),
         "end": None if period is None else epoch(period.end),
     }
+
+
+def _ranked_candidates(
+    rows: Sequence[Sequence[Any]],
+    terms: Sequence[str],
+    fulltext: Mapping[str, float],
+    scope: str | None,
+) -> list[_Candidate]:
+    """One candidate per entity in the candidate reads' rows, with its ranking signals."""
+    stems = [sanitize.light_stem(t) for t in terms]
+    candidates: dict[str, _Candidate] = {}
+    for entity_id, _, name, alias_text, description, entity_scope, distance in rows:
+        key = str(entity_id)
+        if key in candidates:
+            continue
+        if scope is not None and scope_distance(str(entity_scope or ""), scope) is None:
+            continue
+        similarity = 0.0 if distance is None else max(-1.0, min(1.0, 1.0 - float(distance)))
+        candidates[key] = _Candidate(
+            id=key,
+            similarity=similarity,
+            lexical=_lexical(stems, f"{name or ''} {alias_text or ''}", str(description or "")),
+            fulltext=fulltext.get(key, 0.0),
+        )
+    return list(candidates.values())
 
 
 def _lexical(stems: Sequence[str], names: str, description: str) -> float:

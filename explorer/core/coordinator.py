@@ -34,11 +34,12 @@ from explorer.core.candidates import (
     Source,
     dropped_route,
 )
+from explorer.core.credit import credit_chunks
 from explorer.core.errors import StoreUnavailable
 from explorer.core.gates import GATE_ASSOCIATIONS, GATE_LAYERS, Scored, gate
 from explorer.core.layers import GRAPH_LAYERS, layer_names
 from explorer.core.lexical import tokens
-from explorer.core.models import Chunk, Entity, MemoryLayer, Relation, Subgraph
+from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scoring import Scorer, recency_anchor
 from explorer.core.select import Memory, select
@@ -251,14 +252,8 @@ def decide(
             strongest = max(step.energy for step in log.steps if step.hop == 0)
             signal = {node: min(1.0, amount / strongest) for node, amount in log.received.items()}
             kept = [_rescored(item, scorer, signal) for item in kept]
-            kept = _chunks_activated(
-                kept,
-                scorer,
-                log,
-                strongest,
-                associations,
-                candidates,
-                policy.activation.mention_weight,
+            kept = credit_chunks(
+                kept, scorer, log, strongest, associations, candidates, policy.activation
             )
             kept_ids = {
                 item.candidate.id for item in kept if item.candidate.kind is not CandidateKind.CHUNK
@@ -311,64 +306,6 @@ def _rescored(item: Scored, scorer: Scorer, signal: Mapping[str, float]) -> Scor
         return item
     signals = item.signals._replace(activation=amount)
     return Scored.of(item.candidate, item.distance, item.factor, signals, scorer)
-
-
-#: Entity types whose members are linked to the chunks they said (a chunk's speaker).
-SPEAKER_TYPES = frozenset({"person", "agent"})
-
-
-def _speaker_key(name: str) -> str:
-    return " ".join(name.casefold().split())
-
-
-def _chunks_activated(
-    kept: Sequence[Scored],
-    scorer: Scorer,
-    log: ActivationLog,
-    strongest: float,
-    associations: Associations,
-    candidates: Sequence[Candidate],
-    mention_weight: float,
-) -> list[Scored]:
-    """Kept chunks re-scored with the activation of the person who said them or what they mention.
-
-    Energies count relative to the strongest seed. A chunk takes its speaker's activation in full
-    (the person entity of that name with the most energy) and ``mention_weight`` of the strongest
-    entity its provenance links it to: in a conversation the other side names the person they
-    answer, so a mention is weaker evidence of what a turn is about than who said it. Activation
-    only ever lifts a chunk: counting the signal adds its weight to the chunk's weighted mean, so
-    a chunk whose activation is below its own score keeps the score it passed the gates with.
-    """
-    speakers: dict[str, str] = {}
-    entities = [c.record for c in candidates if isinstance(c.record, Entity)]
-    energy = log.energy
-    for entity in [*entities, *associations.subgraph.entities.values()]:
-        if entity.type in SPEAKER_TYPES and entity.id in energy:
-            key = _speaker_key(entity.name)
-            held = speakers.get(key)
-            if held is None or (energy[entity.id], held) > (energy[held], entity.id):
-                speakers[key] = entity.id
-
-    def relative(node: str) -> float:
-        return min(1.0, energy.get(node, 0.0) / strongest)
-
-    rescored: list[Scored] = []
-    for item in kept:
-        candidate = item.candidate
-        if candidate.kind is not CandidateKind.CHUNK:
-            rescored.append(item)
-            continue
-        mentioned = associations.chunk_entities.get(candidate.id, ())
-        amount = mention_weight * max((relative(node) for node in mentioned), default=0.0)
-        record = candidate.record
-        if isinstance(record, Chunk) and record.speaker:
-            speaker = speakers.get(_speaker_key(record.speaker))
-            if speaker is not None:
-                amount = max(amount, relative(speaker))
-        signals = item.signals._replace(activation=amount)
-        lifted = Scored.of(candidate, item.distance, item.factor, signals, scorer)
-        rescored.append(lifted if lifted.score > item.score else item)
-    return rescored
 
 
 def decide_gathered(

@@ -129,9 +129,12 @@ class ActivationParams:
     neighbourhood fetched in one round, which bounds the graph read whatever the candidate count.
     ``named_energy`` is the seed energy of an entity the query names (every word of its name is
     a word of the query): the query points at it, so it seeds at least that strongly whatever
-    its match score (0 leaves seeds to their scores alone). A chunk takes the activation of
-    the person who said it in full and ``mention_weight`` of the strongest entity it mentions:
-    saying something ties a turn to its speaker more closely than naming someone in it does.
+    its match score (0 leaves seeds to their scores alone). A chunk is credited with a weighted
+    mean of three ties (see ``credit``): the person who said it (in full, or ``mention_weight``
+    of the strongest entity it mentions if that is more: saying something ties a turn to its
+    speaker more closely than naming someone in it does), the strongest entity it mentions that
+    is no person (``topic_weight``), and the recall strength of its neighbouring turns in the
+    same session (``contiguity``); the speaker's share is what those two leave.
     """
 
     enabled: bool = True
@@ -146,6 +149,8 @@ class ActivationParams:
     max_frontier: int = 24
     named_energy: float = 1.0
     mention_weight: float = 0.3
+    topic_weight: float = 0.05
+    contiguity: float = 0.2
 
     def __post_init__(self) -> None:
         _flag("activation", "enabled", self.enabled)
@@ -165,6 +170,14 @@ class ActivationParams:
         _integer("activation", "max_frontier", self.max_frontier, 1, 500)
         _within("activation", "named_energy", self.named_energy, 0.0, 1.0, "energies lie in [0, 1]")
         _within("activation", "mention_weight", self.mention_weight, 0.0, 1.0, "a share of energy")
+        _within("activation", "topic_weight", self.topic_weight, 0.0, 1.0, "a share of credit")
+        _within("activation", "contiguity", self.contiguity, 0.0, 1.0, "a share of credit")
+        if self.topic_weight + self.contiguity > 1.0:
+            raise InvalidArgument(
+                "activation.topic_weight + activation.contiguity must not exceed 1, not "
+                f"{self.topic_weight!r} + {self.contiguity!r} (they are shares of a chunk's "
+                "credit; what they leave is its speaker's)"
+            )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,195 @@
+"""Chunk credit: the share of spreading activation a kept chunk takes, and where it comes from.
+
+Activation spreads over entities; a chunk is no node of that graph, so it is credited with the
+energy of what it is tied to, relative to the strongest seed. Three ties count, as a weighted
+mean (``ActivationParams``):
+
+- **who said it** (weight ``1 - topic_weight - contiguity``): the speaker's energy in full (the
+  person entity of that name with the most energy), or ``mention_weight`` of the strongest
+  entity the chunk mentions if that is more; in a conversation the other side names the person
+  they answer, so naming someone says less about a turn than saying it does;
+- **what it is about** (``topic_weight``): the energy of the strongest entity the chunk mentions
+  that is no person. Every turn of a person the query names takes that person's full energy,
+  so without this the graph could not tell their turns apart;
+- **what came just before or after it** (``contiguity``): the recall strength of the chunk's
+  neighbour in the same conversation (position one before or after, within one session, as the
+  lexical route draws sessions), relative to the strongest chunk. Episodic recall is
+  contiguous: recalling one turn brings back the turns around it, where an answer often sits.
+
+Recall strength is a chunk's score after the first two ties, so contiguity passes on how well
+a neighbour matched the query as well as how strongly it was associated. Activation only ever
+lifts a chunk: counting the signal adds its weight to the chunk's weighted mean, so a chunk
+whose credit is below its own score keeps the score it passed the gates with. Deterministic and
+independent of input order. Imports only the standard library and core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from explorer.core.activation import ActivationLog
+from explorer.core.candidates import Associations, Candidate, CandidateKind
+from explorer.core.gates import Scored
+from explorer.core.lexical import LexicalParams
+from explorer.core.models import Chunk, Entity
+from explorer.core.policy import ActivationParams
+from explorer.core.scoring import Scorer
+
+#: Entity types whose members are linked to the chunks they said (a chunk's speaker).
+SPEAKER_TYPES = frozenset({"person", "agent"})
+
+#: Neighbouring chunks further apart than this belong to different sessions (the lexical
+#: route's definition, so both speak of the same runs of turns).
+SESSION_GAP = LexicalParams().session_gap
+
+_Place = tuple[str, str, int]  # scope, conversation id, position
+
+
+def speaker_key(name: str) -> str:
+    """A speaker's name as compared with entity names: case folded, spaces collapsed."""
+    return " ".join(name.casefold().split())
+
+
+def _speakers(
+    log: ActivationLog, associations: Associations, candidates: Sequence[Candidate]
+) -> dict[str, str]:
+    """For each speaker name, the active person entity of that name with the most energy."""
+    speakers: dict[str, str] = {}
+    energy = log.energy
+    entities = [c.record for c in candidates if isinstance(c.record, Entity)]
+    for entity in [*entities, *associations.subgraph.entities.values()]:
+        if entity.type in SPEAKER_TYPES and entity.id in energy:
+            key = speaker_key(entity.name)
+            held = speakers.get(key)
+            if held is None or (energy[entity.id], held) > (energy[held], entity.id):
+                speakers[key] = entity.id
+    return speakers
+
+
+def _persons(associations: Associations, candidates: Sequence[Candidate]) -> set[str]:
+    persons = {
+        c.id for c in candidates if isinstance(c.record, Entity) and c.record.type in SPEAKER_TYPES
+    }
+    persons.update(
+        entity_id
+        for entity_id, entity in associations.subgraph.entities.items()
+        if entity.type in SPEAKER_TYPES
+    )
+    return persons
+
+
+def _lifts(item: Scored, amount: float) -> bool:
+    """Whether counting ``amount`` as the activation signal would raise ``item``'s score.
+
+    A weighted mean rises when a signal above it is added, so compare with the score before
+    the scope factor; this spares building a score that would be thrown away.
+    """
+    return item.factor > 0.0 and amount > item.score / item.factor
+
+
+def _lift(item: Scored, amount: float, scorer: Scorer) -> Scored:
+    if not _lifts(item, amount):
+        return item
+    signals = item.signals._replace(activation=amount)
+    lifted = Scored.of(item.candidate, item.distance, item.factor, signals, scorer)
+    return lifted if lifted.score > item.score else item
+
+
+def _place(chunk: Chunk) -> _Place:
+    return (chunk.scope, chunk.conversation_id, chunk.position)
+
+
+def credit_chunks(
+    kept: Sequence[Scored],
+    scorer: Scorer,
+    log: ActivationLog,
+    strongest: float,
+    associations: Associations,
+    candidates: Sequence[Candidate],
+    params: ActivationParams,
+) -> list[Scored]:
+    """``kept`` with every chunk re-scored with its credit (see the module docstring)."""
+    if not strongest > 0.0:
+        return list(kept)
+    speakers = _speakers(log, associations, candidates)
+    persons = _persons(associations, candidates) if params.topic_weight > 0.0 else set[str]()
+    mentions = associations.chunk_entities
+    relative = {node: min(1.0, amount / strongest) for node, amount in log.energy.items()}
+    topic_weight, contiguity, mention_weight = (
+        params.topic_weight,
+        params.contiguity,
+        params.mention_weight,
+    )
+    said_weight = 1.0 - topic_weight - contiguity
+    # The first pass ranks chunks by the same proportions the final credit uses, without
+    # contiguity: its share is spread over the other two.
+    first_scale = 1.0 / (1.0 - contiguity) if contiguity < 1.0 else 0.0
+    owns: dict[int, float] = {}
+    strength: dict[_Place, float] = {}
+    places: dict[int, _Place] = {}
+    for index, item in enumerate(kept):
+        candidate = item.candidate
+        if candidate.kind is not CandidateKind.CHUNK:
+            continue
+        mentioned = 0.0
+        topic = 0.0
+        for node in mentions.get(candidate.id, ()):
+            amount = relative.get(node, 0.0)
+            if amount > mentioned:
+                mentioned = amount
+            if amount > topic and node not in persons:
+                topic = amount
+        said = mention_weight * mentioned
+        record = candidate.record
+        if isinstance(record, Chunk) and record.speaker:
+            speaker = speakers.get(speaker_key(record.speaker))
+            if speaker is not None:
+                said = max(said, relative.get(speaker, 0.0))
+        own = owns[index] = said_weight * said + topic_weight * topic
+        if contiguity > 0.0 and isinstance(record, Chunk):
+            first = item.score
+            if _lifts(item, own * first_scale):
+                signals = item.signals._replace(activation=own * first_scale)
+                first = max(first, scorer.relevance(signals, item.factor))
+            place = places[index] = _place(record)
+            strength[place] = max(strength.get(place, 0.0), first)
+
+    neighbours = _contiguous(kept, places, strength) if strength else {}
+    credited: list[Scored] = []
+    for index, item in enumerate(kept):
+        credit = owns.get(index)
+        if credit is not None:
+            credit += contiguity * neighbours.get(index, 0.0)
+        credited.append(_lift(item, credit, scorer) if credit is not None else item)
+    return credited
+
+
+def _contiguous(
+    kept: Sequence[Scored], places: Mapping[int, _Place], strength: Mapping[_Place, float]
+) -> dict[int, float]:
+    """Per chunk (by index in ``kept``): its strongest neighbour's strength relative to the top.
+
+    A neighbour is the chunk one position before or after in the same scope and conversation,
+    at most ``SESSION_GAP`` away in time; a chunk without one gets nothing.
+    """
+    top = max(strength.values())
+    if not top > 0.0:
+        return {}
+    moments: dict[_Place, datetime] = {}
+    for index, place in places.items():
+        record = kept[index].candidate.record
+        if isinstance(record, Chunk):
+            moments.setdefault(place, record.timestamp)
+    found: dict[int, float] = {}
+    for index, (scope, conversation, position) in places.items():
+        moment = moments[(scope, conversation, position)]
+        best = 0.0
+        for step in (-1, 1):
+            place = (scope, conversation, position + step)
+            other = moments.get(place)
+            if other is not None and abs(other - moment) <= SESSION_GAP:
+                best = max(best, strength[place])
+        if best > 0.0:
+            found[index] = best / top
+    return found

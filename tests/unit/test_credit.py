@@ -1,0 +1,253 @@
+"""Chunk credit: the speaker, topic and contiguity shares of a chunk's activation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explorer.core.activation import ActivationLog
+from explorer.core.candidates import Associations, Candidate, MemoryQuery
+from explorer.core.coordinator import decide
+from explorer.core.credit import SESSION_GAP, credit_chunks
+from explorer.core.gates import Scored
+from explorer.core.models import Chunk, Entity, MemoryLayer, Relation, Subgraph
+from explorer.core.policy import ActivationParams, RelevanceWeights, RetrievalPolicy
+from explorer.core.scoring import Scorer, signals_of
+from tests.unit.fakes import make_candidate
+
+SCOPE = "acme/ana"
+START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+# Activation carries most of the weight, as in the preset that leans on it.
+WEIGHTS = RelevanceWeights(
+    similarity=0.1, lexical=0.2, recency=0.0, salience=0.0, confidence=0.0, activation=0.8
+)
+SCORER = Scorer(WEIGHTS)
+PEOPLE = {
+    "ana": Entity("ana", "Ana", "person", scope=SCOPE),
+    "bo": Entity("bo", "Bo", "person", scope=SCOPE),
+}
+TOPICS = {
+    "lisbon": Entity("lisbon", "Lisbon", "place", scope=SCOPE),
+    "fado": Entity("fado", "Fado", "topic", scope=SCOPE),
+}
+SUBGRAPH = Subgraph(entities={**PEOPLE, **TOPICS})
+
+
+def chunk(
+    id_: str,
+    speaker: str,
+    position: int,
+    *,
+    conversation: str = "talk",
+    similarity: float = 0.3,
+    lexical: float = 0.3,
+    at: datetime | None = None,
+) -> Candidate:
+    record = Chunk(
+        id=id_,
+        text=f"{speaker} says {id_}",
+        conversation_id=conversation,
+        position=position,
+        speaker=speaker,
+        timestamp=at or START + timedelta(seconds=position),
+        scope=SCOPE,
+    )
+    base = make_candidate(id_, similarity=similarity, lexical=lexical, timestamp=record.timestamp)
+    return replace(base, record=record)
+
+
+def scored(candidate: Candidate) -> Scored:
+    signals = signals_of(candidate, anchor=START, half_life_days=30)
+    return Scored.of(candidate, 0, 1.0, signals, SCORER)
+
+
+def credit(
+    chunks: list[Candidate],
+    mentions: Mapping[str, tuple[str, ...]],
+    energy: dict[str, float],
+    *,
+    topic_weight: float = 0.0,
+    contiguity: float = 0.0,
+) -> dict[str, float]:
+    params = ActivationParams(topic_weight=topic_weight, contiguity=contiguity)
+    log = ActivationLog(energy=energy)
+    associations = Associations(subgraph=SUBGRAPH, chunk_entities=mentions)
+    items = [scored(c) for c in chunks]
+    out = credit_chunks(items, SCORER, log, max(energy.values()), associations, chunks, params)
+    return {item.candidate.id: item.score for item in out}
+
+
+ENERGY = {"ana": 1.0, "bo": 0.4, "lisbon": 0.8, "fado": 0.2}
+
+
+def test_every_turn_of_the_named_speaker_ties_until_topic_tells_them_apart() -> None:
+    turns = [chunk("about-lisbon", "Ana", 1), chunk("small-talk", "Ana", 7)]
+    mentions = {"about-lisbon": ("lisbon",)}
+    flat = credit(turns, mentions, ENERGY)
+    assert flat["about-lisbon"] == pytest.approx(flat["small-talk"])
+    topical = credit(turns, mentions, ENERGY, topic_weight=0.1)
+    assert topical["about-lisbon"] > topical["small-talk"]
+
+
+def test_a_person_mentioned_is_no_topic() -> None:
+    turns = [chunk("names-bo", "Ana", 1), chunk("plain", "Ana", 7)]
+    scores = credit(turns, {"names-bo": ("bo",)}, ENERGY, topic_weight=0.2)
+    assert scores["names-bo"] == pytest.approx(scores["plain"])
+
+
+def test_the_turn_next_to_a_strongly_recalled_turn_takes_contiguity() -> None:
+    turns = [
+        chunk("strong", "Ana", 4, similarity=0.9, lexical=0.9),
+        chunk("reply", "Bo", 5),
+        chunk("far", "Bo", 9),
+        chunk("next-session", "Bo", 3, at=START + timedelta(seconds=4) - 2 * SESSION_GAP),
+        chunk("other-talk", "Bo", 5, conversation="elsewhere"),
+    ]
+    without = credit(turns, {}, ENERGY)
+    assert without["reply"] == pytest.approx(without["far"])
+    scores = credit(turns, {}, ENERGY, contiguity=0.2)
+    assert scores["reply"] > scores["far"]
+    # Adjacent by position but a session apart, or in another conversation: no contiguity.
+    assert scores["next-session"] == pytest.approx(scores["far"])
+    assert scores["other-talk"] == pytest.approx(scores["far"])
+
+
+def test_shares_are_validated_when_the_policy_is_built() -> None:
+    from explorer.core.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="topic_weight"):
+        ActivationParams(topic_weight=1.5)
+    with pytest.raises(InvalidArgument, match="contiguity"):
+        ActivationParams(contiguity=-0.1)
+    with pytest.raises(InvalidArgument, match="must not exceed 1"):
+        ActivationParams(topic_weight=0.6, contiguity=0.5)
+
+
+# ---- properties ------------------------------------------------------------------------------
+
+unit = st.floats(min_value=0.0, max_value=1.0)
+SPEAKERS = ["Ana", "Bo", "Cy"]
+MENTIONABLE = ["ana", "bo", "lisbon", "fado"]
+
+
+@st.composite
+def conversations(draw: st.DrawFn) -> tuple[list[Candidate], dict[str, tuple[str, ...]]]:
+    count = draw(st.integers(1, 12))
+    chunks: list[Candidate] = []
+    mentions: dict[str, tuple[str, ...]] = {}
+    for index in range(count):
+        id_ = f"c{index}"
+        chunks.append(
+            chunk(
+                id_,
+                draw(st.sampled_from(SPEAKERS)),
+                draw(st.integers(0, 8)),
+                conversation=draw(st.sampled_from(["talk", "other"])),
+                similarity=draw(unit),
+                lexical=draw(unit),
+            )
+        )
+        mentions[id_] = tuple(draw(st.lists(st.sampled_from(MENTIONABLE), max_size=3)))
+    return chunks, mentions
+
+
+@st.composite
+def shares(draw: st.DrawFn) -> tuple[float, float]:
+    topic = draw(unit)
+    return topic, draw(st.floats(min_value=0.0, max_value=1.0 - topic))
+
+
+energies = st.fixed_dictionaries({name: unit for name in MENTIONABLE}).filter(
+    lambda energy: max(energy.values()) > 0.0
+)
+
+
+@settings(max_examples=120)
+@given(conversations(), energies, shares(), st.randoms(use_true_random=False))
+def test_credit_only_lifts_stays_in_range_and_ignores_input_order(
+    world: tuple[list[Candidate], dict[str, tuple[str, ...]]],
+    energy: dict[str, float],
+    weights: tuple[float, float],
+    random: object,
+) -> None:
+    chunks, mentions = world
+    topic_weight, contiguity = weights
+    params = ActivationParams(topic_weight=topic_weight, contiguity=contiguity)
+    associations = Associations(subgraph=SUBGRAPH, chunk_entities=mentions)
+    log = ActivationLog(energy=energy)
+    items = [scored(c) for c in chunks]
+    strongest = max(energy.values())
+    out = credit_chunks(items, SCORER, log, strongest, associations, chunks, params)
+    assert [item.candidate.id for item in out] == [item.candidate.id for item in items]
+    for before, after in zip(items, out, strict=True):
+        assert after.score >= before.score - 1e-12
+        assert 0.0 <= after.score <= 1.0 + 1e-12
+        activation = after.signals.activation
+        assert activation is None or 0.0 <= activation <= 1.0 + 1e-12
+    shuffled = list(items)
+    random.shuffle(shuffled)  # type: ignore[attr-defined]
+    again = credit_chunks(shuffled, SCORER, log, strongest, associations, chunks, params)
+    assert {i.candidate.id: i.score for i in again} == {i.candidate.id: i.score for i in out}
+
+
+@given(unit, unit)
+def test_shares_build_exactly_when_they_leave_the_speaker_a_share(
+    topic_weight: float, contiguity: float
+) -> None:
+    from explorer.core.errors import InvalidArgument
+
+    if topic_weight + contiguity <= 1.0:
+        params = ActivationParams(topic_weight=topic_weight, contiguity=contiguity)
+        assert (params.topic_weight, params.contiguity) == (topic_weight, contiguity)
+    else:
+        with pytest.raises(InvalidArgument, match="must not exceed 1"):
+            ActivationParams(topic_weight=topic_weight, contiguity=contiguity)
+
+
+# ---- through decide --------------------------------------------------------------------------
+
+
+def test_decide_ranks_the_named_speakers_topical_turn_first_and_brings_its_reply_along() -> None:
+    ana = replace(
+        make_candidate("ana", kind="entity", similarity=0.2, scope=SCOPE),
+        label="Ana",
+        record=PEOPLE["ana"],
+    )
+    turns = [
+        chunk("ana-lisbon", "Ana", 10, similarity=0.4, lexical=0.4),
+        chunk("ana-weather", "Ana", 20, similarity=0.4, lexical=0.4),
+        chunk("bo-reply", "Bo", 11, similarity=0.2, lexical=0.2),
+        chunk("bo-aside", "Bo", 30, similarity=0.2, lexical=0.2),
+    ]
+    subgraph = Subgraph(
+        entities={**PEOPLE, **TOPICS},
+        relations=(
+            Relation("r1", "ana", "lisbon", "MENTIONS"),
+            Relation("r2", "ana", "bo", "TALKS_WITH"),
+        ),
+    )
+    associations = Associations(subgraph=subgraph, chunk_entities={"ana-lisbon": ("lisbon",)})
+    query = MemoryQuery(
+        "where did ana go",
+        scope=SCOPE,
+        k={MemoryLayer.EPISODIC: 4, MemoryLayer.SEMANTIC: 2},
+        max_entities=2,
+    )
+
+    def ranking(topic_weight: float, contiguity: float) -> list[str]:
+        params = ActivationParams(hops=1, topic_weight=topic_weight, contiguity=contiguity)
+        policy = RetrievalPolicy(weights=WEIGHTS, activation=params)
+        retrieval = decide([ana, *turns], query, policy, associations)
+        memories = retrieval.result.memories
+        return [m.id for m in memories if m.id != "ana" and m.candidate.kind.value == "chunk"]
+
+    plain = ranking(0.0, 0.0)
+    assert set(plain[:2]) == {"ana-lisbon", "ana-weather"}
+    assert ranking(0.05, 0.0)[0] == "ana-lisbon"
+    with_contiguity = ranking(0.05, 0.2)
+    assert with_contiguity.index("bo-reply") < with_contiguity.index("bo-aside")

@@ -242,6 +242,9 @@ WITH collect(DISTINCT a) AS present,
 RETURN [x IN present | {_ENTITY_FIELDS.format(n="x")}], rels[0..$max_relations]
 """
 
+#: Seeds from which a spread's neighbourhood is read in two concurrent halves.
+SPLIT_SPREAD_AT = 8
+
 _ENTITY_KEYS = (
     "id",
     "name",
@@ -678,10 +681,22 @@ class FalkorGraphStore:
         limit = sanitize.plain_int(limit_per_node, "limit_per_node", low=0, high=MAX_NEIGHBOURS)
         if not seeds:
             return Subgraph()
-        params = {"ids": seeds, "limit": limit, **_filter_params(scope, None)}
+        filters = _filter_params(scope, None)
+
+        async def read(part: list[str]) -> list[list[Any]]:
+            return await self._read(_SPREAD_NEIGHBOURHOOD, {"ids": part, "limit": limit, **filters})
+
+        # FalkorDB runs each query on one of its threads; a wide frontier goes out as two
+        # halves at once, so two threads order the seeds' relations side by side.
+        if len(seeds) >= SPLIT_SPREAD_AT:
+            half = len(seeds) // 2
+            first, second = await _gather_both(read(seeds[:half]), read(seeds[half:]))
+            rows = first + second
+        else:
+            rows = await read(seeds)
         entities: dict[str, Entity] = {}
         relations: dict[str, Relation] = {}
-        for seed, near in await self._read(_SPREAD_NEIGHBOURHOOD, params):
+        for seed, near in rows:
             for values in (seed, *(item[0] for item in near or ())):
                 if str(values[0]) not in entities:
                     entity = _entity(dict(zip(_SPREAD_ENTITY_KEYS, values, strict=True)), ())

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
-from explorer.adapters.falkor import FalkorGraphStore
+from explorer.adapters.falkor import SPLIT_SPREAD_AT, FalkorGraphStore
 from explorer.core.errors import (
     EmbeddingMismatch,
     InvalidArgument,
@@ -321,6 +321,20 @@ async def test_spread_neighbourhood_is_each_seeds_strongest_relations_without_pr
     elsewhere = await graph_store.spread_neighbourhood(["ada"], scope="globex/bot")
     assert set(elsewhere.entities) == {"ada"} and elsewhere.relations == ()
     assert await graph_store.spread_neighbourhood([]) == Subgraph()
+
+
+async def test_a_wide_spread_read_in_two_halves_equals_the_seeds_read_alone(
+    graph_store: FalkorGraphStore,
+) -> None:
+    await fill(graph_store)
+    known = ["ada", "babbage", "engine", "elsewhere"]
+    # Known seeds in both halves, padded with unknown ones to a width that splits the read.
+    missing = [f"missing-{n}" for n in range(SPLIT_SPREAD_AT)]
+    seeds = ["ada", *missing[:3], "babbage", "engine", *missing[3:], "elsewhere"]
+    wide = await graph_store.spread_neighbourhood(seeds, limit_per_node=5)
+    alone = [await graph_store.spread_neighbourhood([seed], limit_per_node=5) for seed in known]
+    assert set(wide.entities) == {e for part in alone for e in part.entities}
+    assert [r.id for r in wide.relations] == sorted({r.id for p in alone for r in p.relations})
 
 
 async def test_relations_to_unknown_entities_are_refused_before_any_write(

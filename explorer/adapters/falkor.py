@@ -1139,21 +1139,30 @@ def _lexical(stems: Sequence[str], names: str, description: str) -> float:
     """Share of the query's terms found in the entity, names counting more than description."""
     if not stems:
         return 0.0
-    name_words = sanitize.word_stems(names)
-    description_words = sanitize.word_stems(description)
+    name_words = _Words(sanitize.word_stems(names))
+    description_words = _Words(sanitize.word_stems(description))
     total = 0.0
     for stem in stems:
-        if _covered(stem, name_words):
+        if name_words.cover(stem):
             total += NAME_TERM_WEIGHT
-        elif _covered(stem, description_words):
+        elif description_words.cover(stem):
             total += DESCRIPTION_TERM_WEIGHT
     return total / len(stems)
 
 
-def _covered(stem: str, words: set[str]) -> bool:
-    return stem in words or any(
-        w.startswith(stem) or stem.startswith(w) for w in words if len(w) >= 3
-    )
+class _Words:
+    """A text's word stems, asked whether a query stem matches one, equal or by prefix."""
+
+    __slots__ = ("_joined", "_long", "_words")
+
+    def __init__(self, words: set[str]) -> None:
+        self._words = words
+        self._long = tuple(w for w in words if len(w) >= 3)
+        # A space before each word: " stem" occurs in it exactly when a word starts with stem.
+        self._joined = "".join(f" {w}" for w in self._long)
+
+    def cover(self, stem: str) -> bool:
+        return stem in self._words or f" {stem}" in self._joined or stem.startswith(self._long)
 
 
 def _text_list(values: object, name: str) -> list[str]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from explorer.core.errors import ExplorerError, StoreUnavailable
 from explorer.core.lexical import LexicalIndexCache
+from explorer.core.models import DEFAULT_SCOPE
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.core.scour import ScourRequest, ScourResult, scour
@@ -125,6 +126,14 @@ class Memory:
             reason = self.errors.get("chunks", "not connected")
             result = replace(result, chunks_error=f"chunk store unavailable: {reason}")
         return result
+
+    async def warm(self, scope: str = DEFAULT_SCOPE) -> None:
+        """Build what a first query at ``scope`` would build (its BM25 and concept word indexes,
+        the loaded embedding model), so the first real query does not wait seconds for it on a
+        large memory. It is one query whose answer is dropped; a store that is down is left to
+        the next real query to report.
+        """
+        await self.scour(ScourRequest(query="warm up", scope=scope))
 
     def _cache_builds(self) -> int:
         scans = self.term_scan.builds if self.term_scan is not None else 0

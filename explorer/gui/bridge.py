@@ -256,6 +256,17 @@ class ServiceBridge(QObject):
         pending, self._pending_query = self._pending_query, None
         if pending is not None:
             self.submit_query(pending)
+        elif hasattr(memory, "warm"):
+            self._spawn(self._warm(), kind="warm")
+
+    async def _warm(self) -> None:
+        """Build the default scope's search indexes while the user is still typing."""
+        settings = getattr(self._memory, "settings", None) or self._settings
+        scope = getattr(settings, "default_scope", None) or DEFAULT_SCOPE
+        try:
+            await self._memory.warm(str(scope))
+        except ExplorerError as exc:
+            _log.info("warming the search indexes failed: %s", exc)
 
     def _demo_progress(self, *args: Any, **kwargs: Any) -> None:
         text = " ".join(str(a) for a in args if a is not None)

@@ -59,6 +59,16 @@ def test_typing_a_query_fills_graph_and_chunk_list(qtbot: Any, window: Any) -> N
     assert window.query_bar.domain.count() > 1  # filled from the store's domains
 
 
+def test_the_window_warms_the_search_indexes_once_the_memory_is_ready(
+    qtbot: Any, window: Any, memory: Any
+) -> None:
+    task = window.bridge._latest.get("warm")
+    assert task is not None, "no warm-up was started after opening"
+    qtbot.waitUntil(task.done, timeout=120_000)
+    assert not task.cancelled() and task.exception() is None
+    assert memory.proxied.lexical_index.builds > 0
+
+
 def test_expand_a_node_then_undo_and_redo(qtbot: Any, window: Any) -> None:
     outcome = _ask(qtbot, window)
     view = window.graph_view

@@ -314,3 +314,12 @@ async def test_only_a_cache_build_takes_the_heap_out_of_garbage_collection(memor
     gc.unfreeze()
     await memory.scour(request)  # the same scope again: its index is reused
     assert gc.get_freeze_count() == 0
+
+
+async def test_warming_builds_what_the_first_query_would(memory: Memory) -> None:
+    builds = memory.lexical_index.builds
+    await memory.warm("acme")  # a scope no query has searched yet
+    assert memory.lexical_index.builds > builds
+    warmed = memory.lexical_index.builds
+    answer = await memory.scour(ScourRequest(query="tomatoes", scope="acme"))
+    assert answer.chunks and memory.lexical_index.builds == warmed

@@ -318,8 +318,9 @@ async def test_only_a_cache_build_takes_the_heap_out_of_garbage_collection(memor
 
 async def test_warming_builds_what_the_first_query_would(memory: Memory) -> None:
     builds = memory.lexical_index.builds
-    await memory.warm("acme")  # a scope no query has searched yet
+    scope = f"{SCOPE}/warm"  # no other test searches it; its parent holds the turns
+    await memory.warm(scope)
     assert memory.lexical_index.builds > builds
     warmed = memory.lexical_index.builds
-    answer = await memory.scour(ScourRequest(query="tomatoes", scope="acme"))
+    answer = await memory.scour(ScourRequest(query="tomatoes", scope=scope))
     assert answer.chunks and memory.lexical_index.builds == warmed

@@ -203,16 +203,21 @@ WITH node, score WHERE {_SCOPE_MATCH.format(n="node")}
 RETURN {_CANDIDATE_COLUMNS}
 """
 
+# Each seed's strongest relations are picked inside a subquery, so the server keeps a top
+# ``$limit`` per seed instead of sorting every relation of every seed together.
 _NEIGHBOURS = f"""
 UNWIND $ids AS id
 MATCH (n:Entity {{id: id}})
-WITH id, n
-MATCH (n)-[r:REL]-(m:Entity)
-WHERE {_SCOPE_MATCH.format(n="m")}
-WITH id, r, m, startNode(r) = n AS outgoing
-ORDER BY r.confidence DESC, m.salience DESC, r.id
-WITH id, collect({{rel: {_RELATION_FIELDS.format(r="r")}, outgoing: outgoing,
-    other: m {{.id, .name, .type}}}})[0..$limit] AS neighbours
+CALL {{
+    WITH n
+    MATCH (n)-[r:REL]-(m:Entity)
+    WHERE {_SCOPE_MATCH.format(n="m")}
+    WITH n, r, m
+    ORDER BY r.confidence DESC, m.salience DESC, r.id
+    LIMIT $limit
+    RETURN collect({{rel: {_RELATION_FIELDS.format(r="r")}, outgoing: startNode(r) = n,
+        other: m {{.id, .name, .type}}}}) AS neighbours
+}}
 RETURN id, neighbours
 """
 
@@ -283,17 +288,21 @@ _SPREAD_ENTITY_KEYS = (
     "layer",
 )
 
-# Activation's read: one row per seed, its strongest relations first, each with the entity at
-# the other end, all as plain lists (maps and provenance arrays cost more to decode than the
-# spread ever uses).
+# Activation's read: one row per seed, its strongest relations first (picked per seed, as in
+# ``_NEIGHBOURS``), each with the entity at the other end, all as plain lists (maps and
+# provenance arrays cost more to decode than the spread ever uses).
 _SPREAD_NEIGHBOURHOOD = f"""
 UNWIND $ids AS id
 MATCH (n:Entity {{id: id}})
-OPTIONAL MATCH (n)-[r:REL]-(m:Entity)
-WHERE {_SCOPE_MATCH.format(n="m")}
-WITH n, r, m
-ORDER BY r.confidence DESC, m.salience DESC, r.id
-WITH n, collect(CASE WHEN r IS NULL THEN NULL ELSE [r, m] END)[0..$limit] AS near
+CALL {{
+    WITH n
+    MATCH (n)-[r:REL]-(m:Entity)
+    WHERE {_SCOPE_MATCH.format(n="m")}
+    WITH r, m
+    ORDER BY r.confidence DESC, m.salience DESC, r.id
+    LIMIT $limit
+    RETURN collect([r, m]) AS near
+}}
 RETURN {_as_list("n", _SPREAD_ENTITY_KEYS)},
     [pair IN near | [{_as_list("pair[1]", _SPREAD_ENTITY_KEYS)}, startNode(pair[0]).id,
         endNode(pair[0]).id, {_as_list("pair[0]", _RELATION_KEYS)}]]

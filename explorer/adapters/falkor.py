@@ -164,13 +164,20 @@ MATCH (n:Entity {id: id})
 RETURN n.id
 """
 
+# The latest ``$mention_cap`` mentions are picked per entity in a subquery (a top-k each,
+# not one sort over every asked entity's mentions).
 _FETCH_ENTITIES = f"""
 UNWIND $ids AS id
 MATCH (n:Entity {{id: id}})
-OPTIONAL MATCH (n)-[m:MENTIONED_IN]->(s:Source)
-WITH n, m, s ORDER BY m.ts DESC
-WITH n, collect(CASE WHEN m IS NULL THEN NULL
-    ELSE {{chunk: s.id, start: m.start, end: m.end, ts: m.ts}} END)[0..$mention_cap] AS mentions
+CALL {{
+    WITH n
+    OPTIONAL MATCH (n)-[m:MENTIONED_IN]->(s:Source)
+    WITH m, s
+    ORDER BY m.ts DESC
+    LIMIT $mention_cap
+    RETURN collect(CASE WHEN m IS NULL THEN NULL
+        ELSE {{chunk: s.id, start: m.start, end: m.end, ts: m.ts}} END) AS mentions
+}}
 RETURN {_ENTITY_FIELDS.format(n="n")}, mentions
 """
 

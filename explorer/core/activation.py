@@ -55,6 +55,7 @@ class ActivationStep(NamedTuple):
             "energy": self.energy,
             "from": self.source_node,
             "relation": self.relation_id,
+            "relation_type": self.relation_type,
             "hop": self.hop,
         }
 

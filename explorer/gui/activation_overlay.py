@@ -45,6 +45,12 @@ class Step:
     source: str | None
     relation: str | None
     hop: int
+    relation_type: str | None = None
+
+    @property
+    def over(self) -> str:
+        """The relation the energy came over, as a reader names it (its type, else its id)."""
+        return self.relation_type or self.relation or "?"
 
 
 def steps_from_json(entries: Sequence[Mapping[str, Any]]) -> list[Step]:
@@ -56,6 +62,7 @@ def steps_from_json(entries: Sequence[Mapping[str, Any]]) -> list[Step]:
             source=None if e.get("from") is None else str(e["from"]),
             relation=None if e.get("relation") is None else str(e["relation"]),
             hop=int(e.get("hop") or 0),
+            relation_type=None if e.get("relation_type") is None else str(e["relation_type"]),
         )
         for e in entries
     ]
@@ -69,6 +76,8 @@ class ActivationReplay:
         self.seeds = [s.node for s in self.steps if s.source is None]
         seeds = set(self.seeds)
         self.found = list(dict.fromkeys(s.node for s in self.steps if s.node not in seeds))
+        #: Relation id → what a reader calls it, for the relations the spread went over.
+        self.relation_names = {s.relation: s.over for s in self.steps if s.relation is not None}
 
     @classmethod
     def from_json(cls, entries: Sequence[Mapping[str, Any]]) -> ActivationReplay:
@@ -237,11 +246,7 @@ class ActivationOverlay(QWidget):
         if step == 0:
             return f"0 / {total} steps: before the spread ({len(self.replay.seeds)} seeds)"
         last = self.replay.steps[step - 1]
-        how = (
-            "seed"
-            if last.source is None
-            else f"from {self._name(last.source)} over {last.relation}"
-        )
+        how = "seed" if last.source is None else f"from {self._name(last.source)} over {last.over}"
         text = (
             f"{step} / {total} steps · hop {last.hop} of {self.replay.hops}: "
             f"{last.name} +{last.energy:.4f} ({how})"
@@ -322,7 +327,8 @@ class ActivationOverlay(QWidget):
             arrow.setBrush(QBrush(colour))
             arrow.setZValue(0.5)
             arrow.setToolTip(
-                f"{self._name(source)} → {self._name(target)} over {relation}: {amount:.4f}"
+                f"{self._name(source)} → {self._name(target)} over "
+                f"{self.replay.relation_names.get(relation, relation)}: {amount:.4f}"
             )
             arrow.setData(0, (source, target, relation, amount))
             scene.addItem(arrow)
@@ -357,7 +363,7 @@ class ActivationOverlay(QWidget):
             else:
                 lines.append(
                     f"hop {step.hop}: +{step.energy:.4f} from {self._name(step.source)} "
-                    f"over {step.relation}"
+                    f"over {step.over}"
                 )
         if len(arrivals) > 6:
             lines.append(f"… {len(arrivals) - 6} more transfers")

@@ -169,6 +169,8 @@ def test_every_replay_step_matches_the_activation_log(qtbot: Any, answered: Any)
         if step.source_node is not None and view.node_item(step.node) is not None:
             tip = overlay.tooltip_for(step.node)
             assert f"hop {step.hop}" in tip and "from" in tip
+            # The relation is named by its type, as the reader knows it, not by its id.
+            assert f"over {step.relation_type}" in tip and str(step.relation_id) not in tip
             break
     overlay.set_step(0)
     assert overlay.energies() == {}

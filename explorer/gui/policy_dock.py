@@ -223,9 +223,19 @@ class PolicyDock(QDockWidget):
         self.activation_threshold = _dspin(0.0, 1.0, 0.005, 4)
         self.activation_budget = _spin(1, 10_000)
         self.activation_found = _spin(0, 1_000)
+        # How a kept chunk is credited with activation (see core.credit).
+        self.credit_mention = _dspin(0.0, 1.0, 0.05, 2)
+        self.credit_topic = _dspin(0.0, 1.0, 0.01, 2)
+        self.credit_contiguity = _dspin(0.0, 1.0, 0.05, 2)
         for counter in (self.activation_hops, self.activation_budget, self.activation_found):
             counter.valueChanged.connect(lambda _v: changed())
-        for dbox in (self.activation_decay, self.activation_threshold):
+        for dbox in (
+            self.activation_decay,
+            self.activation_threshold,
+            self.credit_mention,
+            self.credit_topic,
+            self.credit_contiguity,
+        ):
             dbox.valueChanged.connect(lambda _v: changed())
         act_form.addRow(self.activation_enabled)
         act_form.addRow("hops", self.activation_hops)
@@ -233,6 +243,20 @@ class PolicyDock(QDockWidget):
         act_form.addRow("threshold", self.activation_threshold)
         act_form.addRow("node budget", self.activation_budget)
         act_form.addRow("max found", self.activation_found)
+        act_form.addRow("chunk credit: mention", self.credit_mention)
+        act_form.addRow("chunk credit: topic", self.credit_topic)
+        act_form.addRow("chunk credit: contiguity", self.credit_contiguity)
+        self.credit_mention.setToolTip(
+            "share of the strongest mentioned entity's energy a chunk takes when its speaker's "
+            "is less"
+        )
+        self.credit_topic.setToolTip(
+            "weight of the strongest non-person entity a chunk mentions in its credit"
+        )
+        self.credit_contiguity.setToolTip(
+            "weight of how strongly the neighbouring turn in the same session was recalled "
+            "(topic + contiguity must not exceed 1)"
+        )
         outer.addWidget(activation)
         outer.addStretch(1)
 
@@ -277,6 +301,9 @@ class PolicyDock(QDockWidget):
             self.activation_threshold.setValue(params.threshold)
             self.activation_budget.setValue(params.node_budget)
             self.activation_found.setValue(params.max_found)
+            self.credit_mention.setValue(params.mention_weight)
+            self.credit_topic.setValue(params.topic_weight)
+            self.credit_contiguity.setValue(params.contiguity)
         finally:
             self._filling = False
         self._policy = policy
@@ -296,6 +323,9 @@ class PolicyDock(QDockWidget):
             threshold=self.activation_threshold.value(),
             node_budget=self.activation_budget.value(),
             max_found=self.activation_found.value(),
+            mention_weight=self.credit_mention.value(),
+            topic_weight=self.credit_topic.value(),
+            contiguity=self.credit_contiguity.value(),
         )
         return replace(
             base,

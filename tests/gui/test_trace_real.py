@@ -120,6 +120,8 @@ def test_a_what_if_asks_no_store_and_stays_within_budget(
         lambda: dock.weight_boxes["lexical"].setValue(0.6),
         lambda: dock.layer_boxes["concept"].setChecked(False),
         lambda: dock.activation_threshold.setValue(0.05),
+        lambda: dock.credit_contiguity.setValue(0.0),
+        lambda: dock.credit_topic.setValue(0.3),
         lambda: dock.min_relevance.slider.setValue(0),
     ]
     for edit in edits:
@@ -140,6 +142,19 @@ def test_a_what_if_asks_no_store_and_stays_within_budget(
     assert dock.last_kind == "refetch" and dock.last_reasons
     assert "asks the stores again" in dock.change_label.text()
     qtbot.waitUntil(lambda: trace.refetch_count == 1 and bool(counted_stores), timeout=30_000)
+
+
+def test_chunk_credit_shares_that_add_up_to_more_than_all_are_refused(answered: Any) -> None:
+    dock = answered.trace.policy_dock
+    before = dock.policy
+    dock.credit_topic.setValue(0.9)
+    dock.credit_contiguity.setValue(0.5)
+    assert "must not exceed 1" in dock.change_label.text()
+    assert dock.policy.activation.topic_weight + dock.policy.activation.contiguity <= 1.0
+    dock.credit_contiguity.setValue(0.1)  # valid again: 0.9 + 0.1
+    assert dock.policy.activation.topic_weight == 0.9
+    assert dock.policy.activation.contiguity == 0.1
+    dock.apply_policy(before)
 
 
 def test_every_replay_step_matches_the_activation_log(qtbot: Any, answered: Any) -> None:

@@ -160,19 +160,6 @@ def parse_record(raw: str, name: str) -> ConceptRecord | None:
     )
 
 
-def overlap(record: ConceptRecord, terms: Sequence[str]) -> int:
-    """The weighted term overlap of ``record`` with ``terms`` (before the multipliers)."""
-    total = 0
-    for term in terms:
-        if term in record.name_lower:
-            total += NAME_WEIGHT
-        if term in record.description_lower:
-            total += DESCRIPTION_WEIGHT
-        if term in record.body_lower:
-            total += BODY_WEIGHT
-    return total
-
-
 _SEPARATOR = "\x00"  # never inside a term, so no match can span two words
 _NO_RECORDS: IntArray = np.zeros(0, dtype=np.int32)
 
@@ -219,7 +206,7 @@ class _FieldIndex:
 class _Haystack:
     """The records' lowercase names, descriptions and bodies, indexed by word for the scan.
 
-    ``totals`` gives what ``overlap`` gives each record, for every record at once; records
+    ``totals`` gives each record's weighted term overlap, for every record at once; records
     sharing no term with the query cost nothing. Each record's confidence and the moment its
     recency is measured from are kept as arrays, so scoring the matches is a few array steps.
     """
@@ -245,11 +232,6 @@ class _Haystack:
             for term in terms:
                 totals[field.records_with(term)] += weight
         return totals
-
-    def overlaps(self, terms: Sequence[str]) -> dict[int, int]:
-        """Record position → weighted term overlap, for the records with any overlap."""
-        totals = self.totals(terms)
-        return {int(position): int(totals[position]) for position in np.flatnonzero(totals)}
 
 
 def recency_factor(seen_at: datetime | None, now: datetime) -> float:

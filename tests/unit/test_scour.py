@@ -50,7 +50,7 @@ BREAKDOWN_KEYS = {
 DROPPED_KEYS = {
     "id", "kind", "label", "gate", "value", "threshold", "layer", "scope", "source", "reason",
 }  # fmt: skip
-STEP_KEYS = {"node", "name", "energy", "from", "relation", "hop"}
+STEP_KEYS = {"node", "name", "energy", "from", "relation", "relation_type", "hop"}
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ Record fields read (JSON object): ``name`` (required), ``description``, ``body``
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import itertools
 import json
@@ -361,7 +362,8 @@ class TermScan:
         if version is not None and listed is not None and listed[0] == version:
             return listed[1], listed[2], listed[3]
         records, unreadable = await self._stamped_records(store, agent, tenant)
-        haystack = _Haystack(records)
+        # Indexing tens of thousands of records takes a while; other queries keep the loop.
+        haystack = await asyncio.to_thread(_Haystack, records)
         self.builds += 1
         if version is not None:
             self._listed[key] = (version, records, unreadable, haystack)

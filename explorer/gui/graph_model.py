@@ -11,7 +11,7 @@ core models only (no Qt), so all of it is testable without a display.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from explorer.core.models import Entity, Relation
@@ -31,6 +31,12 @@ class NodeData:
     root: bool = False  # returned by the query, not only reached as a neighbour
     source: str = ""  # graph / lexical / activation, for roots
     parent: str | None = None  # the node it was expanded from, if any
+    scope: str = ""  # where the memory lives, for result entities
+    label: str = ""  # what the view writes under it, when the name alone is ambiguous
+
+    @property
+    def shown_name(self) -> str:
+        return self.label or self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +121,9 @@ def state_from_result(result: Mapping[str, Any], previous: GraphState | None = N
             score=float(entity.get("score") or 0.0) / top,
             root=True,
             source=str(entity.get("source", "")),
+            scope=str(entity.get("scope") or ""),
         )
+    _label_namesakes(state)
     for entity in entities:
         node_id = str(entity["id"])
         for relation in entity.get("relationships") or []:
@@ -139,6 +147,22 @@ def state_from_result(result: Mapping[str, Any], previous: GraphState | None = N
                 if node_id in previous.pinned:
                     state.pinned.add(node_id)
     return state
+
+
+def _label_namesakes(state: GraphState) -> None:
+    """Result entities that share a name but live in different scopes are labelled with the
+    end of their scope ("Maya Okafor · maya"), so the view never shows two identical names."""
+    groups: dict[str, list[NodeData]] = {}
+    for node in state.nodes.values():
+        groups.setdefault(" ".join(node.name.casefold().split()), []).append(node)
+    for group in groups.values():
+        if len({node.scope for node in group}) < 2:
+            continue
+        tails = [node.scope.rsplit("/", 1)[-1] for node in group]
+        distinct = len(set(tails)) == len(tails)
+        for node, tail in zip(group, tails, strict=True):
+            where = (tail if distinct else node.scope) or "root"
+            state.nodes[node.id] = replace(node, label=f"{node.name} · {where}")
 
 
 def merge_neighbourhood(

@@ -144,8 +144,8 @@ class NodeItem(QGraphicsEllipseItem):
         self.update_pen()
 
     def _style_label(self, label: QGraphicsSimpleTextItem) -> None:
-        name = self.data_.name
-        label.setText(name if len(name) <= 32 else name[:31] + "…")
+        name = self.data_.shown_name
+        label.setText(name if len(name) <= 40 else name[:39] + "…")
         label.setFont(_styles().fonts[self.data_.root])
         # Labels keep their size on screen at any zoom (readable when zoomed out); the anchor
         # below the circle is in scene units, the centring shift in screen pixels.
@@ -917,6 +917,8 @@ class GraphView(QGraphicsView):
             kinds[edge.type] = kinds.get(edge.type, 0) + 1
         relations = ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in sorted(kinds.items()))
         lines = [f"<b>{_escape(node.name)}</b> <i>({_escape(node.type)})</i>"]
+        if node.scope:
+            lines.append(f"scope {_escape(node.scope)}")
         if node.root:
             lines.append(f"result entity, score {node.score:.2f}, found by {node.source or '?'}")
         if relations:

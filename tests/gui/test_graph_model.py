@@ -151,3 +151,26 @@ def test_highlight_clips_bad_spans() -> None:
 
 def test_query_terms_skip_stopwords_and_repeats() -> None:
     assert query_terms("Where does Marta live in Lisbon, Marta?") == ["marta", "live", "lisbon"]
+
+
+def test_namesakes_from_different_scopes_are_labelled_with_their_scope() -> None:
+    def entity(node_id: str, name: str, scope: str) -> dict[str, object]:
+        return {"id": node_id, "name": name, "type": "person", "score": 1.0, "scope": scope}
+
+    state = state_from_result(
+        {
+            "kg_entities": [
+                entity("m1", "Maya Okafor", "demo/assistant/maya"),
+                entity("m2", "maya  okafor", "demo/assistant"),
+                entity("t1", "Tomas", "demo/assistant/tomas"),
+                entity("x1", "Lisbon", "a/one"),
+                entity("x2", "Lisbon", "b/one"),
+            ]
+        }
+    )
+    shown = {node_id: node.shown_name for node_id, node in state.nodes.items()}
+    assert shown["m1"] == "Maya Okafor · maya" and shown["m2"] == "maya  okafor · assistant"
+    assert shown["t1"] == "Tomas"  # no namesake: the name alone
+    # Scope ends that collide too: the whole scope says which is which.
+    assert shown["x1"] == "Lisbon · a/one" and shown["x2"] == "Lisbon · b/one"
+    assert state.nodes["m1"].name == "Maya Okafor"  # the name itself is untouched

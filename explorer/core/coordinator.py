@@ -34,7 +34,7 @@ from explorer.core.candidates import (
     Source,
     dropped_route,
 )
-from explorer.core.credit import credit_chunks
+from explorer.core.credit import ChunkCredit, credit_chunks
 from explorer.core.errors import StoreUnavailable
 from explorer.core.gates import GATE_ASSOCIATIONS, GATE_LAYERS, Scored, gate
 from explorer.core.layers import GRAPH_LAYERS, layer_names
@@ -80,6 +80,8 @@ class CoordinatedRetrieval:
     policy: RetrievalPolicy | None = None
     gathered: Gathered | None = None
     timings_ms: Mapping[str, float] = field(default_factory=dict)
+    # Where each kept chunk's activation credit came from, by chunk id.
+    credits: Mapping[str, ChunkCredit] = field(default_factory=dict)
 
     def with_policy(self, policy: RetrievalPolicy) -> CoordinatedRetrieval:
         """The same candidates and subgraph decided again under ``policy`` (no I/O)."""
@@ -231,6 +233,7 @@ def decide(
     log = ActivationLog()
     found: list[Scored] = []
     found_count = 0
+    credits: dict[str, ChunkCredit] = {}
     if (
         associations is not None
         and policy.activation.enabled
@@ -252,7 +255,7 @@ def decide(
             strongest = max(step.energy for step in log.steps if step.hop == 0)
             signal = {node: min(1.0, amount / strongest) for node, amount in log.received.items()}
             kept = [_rescored(item, scorer, signal) for item in kept]
-            kept = credit_chunks(
+            kept, credits = credit_chunks(
                 kept, scorer, log, strongest, associations, candidates, policy.activation
             )
             kept_ids = {
@@ -297,6 +300,7 @@ def decide(
         policy=policy,
         gathered=gathered,
         timings_ms={"decide": (time.perf_counter() - started) * 1000.0},
+        credits=credits,
     )
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import NamedTuple
 
 from explorer.core.activation import ActivationLog
 from explorer.core.candidates import Associations, Candidate, CandidateKind
@@ -44,6 +45,26 @@ SPEAKER_TYPES = frozenset({"person", "agent"})
 SESSION_GAP = LexicalParams().session_gap
 
 _Place = tuple[str, str, int]  # scope, conversation id, position
+
+
+class ChunkCredit(NamedTuple):
+    """Where a kept chunk's activation credit came from (energies relative to the top seed).
+
+    ``said_by`` is the entity behind the first tie: the speaker, or the mentioned entity when
+    ``mention_weight`` of its energy was more (``by_speaker`` tells which); ``topic_of`` the
+    non-person entity of the second; ``next_to`` the neighbouring chunk of the third, with its
+    recall strength relative to the strongest chunk. ``credit`` is the weighted mean, the
+    activation signal the chunk was scored with when it lifted the chunk.
+    """
+
+    said: float
+    said_by: str | None
+    by_speaker: bool
+    topic: float
+    topic_of: str | None
+    contiguity: float
+    next_to: str | None
+    credit: float
 
 
 def speaker_key(name: str) -> str:
@@ -108,10 +129,11 @@ def credit_chunks(
     associations: Associations,
     candidates: Sequence[Candidate],
     params: ActivationParams,
-) -> list[Scored]:
-    """``kept`` with every chunk re-scored with its credit (see the module docstring)."""
+) -> tuple[list[Scored], dict[str, ChunkCredit]]:
+    """``kept`` with every chunk re-scored with its credit (see the module docstring), and
+    where each chunk's credit came from."""
     if not strongest > 0.0:
-        return list(kept)
+        return list(kept), {}
     speakers = _speakers(log, associations, candidates)
     persons = _persons(associations, candidates) if params.topic_weight > 0.0 else set[str]()
     mentions = associations.chunk_entities
@@ -125,28 +147,29 @@ def credit_chunks(
     # The first pass ranks chunks by the same proportions the final credit uses, without
     # contiguity: its share is spread over the other two.
     first_scale = 1.0 / (1.0 - contiguity) if contiguity < 1.0 else 0.0
-    owns: dict[int, float] = {}
+    owns: dict[int, ChunkCredit] = {}
     strength: dict[_Place, float] = {}
     places: dict[int, _Place] = {}
     for index, item in enumerate(kept):
         candidate = item.candidate
         if candidate.kind is not CandidateKind.CHUNK:
             continue
-        mentioned = 0.0
-        topic = 0.0
+        mentioned, mentioned_node = 0.0, None
+        topic, topic_node = 0.0, None
         for node in mentions.get(candidate.id, ()):
             amount = relative.get(node, 0.0)
             if amount > mentioned:
-                mentioned = amount
+                mentioned, mentioned_node = amount, node
             if amount > topic and node not in persons:
-                topic = amount
-        said = mention_weight * mentioned
+                topic, topic_node = amount, node
+        said, said_by, by_speaker = mention_weight * mentioned, mentioned_node, False
         record = candidate.record
         if isinstance(record, Chunk) and record.speaker:
             speaker = speakers.get(speaker_key(record.speaker))
-            if speaker is not None:
-                said = max(said, relative.get(speaker, 0.0))
-        own = owns[index] = said_weight * said + topic_weight * topic
+            if speaker is not None and relative.get(speaker, 0.0) >= said:
+                said, said_by, by_speaker = relative.get(speaker, 0.0), speaker, True
+        own = said_weight * said + topic_weight * topic
+        owns[index] = ChunkCredit(said, said_by, by_speaker, topic, topic_node, 0.0, None, own)
         if contiguity > 0.0 and isinstance(record, Chunk):
             first = item.score
             if _lifts(item, own * first_scale):
@@ -157,18 +180,26 @@ def credit_chunks(
 
     neighbours = _contiguous(kept, places, strength) if strength else {}
     credited: list[Scored] = []
+    credits: dict[str, ChunkCredit] = {}
     for index, item in enumerate(kept):
-        credit = owns.get(index)
-        if credit is not None:
-            credit += contiguity * neighbours.get(index, 0.0)
-        credited.append(_lift(item, credit, scorer) if credit is not None else item)
-    return credited
+        own_credit = owns.get(index)
+        if own_credit is None:
+            credited.append(item)
+            continue
+        near, next_to = neighbours.get(index, (0.0, None))
+        credit = own_credit._replace(
+            contiguity=near, next_to=next_to, credit=own_credit.credit + contiguity * near
+        )
+        credits[item.candidate.id] = credit
+        credited.append(_lift(item, credit.credit, scorer))
+    return credited, credits
 
 
 def _contiguous(
     kept: Sequence[Scored], places: Mapping[int, _Place], strength: Mapping[_Place, float]
-) -> dict[int, float]:
-    """Per chunk (by index in ``kept``): its strongest neighbour's strength relative to the top.
+) -> dict[int, tuple[float, str]]:
+    """Per chunk (by index in ``kept``): its strongest neighbour's strength relative to the top,
+    and that neighbour's id.
 
     A neighbour is the chunk one position before or after in the same scope and conversation,
     at most ``SESSION_GAP`` away in time; a chunk without one gets nothing.
@@ -176,20 +207,22 @@ def _contiguous(
     top = max(strength.values())
     if not top > 0.0:
         return {}
-    moments: dict[_Place, datetime] = {}
+    moments: dict[_Place, tuple[datetime, str]] = {}
     for index, place in places.items():
         record = kept[index].candidate.record
         if isinstance(record, Chunk):
-            moments.setdefault(place, record.timestamp)
-    found: dict[int, float] = {}
+            moments.setdefault(place, (record.timestamp, record.id))
+    found: dict[int, tuple[float, str]] = {}
     for index, (scope, conversation, position) in places.items():
-        moment = moments[(scope, conversation, position)]
-        best = 0.0
+        moment = moments[(scope, conversation, position)][0]
+        best, best_id = 0.0, ""
         for step in (-1, 1):
             place = (scope, conversation, position + step)
             other = moments.get(place)
-            if other is not None and abs(other - moment) <= SESSION_GAP:
-                best = max(best, strength[place])
+            if other is None or abs(other[0] - moment) > SESSION_GAP:
+                continue
+            if strength[place] > best:
+                best, best_id = strength[place], other[1]
         if best > 0.0:
-            found[index] = best / top
+            found[index] = (best / top, best_id)
     return found

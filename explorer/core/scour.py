@@ -38,6 +38,7 @@ from explorer.core.candidates import (
     dropped_route,
 )
 from explorer.core.coordinator import CoordinatedRetrieval, RetrievalCoordinator, decide
+from explorer.core.credit import ChunkCredit
 from explorer.core.errors import MemoryUnavailable, StoreUnavailable
 from explorer.core.gates import GATE_SOURCE
 from explorer.core.layers import CHUNK_LAYERS, GRAPH_LAYERS, RETRIEVABLE_LAYERS, layer_names
@@ -202,7 +203,32 @@ def _entity_json(
     }
 
 
-def _chunk_json(memory: Memory) -> dict[str, Any]:
+def _credit_json(credit: ChunkCredit | None, names: Mapping[str, str]) -> dict[str, Any] | None:
+    """Where a chunk's activation credit came from (``None``: activation gave it none)."""
+    if credit is None or credit.credit <= 0.0:
+        return None
+
+    def node(entity_id: str | None, energy: float) -> dict[str, Any] | None:
+        if entity_id is None or energy <= 0.0:
+            return None
+        return {"id": entity_id, "name": names.get(entity_id, entity_id), "energy": energy}
+
+    said = node(credit.said_by, credit.said)
+    if said is not None:
+        said["by"] = "speaker" if credit.by_speaker else "mention"
+    return {
+        "credit": credit.credit,
+        "said": said,
+        "topic": node(credit.topic_of, credit.topic),
+        "next_to": (
+            {"chunk_id": credit.next_to, "strength": credit.contiguity}
+            if credit.next_to is not None
+            else None
+        ),
+    }
+
+
+def _chunk_json(memory: Memory, credit: dict[str, Any] | None) -> dict[str, Any]:
     candidate = memory.candidate
     chunk = candidate.record
     assert isinstance(chunk, Chunk)
@@ -219,6 +245,7 @@ def _chunk_json(memory: Memory) -> dict[str, Any]:
         "source": candidate.source.value,
         "score": memory.score,
         "score_breakdown": memory.breakdown.to_dict(),
+        "activation_credit": credit,
         "turn_id": chunk.turn_id,
     }
 
@@ -268,7 +295,12 @@ class ScourResult:
             else None
         )
         entities = [_entity_json(memory, subgraph, self.records) for memory in self.entities]
-        chunks = [_chunk_json(memory) for memory in self.chunks]
+        names = {step.node: step.name for step in self.retrieval.activation.steps}
+        credits = self.retrieval.credits
+        chunks = [
+            _chunk_json(memory, _credit_json(credits.get(memory.candidate.id), names))
+            for memory in self.chunks
+        ]
         body: dict[str, Any] = {
             "success": True,
             "query": self.request.query,

@@ -9,7 +9,7 @@ library only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSize, Qt
@@ -31,6 +31,27 @@ LABEL_WIDTH = 74
 VALUE_WIDTH = 48
 
 
+def credit_notes(credit: Mapping[str, Any] | None) -> list[str]:
+    """Where a chunk's activation credit came from, one line per tie (scour's
+    ``activation_credit``); nothing when activation gave it none."""
+    if not credit:
+        return []
+    lines = [f"activation credit {float(credit.get('credit') or 0.0):.3f}, from:"]
+    said = credit.get("said")
+    if said:
+        how = "who said it" if said.get("by") == "speaker" else "whom it names"
+        lines.append(f"  {how}: {said.get('name')} ({float(said.get('energy') or 0.0):.2f})")
+    topic = credit.get("topic")
+    if topic:
+        lines.append(
+            f"  what it is about: {topic.get('name')} ({float(topic.get('energy') or 0.0):.2f})"
+        )
+    near = credit.get("next_to")
+    if near:
+        lines.append(f"  the turn beside it, recalled at {float(near.get('strength') or 0.0):.2f}")
+    return lines
+
+
 class ScoreChart(QWidget):
     """See the module docstring; ``set_breakdown`` with ``None`` shows a hint instead."""
 
@@ -40,14 +61,23 @@ class ScoreChart(QWidget):
         self.title = ""
         self.score: float | None = None
         self._bars: list[tuple[str, float]] = []
+        self.notes: list[str] = []
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMinimumHeight(self._height())
 
     def set_breakdown(
-        self, breakdown: Mapping[str, Any] | None, *, title: str = "", score: float | None = None
+        self,
+        breakdown: Mapping[str, Any] | None,
+        *,
+        title: str = "",
+        score: float | None = None,
+        notes: Sequence[str] = (),
     ) -> None:
+        """Bars for ``breakdown``; ``notes`` are lines written under them (where a part came
+        from)."""
         self.title = title
         self.score = score
+        self.notes = list(notes) if breakdown else []
         self._bars = (
             [(name, float(breakdown.get(name) or 0.0)) for name in COMPONENTS if breakdown]
             if breakdown
@@ -72,7 +102,7 @@ class ScoreChart(QWidget):
         return list(self._bars)
 
     def _height(self) -> int:
-        return ROW_HEIGHT * (len(self._bars) + 1) + 6
+        return ROW_HEIGHT * (len(self._bars) + len(self.notes) + 1) + 6
 
     def sizeHint(self) -> QSize:
         return QSize(260, self._height())
@@ -124,4 +154,11 @@ class ScoreChart(QWidget):
             )
         painter.setPen(QColor("#9aa0a6"))
         painter.drawLine(int(zero), ROW_HEIGHT, int(zero), ROW_HEIGHT * (len(self._bars) + 1))
+        painter.setPen(QColor("#5f6368"))
+        for row, note in enumerate(self.notes, start=len(self._bars) + 1):
+            painter.drawText(
+                QRectF(2, row * ROW_HEIGHT, width - 4, ROW_HEIGHT),
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                note,
+            )
         painter.end()

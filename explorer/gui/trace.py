@@ -58,7 +58,7 @@ from explorer.gui.layout import LayoutRequest, compute_layout
 from explorer.gui.ledger_dock import GhostPainter, LedgerDock
 from explorer.gui.policy_dock import PolicyDock, describe_change
 from explorer.gui.requests import QueryOutcome, QueryParams
-from explorer.gui.score_chart import ScoreChart
+from explorer.gui.score_chart import ScoreChart, credit_notes
 
 _log = logging.getLogger(__name__)
 
@@ -174,6 +174,7 @@ class HitsPanel(QWidget):
             hit.get("score_breakdown"),
             title=f"{name} ({hit.get('layer')}, {hit.get('source')})",
             score=float(hit.get("score") or 0.0),
+            notes=credit_notes(hit.get("activation_credit")),
         )
 
     def _on_selected(self) -> None:
@@ -536,6 +537,7 @@ class TraceController(QObject):
             hit.get("score_breakdown"),
             title=f"{name} ({hit.get('layer')} · {hit.get('source')})",
             score=float(hit.get("score") or 0.0),
+            notes=credit_notes(hit.get("activation_credit")),
         )
         self.hits.show_hit(kind, hit_id)
 

@@ -307,3 +307,19 @@ def test_presets_save_load_and_reset(answered: Any) -> None:
     assert dock.policy.min_relevance == 0.25
     assert dock.user_presets()["mine"] == dock.policy
     wait(0.05)
+
+
+def test_a_chunk_hit_shows_where_its_activation_credit_came_from(answered: Any) -> None:
+    chunks = answered.outcome.result["chunks"]
+    credited = [c for c in chunks if c["activation_credit"] and c["activation_credit"]["said"]]
+    assert credited, "the demo query names Maya, so her turns carry her energy"
+    hit = credited[0]
+    hits = answered.trace.hits
+    assert hits.show_hit("chunk", hit["id"])
+    notes = hits.chart.notes
+    assert notes[0].startswith("activation credit")
+    assert any(hit["activation_credit"]["said"]["name"] in line for line in notes[1:])
+    plain = next((c for c in chunks if c["activation_credit"] is None), None)
+    if plain is not None:
+        hits.show_hit("chunk", plain["id"])
+        assert hits.chart.notes == []

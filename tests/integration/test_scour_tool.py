@@ -324,3 +324,17 @@ async def test_warming_builds_what_the_first_query_would(memory: Memory) -> None
     warmed = memory.lexical_index.builds
     answer = await memory.scour(ScourRequest(query="tomatoes", scope=scope))
     assert answer.chunks and memory.lexical_index.builds == warmed
+
+
+async def test_a_chunk_says_where_its_activation_credit_came_from(memory: Memory) -> None:
+    answer = await _scour(memory, "What did Rosa say about the tomatoes?", n_chunks=5)
+    credited = [c for c in answer["chunks"] if c["activation_credit"] is not None]
+    assert credited, "Rosa is named, so her turns should be credited with her energy"
+    names = {step["node"]: step["name"] for step in answer["activation"]}
+    for chunk in credited:
+        credit = chunk["activation_credit"]
+        said = credit["said"]
+        assert said["by"] == "speaker" and said["name"] == names[said["id"]] == chunk["speaker"]
+        assert 0.0 < credit["credit"] <= 1.0
+        if credit["next_to"] is not None:
+            assert credit["next_to"]["chunk_id"] != chunk["id"]

@@ -78,7 +78,7 @@ def credit(
     log = ActivationLog(energy=energy)
     associations = Associations(subgraph=SUBGRAPH, chunk_entities=mentions)
     items = [scored(c) for c in chunks]
-    out = credit_chunks(items, SCORER, log, max(energy.values()), associations, chunks, params)
+    out, _ = credit_chunks(items, SCORER, log, max(energy.values()), associations, chunks, params)
     return {item.candidate.id: item.score for item in out}
 
 
@@ -92,6 +92,20 @@ def test_every_turn_of_the_named_speaker_ties_until_topic_tells_them_apart() -> 
     assert flat["about-lisbon"] == pytest.approx(flat["small-talk"])
     topical = credit(turns, mentions, ENERGY, topic_weight=0.1)
     assert topical["about-lisbon"] > topical["small-talk"]
+    _, credits = credit_chunks(
+        [scored(c) for c in turns],
+        SCORER,
+        ActivationLog(energy=ENERGY),
+        1.0,
+        Associations(subgraph=SUBGRAPH, chunk_entities=mentions),
+        turns,
+        ActivationParams(topic_weight=0.1, contiguity=0.0),
+    )
+    told = credits["about-lisbon"]
+    assert (told.said_by, told.by_speaker, told.said) == ("ana", True, 1.0)
+    assert (told.topic_of, told.topic) == ("lisbon", 0.8)
+    assert told.credit == pytest.approx(0.9 * 1.0 + 0.1 * 0.8)
+    assert credits["small-talk"].topic_of is None
 
 
 def test_a_person_mentioned_is_no_topic() -> None:
@@ -112,6 +126,16 @@ def test_the_turn_next_to_a_strongly_recalled_turn_takes_contiguity() -> None:
     assert without["reply"] == pytest.approx(without["far"])
     scores = credit(turns, {}, ENERGY, contiguity=0.2)
     assert scores["reply"] > scores["far"]
+    _, credits = credit_chunks(
+        [scored(c) for c in turns],
+        SCORER,
+        ActivationLog(energy=ENERGY),
+        1.0,
+        Associations(subgraph=SUBGRAPH, chunk_entities={}),
+        turns,
+        ActivationParams(contiguity=0.2),
+    )
+    assert credits["reply"].next_to == "strong" and credits["far"].next_to is None
     # Adjacent by position but a session apart, or in another conversation: no contiguity.
     assert scores["next-session"] == pytest.approx(scores["far"])
     assert scores["other-talk"] == pytest.approx(scores["far"])
@@ -182,7 +206,12 @@ def test_credit_only_lifts_stays_in_range_and_ignores_input_order(
     log = ActivationLog(energy=energy)
     items = [scored(c) for c in chunks]
     strongest = max(energy.values())
-    out = credit_chunks(items, SCORER, log, strongest, associations, chunks, params)
+    out, credits = credit_chunks(items, SCORER, log, strongest, associations, chunks, params)
+    assert set(credits) == {item.candidate.id for item in items}
+    for after in out:
+        # A lifted chunk was scored with exactly the credit it reports.
+        if after.signals.activation is not None:
+            assert after.signals.activation == credits[after.candidate.id].credit
     assert [item.candidate.id for item in out] == [item.candidate.id for item in items]
     for before, after in zip(items, out, strict=True):
         assert after.score >= before.score - 1e-12
@@ -191,7 +220,7 @@ def test_credit_only_lifts_stays_in_range_and_ignores_input_order(
         assert activation is None or 0.0 <= activation <= 1.0 + 1e-12
     shuffled = list(items)
     random.shuffle(shuffled)  # type: ignore[attr-defined]
-    again = credit_chunks(shuffled, SCORER, log, strongest, associations, chunks, params)
+    again, _ = credit_chunks(shuffled, SCORER, log, strongest, associations, chunks, params)
     assert {i.candidate.id: i.score for i in again} == {i.candidate.id: i.score for i in out}
 
 

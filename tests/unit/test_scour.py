@@ -36,7 +36,7 @@ ENTITY_KEYS = {
 }  # fmt: skip
 CHUNK_KEYS = {
     "id", "text", "conversation_id", "position", "speaker", "timestamp", "domains", "scope",
-    "layer", "source", "score", "score_breakdown", "turn_id",
+    "layer", "source", "score", "score_breakdown", "activation_credit", "turn_id",
 }  # fmt: skip
 BREAKDOWN_KEYS = {
     "similarity",

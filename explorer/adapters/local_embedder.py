@@ -3,7 +3,8 @@
 The 256-dimension ``l2_supercat`` weights and tokenizer ship inside the ``wordllama`` wheel, so
 the model is loaded from the installed package with downloads disabled: nothing is fetched at run
 time. The model loads once, lazily and under a lock, in a worker thread; texts are embedded in
-batches, each batch in the executor so the event loop (and the GUI on it) never stalls, and
+batches, each batch in the executor so the event loop (and the GUI on it) never stalls (a single
+short query, once the model is loaded, is embedded in place: it costs less than the handoff), and
 vectors are normalised to unit length here because the library's own normalisation divides by
 zero on an empty text. Imports the core, ``adapters.sanitize``, ``numpy`` and ``wordllama``.
 """
@@ -28,6 +29,8 @@ DIMENSION = 256
 BATCH_SIZE = 256
 MAX_TEXTS = 1_000_000
 MAX_TEXT_CHARS = 200_000
+#: A single text up to this long is embedded on the caller's loop once the model is loaded.
+INLINE_CHARS = 2_000
 
 
 class LocalEmbedder:
@@ -51,6 +54,10 @@ class LocalEmbedder:
         for index, text in enumerate(plain):
             if not text:
                 raise InvalidArgument(f"texts[{index}] is empty; an empty text has no meaning")
+        if self._model is not None and len(plain) == 1 and len(plain[0]) <= INLINE_CHARS:
+            # A query takes a fraction of a millisecond once the model is loaded; handing it to
+            # a worker thread and back costs more than that, on every query.
+            return self._embed_batch(plain)
         loop = asyncio.get_running_loop()
         vectors: list[list[float]] = []
         for start in range(0, len(plain), self._batch_size):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 
 import pytest
 
@@ -58,6 +59,24 @@ async def test_embedding_runs_off_the_event_loop() -> None:
     finally:
         running.cancel()
     assert ticks > 5
+
+
+async def test_a_short_query_is_embedded_in_place_once_the_model_is_loaded() -> None:
+    embedder = LocalEmbedder()
+    threads: list[int] = []
+    embed_batch = embedder._embed_batch
+
+    def recorded(texts: list[str]) -> list[list[float]]:
+        threads.append(threading.get_ident())
+        return embed_batch(texts)
+
+    embedder._embed_batch = recorded  # type: ignore[method-assign]
+    first = await embedder.embed(["where does Maya live"])  # loads the model: a worker thread
+    again = await embedder.embed(["where does Maya live"])
+    await embedder.embed(["where does Maya live", "and Tomas"])  # a batch: a worker thread
+    here = threading.get_ident()
+    assert threads[0] != here and threads[1] == here and threads[2] != here
+    assert first == again
 
 
 async def test_bad_input_is_refused(embedder: LocalEmbedder) -> None:

@@ -105,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--k", default="5,10,25,50")
     evaluate.add_argument("--json", type=Path, dest="json_out")
     evaluate.add_argument("--configs", default="lexical,vector,hybrid,full")
+    evaluate.add_argument(
+        "--preset-file", type=Path, help="a JSON file of named presets the configs may name"
+    )
 
     bench = sub.add_parser("bench", help="speed at the seed system's scale")
     bench.add_argument("--scale", choices=["seed", "small"], default="seed")

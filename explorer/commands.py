@@ -190,6 +190,7 @@ async def reembed(settings: Settings) -> int:
 
 async def evaluate(settings: Settings, args: argparse.Namespace) -> int:
     """``eval locomo PATH``: evidence recall@k per configuration."""
+    from explorer.core.policy import load_presets
     from explorer.eval.locomo import run_eval_command
 
     try:
@@ -197,8 +198,9 @@ async def evaluate(settings: Settings, args: argparse.Namespace) -> int:
     except ValueError:
         raise InvalidArgument(f"--k takes comma-separated integers, not {args.k!r}") from None
     configs = tuple(name.strip() for name in args.configs.split(",") if name.strip())
+    presets = load_presets(args.preset_file) if args.preset_file else {}
     async with open_memory(settings) as memory:
-        return await run_eval_command(memory, args.path, ks, configs, args.json_out)
+        return await run_eval_command(memory, args.path, ks, configs, args.json_out, presets)
 
 
 async def bench(settings: Settings, args: argparse.Namespace) -> int:

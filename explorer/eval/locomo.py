@@ -241,7 +241,9 @@ async def ensure_ingested(
     return missing
 
 
-def _policy(name: str) -> RetrievalPolicy:
+def _policy(name: str, presets: Mapping[str, RetrievalPolicy]) -> RetrievalPolicy:
+    if name in presets:
+        return presets[name]
     try:
         return preset(name)
     except InvalidArgument as error:
@@ -285,10 +287,13 @@ async def evaluate_locomo(
     ks: Sequence[int] = DEFAULT_KS,
     configs: Sequence[str] = DEFAULT_CONFIGS,
     progress: Progress | None = None,
+    presets: Mapping[str, RetrievalPolicy] | None = None,
 ) -> dict[str, Any]:
     """Evidence recall@k per configuration: ``{config: {questions, recall, recall_by_category}}``.
 
-    ``progress(stage, done, total)`` is called as conversations load and questions are answered.
+    A configuration is a named preset: one of ``presets`` (say, read from a preset file, for an
+    ablation), else a built-in one. ``progress(stage, done, total)`` is called as conversations
+    load and questions are answered.
     """
     path = Path(path)
     ks = tuple(sorted(set(ks)))
@@ -298,7 +303,7 @@ async def evaluate_locomo(
         raise InvalidArgument("k values above 100 are not supported (scour returns at most 100)")
     if not configs:
         raise InvalidArgument("name at least one configuration")
-    policies = {name: _policy(name) for name in configs}
+    policies = {name: _policy(name, presets or {}) for name in configs}
     conversations = read_questions(path)
     await ensure_ingested(memory, path, progress)
     total = sum(len(c.questions) for c in conversations)
@@ -360,10 +365,13 @@ async def run_eval_command(
     ks: Sequence[int],
     configs: Sequence[str],
     json_out: Path | str | None,
+    presets: Mapping[str, RetrievalPolicy] | None = None,
 ) -> int:
     """``eval locomo``: run, print the table, write the JSON when asked; the exit status."""
     started = time.perf_counter()
-    results = await evaluate_locomo(memory, path, ks=ks, configs=configs, progress=_print_progress)
+    results = await evaluate_locomo(
+        memory, path, ks=ks, configs=configs, progress=_print_progress, presets=presets
+    )
     print(format_table(results))
     print(f"({time.perf_counter() - started:.0f} s)")
     if json_out is not None:

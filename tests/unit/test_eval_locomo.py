@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from explorer.core.errors import InvalidArgument
 from explorer.core.lexical import LexicalIndex, stem, tokens
 from explorer.core.models import Chunk
-from explorer.core.policy import RetrievalPolicy
+from explorer.core.policy import RetrievalPolicy, preset
 from explorer.core.scour import ScourRequest, ScourResult
 from explorer.eval.locomo import (
     RecallTally,
@@ -141,6 +142,30 @@ async def test_evaluate_counts_each_turn_once_and_keeps_the_json_shape(
     assert body["recall_by_category"]["4"]["1"] == pytest.approx((1.0 + 0.0) / 2)
     assert all(r.scope.startswith("locomo/") and r.n_chunks == 2 for r in memory.requests)
     assert json.loads(json.dumps(results)) == results
+
+
+async def test_a_configuration_may_name_a_preset_from_a_preset_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def nothing_missing(memory: object, path: object, progress: object = None) -> list[str]:
+        return []
+
+    monkeypatch.setattr("explorer.eval.locomo.ensure_ingested", nothing_missing)
+    asked: list[RetrievalPolicy | None] = []
+    memory = ScriptedMemory()
+    scour = memory.scour
+
+    async def recorded(request: ScourRequest, policy: RetrievalPolicy | None = None) -> Any:
+        asked.append(policy)
+        return await scour(request, policy)
+
+    memory.scour = recorded  # type: ignore[method-assign]
+    mine = replace(preset("full"), min_relevance=0.05)
+    results = await evaluate_locomo(
+        memory, FIXTURE, ks=(1,), configs=("mine", "lexical"), presets={"mine": mine}
+    )
+    assert set(results) == {"mine", "lexical"}
+    assert mine in asked and preset("lexical") in asked
 
 
 async def test_unknown_configurations_and_bad_k_are_refused() -> None:

@@ -119,13 +119,18 @@ class ScriptedMemory:
         return ScourResult(request, decide(candidates, request.memory_query(), policy))
 
 
-async def test_evaluate_counts_each_turn_once_and_keeps_the_json_shape(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def ingested(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every conversation counts as ingested already (the scripted memory holds them)."""
+
     async def nothing_missing(memory: object, path: object, progress: object = None) -> list[str]:
         return []
 
     monkeypatch.setattr("explorer.eval.locomo.ensure_ingested", nothing_missing)
+
+
+@pytest.mark.usefixtures("ingested")
+async def test_evaluate_counts_each_turn_once_and_keeps_the_json_shape() -> None:
     memory = ScriptedMemory()
     results = await evaluate_locomo(memory, FIXTURE, ks=(1, 2), configs=("lexical",))
     assert set(results) == {"lexical"}
@@ -144,13 +149,8 @@ async def test_evaluate_counts_each_turn_once_and_keeps_the_json_shape(
     assert json.loads(json.dumps(results)) == results
 
 
-async def test_a_configuration_may_name_a_preset_from_a_preset_file(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    async def nothing_missing(memory: object, path: object, progress: object = None) -> list[str]:
-        return []
-
-    monkeypatch.setattr("explorer.eval.locomo.ensure_ingested", nothing_missing)
+@pytest.mark.usefixtures("ingested")
+async def test_a_configuration_may_name_a_preset_from_a_preset_file() -> None:
     asked: list[RetrievalPolicy | None] = []
     memory = ScriptedMemory()
     scour = memory.scour

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -48,6 +48,7 @@ from explorer.core.models import (
     Chunk,
     Entity,
     MemoryLayer,
+    Mention,
     Neighbour,
     Period,
     Relation,
@@ -157,6 +158,52 @@ def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour,
     return tuple(found)
 
 
+def _mention_json(mention: Mention) -> dict[str, Any]:
+    return {
+        "chunk_id": mention.chunk_id,
+        "start": mention.start,
+        "end": mention.end,
+        "timestamp": _iso(mention.timestamp),
+    }
+
+
+def entity_fields(entity: Entity, mentions: Sequence[Mention] | None = None) -> dict[str, Any]:
+    """The stored part of a ``kg_entities`` item: an entity and (some of) its provenance."""
+    shown = entity.mentions if mentions is None else mentions
+    return {
+        "id": entity.id,
+        "name": entity.name,
+        "type": entity.type,
+        "description": entity.description,
+        "aliases": list(entity.aliases),
+        "confidence": entity.confidence,
+        "salience": entity.salience,
+        "first_seen": _iso(entity.first_seen),
+        "last_seen": _iso(entity.last_seen),
+        "scope": entity.scope,
+        "layer": entity.layer.value,
+        "temporal_concepts": list(entity.temporal),
+        "domain_concepts": list(entity.domains),
+        "provenance": [_mention_json(mention) for mention in shown],
+    }
+
+
+def chunk_fields(chunk: Chunk) -> dict[str, Any]:
+    """The stored part of a ``chunks`` item."""
+    return {
+        "id": chunk.id,
+        "text": chunk.text,
+        "conversation_id": chunk.conversation_id,
+        "position": chunk.position,
+        "speaker": chunk.speaker,
+        "timestamp": _iso(chunk.timestamp),
+        "domains": list(chunk.domains),
+        "scope": chunk.scope,
+        "layer": chunk.layer.value,
+        "turn_id": chunk.turn_id,
+    }
+
+
 def _entity_json(
     memory: Memory, subgraph: Subgraph | None, records: Mapping[str, Entity]
 ) -> dict[str, Any]:
@@ -173,30 +220,10 @@ def _entity_json(
     if not neighbours and subgraph is not None:
         neighbours = neighbours_in(subgraph, candidate.id, MAX_RELATIONSHIPS)
     return {
-        "id": entity.id,
-        "name": entity.name,
-        "type": entity.type,
-        "description": entity.description,
-        "aliases": list(entity.aliases),
-        "confidence": entity.confidence,
-        "salience": entity.salience,
-        "first_seen": _iso(entity.first_seen),
-        "last_seen": _iso(entity.last_seen),
-        "scope": entity.scope,
+        **entity_fields(entity, mentions[:MAX_PROVENANCE]),
         "layer": candidate.layer.value,
         "source": candidate.source.value,
-        "temporal_concepts": list(entity.temporal),
-        "domain_concepts": list(entity.domains),
         "relationships": [_relationship(item) for item in neighbours[:MAX_RELATIONSHIPS]],
-        "provenance": [
-            {
-                "chunk_id": mention.chunk_id,
-                "start": mention.start,
-                "end": mention.end,
-                "timestamp": _iso(mention.timestamp),
-            }
-            for mention in mentions[:MAX_PROVENANCE]
-        ],
         "provenance_count": len(mentions),
         "score": memory.score,
         "score_breakdown": memory.breakdown.to_dict(),
@@ -233,20 +260,12 @@ def _chunk_json(memory: Memory, credit: dict[str, Any] | None) -> dict[str, Any]
     chunk = candidate.record
     assert isinstance(chunk, Chunk)
     return {
-        "id": chunk.id,
-        "text": chunk.text,
-        "conversation_id": chunk.conversation_id,
-        "position": chunk.position,
-        "speaker": chunk.speaker,
-        "timestamp": _iso(chunk.timestamp),
-        "domains": list(chunk.domains),
-        "scope": chunk.scope,
+        **chunk_fields(chunk),
         "layer": candidate.layer.value,
         "source": candidate.source.value,
         "score": memory.score,
         "score_breakdown": memory.breakdown.to_dict(),
         "activation_credit": credit,
-        "turn_id": chunk.turn_id,
     }
 
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.core.models import Chunk
+from explorer.core.scour import chunk_fields
 from explorer.gui.highlight import Span, highlight_html, query_terms, term_spans
 
 JsonDict = dict[str, Any]
@@ -38,19 +39,7 @@ _CARD_SELECTED = "#chunkCard{background:#e8f0fe;border:2px solid #1565c0;border-
 
 def chunk_to_json(chunk: Chunk) -> JsonDict:
     """A stored chunk in the shape of scour's ``chunks`` items (without a score)."""
-    return {
-        "id": chunk.id,
-        "text": chunk.text,
-        "conversation_id": chunk.conversation_id,
-        "position": chunk.position,
-        "speaker": chunk.speaker,
-        "timestamp": chunk.timestamp.isoformat() if chunk.timestamp else None,
-        "domains": list(chunk.domains),
-        "scope": chunk.scope,
-        "layer": str(chunk.layer),
-        "source": "",
-        "turn_id": chunk.turn_id,
-    }
+    return {**chunk_fields(chunk), "source": ""}
 
 
 class ChunkCard(QFrame):

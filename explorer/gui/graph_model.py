@@ -5,7 +5,7 @@ between them, node positions, which nodes the user pinned, which were expanded a
 and the degrees known for "+N more" handles. The view renders a state; every user edit (expand,
 collapse, hide, move) produces a new state, and undo swaps states back. Building a state from
 scour's JSON and merging an expansion are pure functions here. Imports the standard library and
-core models only (no Qt), so all of it is testable without a display.
+core (models, and scour's JSON shapes) only, no Qt, so all of it is testable without a display.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from explorer.core.models import Entity, Relation
+from explorer.core.scour import entity_fields
 
 Point = tuple[float, float]
 JsonDict = dict[str, Any]
@@ -260,36 +261,7 @@ def with_positions(state: GraphState, positions: Mapping[str, Point]) -> GraphSt
 
 def entity_to_json(entity: Entity, neighbours: Sequence[JsonDict] = ()) -> JsonDict:
     """An entity fetched from the graph in the shape scour's ``kg_entities`` items have."""
-
-    def iso(value: Any) -> str | None:
-        return value.isoformat() if value is not None else None
-
-    return {
-        "id": entity.id,
-        "name": entity.name,
-        "type": entity.type,
-        "description": entity.description,
-        "aliases": list(entity.aliases),
-        "confidence": entity.confidence,
-        "salience": entity.salience,
-        "first_seen": iso(entity.first_seen),
-        "last_seen": iso(entity.last_seen),
-        "scope": entity.scope,
-        "layer": str(entity.layer),
-        "source": "graph",
-        "temporal_concepts": list(entity.temporal),
-        "domain_concepts": list(entity.domains),
-        "relationships": list(neighbours),
-        "provenance": [
-            {
-                "chunk_id": m.chunk_id,
-                "start": m.start,
-                "end": m.end,
-                "timestamp": iso(m.timestamp),
-            }
-            for m in entity.mentions
-        ],
-    }
+    return {**entity_fields(entity), "source": "graph", "relationships": list(neighbours)}
 
 
 def relations_to_json(entity_id: str, state: GraphState) -> list[JsonDict]:

@@ -52,6 +52,17 @@ def credit_notes(credit: Mapping[str, Any] | None) -> list[str]:
     return lines
 
 
+def show_hit(chart: ScoreChart, hit: Mapping[str, Any]) -> None:
+    """``chart`` showing one hit of scour's JSON: its breakdown, score and credit."""
+    name = str(hit.get("name") or hit.get("text", ""))[:40]
+    chart.set_breakdown(
+        hit.get("score_breakdown"),
+        title=f"{name} ({hit.get('layer')} · {hit.get('source')})",
+        score=float(hit.get("score") or 0.0),
+        notes=credit_notes(hit.get("activation_credit")),
+    )
+
+
 class ScoreChart(QWidget):
     """See the module docstring; ``set_breakdown`` with ``None`` shows a hint instead."""
 

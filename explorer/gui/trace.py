@@ -58,7 +58,7 @@ from explorer.gui.layout import LayoutRequest, compute_layout
 from explorer.gui.ledger_dock import GhostPainter, LedgerDock
 from explorer.gui.policy_dock import PolicyDock, describe_change
 from explorer.gui.requests import QueryOutcome, QueryParams
-from explorer.gui.score_chart import ScoreChart, credit_notes
+from explorer.gui.score_chart import ScoreChart, show_hit
 
 _log = logging.getLogger(__name__)
 
@@ -169,13 +169,7 @@ class HitsPanel(QWidget):
         return False
 
     def _chart_for(self, hit: Mapping[str, Any]) -> None:
-        name = str(hit.get("name") or hit.get("text", ""))[:40]
-        self.chart.set_breakdown(
-            hit.get("score_breakdown"),
-            title=f"{name} ({hit.get('layer')}, {hit.get('source')})",
-            score=float(hit.get("score") or 0.0),
-            notes=credit_notes(hit.get("activation_credit")),
-        )
+        show_hit(self.chart, hit)
 
     def _on_selected(self) -> None:
         rows = self.table.selectionModel().selectedRows()
@@ -532,13 +526,7 @@ class TraceController(QObject):
         if hit is None:
             self.chart.set_breakdown(None, title="not a hit of this answer")
             return
-        name = str(hit.get("name") or hit.get("text", ""))[:40]
-        self.chart.set_breakdown(
-            hit.get("score_breakdown"),
-            title=f"{name} ({hit.get('layer')} · {hit.get('source')})",
-            score=float(hit.get("score") or 0.0),
-            notes=credit_notes(hit.get("activation_credit")),
-        )
+        show_hit(self.chart, hit)
         self.hits.show_hit(kind, hit_id)
 
     # ------------------------------------------------------------------ recall cases

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from explorer.core.activation import ActivationLog
 from explorer.core.candidates import Associations, Candidate, MemoryQuery
 from explorer.core.coordinator import decide
-from explorer.core.credit import SESSION_GAP, credit_chunks
+from explorer.core.credit import SESSION_GAP, ChunkCredit, credit_chunks
 from explorer.core.gates import Scored
 from explorer.core.models import Chunk, Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RelevanceWeights, RetrievalPolicy
@@ -66,6 +66,24 @@ def scored(candidate: Candidate) -> Scored:
     return Scored.of(candidate, 0, 1.0, signals, SCORER)
 
 
+def credits_of(
+    chunks: list[Candidate],
+    mentions: Mapping[str, tuple[str, ...]],
+    params: ActivationParams,
+) -> dict[str, ChunkCredit]:
+    """Where each chunk's credit came from, the top seed at energy 1."""
+    _, found = credit_chunks(
+        [scored(c) for c in chunks],
+        SCORER,
+        ActivationLog(energy=ENERGY),
+        1.0,
+        Associations(subgraph=SUBGRAPH, chunk_entities=mentions),
+        chunks,
+        params,
+    )
+    return found
+
+
 def credit(
     chunks: list[Candidate],
     mentions: Mapping[str, tuple[str, ...]],
@@ -92,15 +110,7 @@ def test_every_turn_of_the_named_speaker_ties_until_topic_tells_them_apart() -> 
     assert flat["about-lisbon"] == pytest.approx(flat["small-talk"])
     topical = credit(turns, mentions, ENERGY, topic_weight=0.1)
     assert topical["about-lisbon"] > topical["small-talk"]
-    _, credits = credit_chunks(
-        [scored(c) for c in turns],
-        SCORER,
-        ActivationLog(energy=ENERGY),
-        1.0,
-        Associations(subgraph=SUBGRAPH, chunk_entities=mentions),
-        turns,
-        ActivationParams(topic_weight=0.1, contiguity=0.0),
-    )
+    credits = credits_of(turns, mentions, ActivationParams(topic_weight=0.1, contiguity=0.0))
     told = credits["about-lisbon"]
     assert (told.said_by, told.by_speaker, told.said) == ("ana", True, 1.0)
     assert (told.topic_of, told.topic) == ("lisbon", 0.8)
@@ -126,15 +136,7 @@ def test_the_turn_next_to_a_strongly_recalled_turn_takes_contiguity() -> None:
     assert without["reply"] == pytest.approx(without["far"])
     scores = credit(turns, {}, ENERGY, contiguity=0.2)
     assert scores["reply"] > scores["far"]
-    _, credits = credit_chunks(
-        [scored(c) for c in turns],
-        SCORER,
-        ActivationLog(energy=ENERGY),
-        1.0,
-        Associations(subgraph=SUBGRAPH, chunk_entities={}),
-        turns,
-        ActivationParams(contiguity=0.2),
-    )
+    credits = credits_of(turns, {}, ActivationParams(contiguity=0.2))
     assert credits["reply"].next_to == "strong" and credits["far"].next_to is None
     # Adjacent by position but a session apart, or in another conversation: no contiguity.
     assert scores["next-session"] == pytest.approx(scores["far"])

@@ -41,7 +41,7 @@ from explorer.core.models import (
     Subgraph,
 )
 from explorer.core.policy import RetrievalPolicy, policy_from_dict, policy_to_dict
-from explorer.core.scour import ScourRequest, ScourResult
+from explorer.core.scour import ScourRequest, ScourResult, chunk_fields
 
 CASE_FORMAT = "scour-recall-case"
 CASE_VERSION = 1
@@ -82,17 +82,8 @@ def _mention(data: Mapping[str, Any]) -> Mention:
 def _chunk_json(chunk: Chunk) -> JsonDict:
     return {
         "type": "chunk",
-        "id": chunk.id,
-        "text": chunk.text,
-        "conversation_id": chunk.conversation_id,
-        "position": chunk.position,
-        "speaker": chunk.speaker,
-        "timestamp": _iso(chunk.timestamp),
-        "domains": list(chunk.domains),
-        "scope": chunk.scope,
-        "layer": chunk.layer.value,
+        **chunk_fields(chunk),
         "content_hash": chunk.content_hash,
-        "turn_id": chunk.turn_id,
         "turn_offset": chunk.turn_offset,
     }
 

@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     query.add_argument("--min-salience", type=float)
     query.add_argument("--hops", type=int, help="spreading-activation hops")
     query.add_argument("--no-activation", action="store_true")
+    query.add_argument(
+        "--explain", action="store_true", help="the full trace: ledger, activation, breakdowns"
+    )
 
     servers = sub.add_parser("servers", help="start, stop or show the embedded stores")
     servers.add_argument("action", choices=["start", "stop", "status"])

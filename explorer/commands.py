@@ -103,6 +103,7 @@ async def query(settings: Settings, args: argparse.Namespace) -> int:
             kg_top_k=args.kg_top_k,
             domain=args.domain,
             temporal=args.temporal,
+            explain=args.explain,
             ctx=ctx,
         )
     print(answer)

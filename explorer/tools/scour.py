@@ -9,8 +9,10 @@ each awaited on its own. Imports core and the tool registry's types only.
 
 from __future__ import annotations
 
+import json
 import logging
 
+from explorer.core.compact import compact_answer
 from explorer.core.errors import ExplorerError, InvalidArgument
 from explorer.core.models import DEFAULT_SCOPE
 from explorer.core.scour import ScourRequest
@@ -33,6 +35,7 @@ async def run(
     kg_top_k: int = 5,
     domain: str | None = None,
     temporal: str | None = None,
+    explain: bool = False,
     ctx: ToolContext | None = None,
 ) -> str:
     """Recall ``query`` from both memory systems and return one JSON answer.
@@ -40,12 +43,19 @@ async def run(
     ``n_chunks`` verbatim chunks (0 skips the vector half), ``kg_top_k`` graph entities (0 skips
     the graph half), ``domain`` filters chunks by tag inside the query, ``temporal`` keeps
     entities with provenance in a period (``2023``, ``2023-05``, ``2023-05-08``, ``2023-Q2``,
-    ``START..END``). Per-half failures land in ``kg_error``/``chunks_error``.
+    ``START..END``). Per-half failures land in ``kg_error``/``chunks_error``. The answer is
+    compact (entities with key facts and provenance spans, chunks with their verbatim text);
+    ``explain=True`` returns the full trace as well: the ledger of drops, the activation log,
+    per-hit score breakdowns and timings.
     """
     if ctx is None:
         return error_json("scour needs a tool context (the caller and its memory); none was given")
     if type(ctx.privileges) is not int or not ctx.privileges & CORE_MEMORY:
         return error_json("permission denied: scour requires the CORE_MEMORY privilege")
+    if type(explain) is not bool:
+        return error_json(
+            f"explain must be true or false, not {type(explain).__name__}", query=_echo(query)
+        )
     try:
         request = ScourRequest(
             query=query,
@@ -54,7 +64,7 @@ async def run(
             domain=domain,
             temporal=temporal,
             scope=ctx.scope or DEFAULT_SCOPE,
-            agent=ctx.scope,
+            agent=ctx.scope or None,  # the empty scope is the root, not an agent
         )
     except InvalidArgument as error:
         return error_json(str(error), query=_echo(query))
@@ -65,5 +75,7 @@ async def run(
         result = await ctx.memory.scour(request, policy=ctx.policy)
     except ExplorerError as error:
         return error_json(f"scour failed: {error}", query=_echo(query))
-    answer: str = result.to_json()
-    return answer
+    if explain:
+        answer: str = result.to_json()
+        return answer
+    return json.dumps(compact_answer(result.to_json_dict()), indent=2, ensure_ascii=False)

@@ -130,3 +130,19 @@ async def concept_store(servers: EmbeddedServers, pg_schema: str) -> AsyncIterat
 @pytest.fixture(scope="session")
 def embedder() -> LocalEmbedder:
     return LocalEmbedder()
+
+
+@pytest.fixture(scope="session")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A data directory holding the demo memory, its embedded servers kept running for the
+    session (commands and subprocesses attach to them) and stopped at the end."""
+    from explorer.cli import main
+
+    data_dir = tmp_path_factory.mktemp("demo")
+    servers = EmbeddedServers(data_dir)
+    servers.start()
+    try:
+        assert main(["--data-dir", str(data_dir), "demo"]) == 0
+        yield data_dir
+    finally:
+        servers.stop()

@@ -86,8 +86,13 @@ async def _scour(
     return parsed
 
 
-async def test_answer_has_both_halves_and_the_contract_fields(memory: Memory) -> None:
+SEED_KEYS = ("success", "query", "kg_entities", "kg_count", "chunks", "chunk_count")
+TRACE_KEYS = ("dropped", "activation", "layers", "sources", "unavailable", "timings_ms")
+
+
+async def test_the_default_answer_is_compact_with_the_seed_fields(memory: Memory) -> None:
     answer = await _scour(memory, n_chunks=3, kg_top_k=5)
+    assert set(SEED_KEYS) <= set(answer)
     assert answer["success"] is True
     assert answer["query"] == "tomatoes allotment"
     assert answer["chunk_count"] == len(answer["chunks"]) == 3
@@ -96,13 +101,37 @@ async def test_answer_has_both_halves_and_the_contract_fields(memory: Memory) ->
     chunk = answer["chunks"][0]
     for key in ("id", "text", "speaker", "timestamp", "conversation_id", "domains", "score"):
         assert key in chunk
+    assert "score_breakdown" not in chunk and "activation_credit" not in chunk
     names = {entity["name"] for entity in answer["kg_entities"]}
     assert names & {"Rosa", "Marek", "Elm Road", "Elm Road allotment", "tomatoes"}
-    entity = answer["kg_entities"][0]
-    for key in ("type", "description", "relationships", "provenance", "score"):
+    for entity in answer["kg_entities"]:
+        for key in ("id", "type", "description", "facts", "provenance", "score"):
+            assert key in entity
+        assert "score_breakdown" not in entity and "relationships" not in entity
+        for span in entity["provenance"]:
+            chunk_id, _, rest = span.partition("[")
+            start, end = (int(x) for x in rest.rstrip("]").split(":"))
+            assert len(chunk_id) > 0 and 0 <= start < end
+    assert any(entity["facts"] for entity in answer["kg_entities"])
+    assert not set(TRACE_KEYS) & set(answer)
+
+
+async def test_explain_gives_the_full_trace_with_the_same_hits(memory: Memory) -> None:
+    compact = await _scour(memory, n_chunks=3, kg_top_k=5)
+    full = await _scour(memory, n_chunks=3, kg_top_k=5, explain=True)
+    assert set(SEED_KEYS) | set(TRACE_KEYS) <= set(full)
+    entity = full["kg_entities"][0]
+    for key in ("relationships", "provenance", "score_breakdown", "aliases", "salience"):
         assert key in entity
-    for key in ("dropped", "activation", "layers", "sources", "unavailable"):
-        assert key in answer
+    assert "score_breakdown" in full["chunks"][0] and "activation_credit" in full["chunks"][0]
+    assert [e["id"] for e in full["kg_entities"]] == [e["id"] for e in compact["kg_entities"]]
+    assert [c["id"] for c in full["chunks"]] == [c["id"] for c in compact["chunks"]]
+    assert len(json.dumps(compact, indent=2)) < len(json.dumps(full, indent=2)) / 3
+
+
+async def test_explain_must_be_a_bool(memory: Memory) -> None:
+    answer = await _scour(memory, explain="yes")
+    assert answer["success"] is False and "explain" in answer["error"]
 
 
 async def test_each_half_can_be_skipped(memory: Memory) -> None:
@@ -123,7 +152,7 @@ async def test_domain_filter_runs_inside_the_query(memory: Memory) -> None:
 async def test_temporal_filter_keeps_entities_with_provenance_in_the_period(
     memory: Memory,
 ) -> None:
-    answer = await _scour(memory, "Brightline Bank budget", temporal="2024-07..")
+    answer = await _scour(memory, "Brightline Bank budget", temporal="2024-07..", explain=True)
     assert answer["temporal_filter"] == "2024-07.."
     assert answer["kg_count"] > 0
     assert "Brightline Bank" in {entity["name"] for entity in answer["kg_entities"]}
@@ -327,7 +356,7 @@ async def test_warming_builds_what_the_first_query_would(memory: Memory) -> None
 
 
 async def test_a_chunk_says_where_its_activation_credit_came_from(memory: Memory) -> None:
-    answer = await _scour(memory, "What did Rosa say about the tomatoes?", n_chunks=5)
+    answer = await _scour(memory, "What did Rosa say about the tomatoes?", n_chunks=5, explain=True)
     credited = [c for c in answer["chunks"] if c["activation_credit"] is not None]
     assert credited, "Rosa is named, so her turns should be credited with her energy"
     names = {step["node"]: step["name"] for step in answer["activation"]}

@@ -94,7 +94,7 @@ async def query(settings: Settings, args: argparse.Namespace) -> int:
             user_id=args.user,
             privileges=CORE_MEMORY,
             memory=memory,
-            scope=args.scope,
+            scope=settings.default_scope if args.scope is None else args.scope,
             policy=_policy(args, memory.policy),
         )
         answer = await run(

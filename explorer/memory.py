@@ -15,20 +15,31 @@ import asyncio
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explorer.core.errors import ExplorerError, StoreUnavailable
 from explorer.core.lexical import LexicalIndexCache
-from explorer.core.models import DEFAULT_SCOPE
+from explorer.core.models import DEFAULT_SCOPE, Entity, Subgraph
+from explorer.core.overview import (
+    MemoryOverview,
+    example_queries,
+    prefixed_counts,
+    scope_tree,
+)
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.core.scour import ScourRequest, ScourResult, scour
 from explorer.core.termscan import TermScan
 from explorer.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from explorer.ingest.pipeline import IngestReport
+    from explorer.ingest.progress import ProgressCallback
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +109,7 @@ class Memory:
     # Per-scope BM25 indexes of the lexical route, kept across calls (a write invalidates).
     lexical_index: LexicalIndexCache = field(default_factory=LexicalIndexCache)
     _next_reconnect: float = field(default=0.0, repr=False)
+    _import: asyncio.Task[Any] | None = field(default=None, repr=False)
 
     async def scour(
         self, request: ScourRequest, policy: RetrievalPolicy | None = None
@@ -134,6 +146,89 @@ class Memory:
         the next real query to report.
         """
         await self.scour(ScourRequest(query="warm up", scope=scope))
+
+    async def overview(self, scope: str = DEFAULT_SCOPE, salient: int = 20) -> MemoryOverview:
+        """What the memory holds (see ``core.overview``); a store that fails is named in
+        ``errors`` and its figures are left at zero, never raised."""
+        if self.errors:
+            await self.reconnect()
+        errors = {half: f"{half} unavailable: {why}" for half, why in self.errors.items()}
+
+        async def chunk_half() -> tuple[Mapping[str, int], tuple[datetime, datetime] | None]:
+            if self.chunks is None:
+                return {}, None
+            return await self.chunks.counts(), await self.chunks.time_span()
+
+        async def graph_half() -> tuple[Mapping[str, int], list[Entity], Subgraph]:
+            if self.graph is None:
+                return {}, [], Subgraph()
+            counts = await self.graph.counts()
+            top = await self.graph.most_salient(salient, scope=scope or None)
+            links = await self.graph.neighbourhood([e.id for e in top], limit_per_node=0)
+            return counts, top, links
+
+        chunk_part, graph_part = await asyncio.gather(
+            chunk_half(), graph_half(), return_exceptions=True
+        )
+        chunk_counts: Mapping[str, int] = {}
+        graph_counts: Mapping[str, int] = {}
+        span: tuple[datetime, datetime] | None = None
+        top: list[Entity] = []
+        links = Subgraph()
+        if isinstance(chunk_part, ExplorerError):
+            errors["chunks"] = str(chunk_part)
+        elif isinstance(chunk_part, BaseException):
+            raise chunk_part
+        else:
+            chunk_counts, span = chunk_part
+        if isinstance(graph_part, ExplorerError):
+            errors["graph"] = str(graph_part)
+        elif isinstance(graph_part, BaseException):
+            raise graph_part
+        else:
+            graph_counts, top, links = graph_part
+        return MemoryOverview(
+            chunks=int(chunk_counts.get("chunks", 0)),
+            entities=int(graph_counts.get("entities", 0)),
+            relations=int(graph_counts.get("relations", 0)),
+            first=span[0] if span else None,
+            last=span[1] if span else None,
+            scopes=scope_tree(
+                prefixed_counts(chunk_counts, "scope:"), prefixed_counts(graph_counts, "scope:")
+            ),
+            domains=prefixed_counts(chunk_counts, "domain:"),
+            salient=tuple(top),
+            links=tuple(links.relations),
+            examples=example_queries(top),
+            errors=errors,
+        )
+
+    async def import_file(
+        self,
+        path: Path | str,
+        fmt: str,
+        *,
+        scope: str | None = None,
+        skip_bad: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> IngestReport:
+        """Import a conversation file (see ``ingest.pipeline.ingest_file``). While it runs it is
+        this memory's current import, which ``finish_pending`` waits for."""
+        from explorer.ingest.pipeline import ingest_file
+
+        self._import = asyncio.current_task()
+        return await ingest_file(self, path, fmt, scope=scope, skip_bad=skip_bad, progress=progress)
+
+    async def finish_pending(self, progress: ProgressCallback | None = None) -> int:
+        """After an import was cancelled: wait until it has stopped, then complete the chunks it
+        left pending (their entities, relations and concepts), so nothing stays half-imported.
+        Returns how many chunks were completed."""
+        from explorer.ingest.pipeline import reconcile
+
+        running = self._import
+        if running is not None and not running.done() and running is not asyncio.current_task():
+            await asyncio.wait({running})
+        return await reconcile(self, progress=progress)
 
     def _cache_builds(self) -> int:
         scans = self.term_scan.builds if self.term_scan is not None else 0
@@ -233,6 +328,65 @@ class Memory:
                 except ExplorerError as error:
                     log.warning("closing a store failed: %s", error)
         self.graph = self.chunks = self.concepts = None
+
+
+async def test_connection(settings: Settings) -> dict[str, tuple[bool, str]]:
+    """Whether each store of ``settings`` answers, with its version, per half; writes nothing.
+
+    An external store is connected to once and left; an embedded one is only looked at (it is
+    started when the memory is opened).
+    """
+    from explorer.adapters.embedded import EmbeddedServers
+    from explorer.adapters.falkor import FalkorGraphStore
+    from explorer.adapters.pgvector import server_version
+
+    deadline = settings.connect_timeout
+    # Looking at embedded servers probes their sockets, which blocks.
+    statuses = (
+        await asyncio.to_thread(EmbeddedServers(settings.data_dir).status)
+        if settings.embedded
+        else ()
+    )
+    embedded = {status.name: status for status in statuses}
+
+    def local(name: str) -> tuple[bool, str]:
+        status = embedded[name]
+        if status.running:
+            return True, f"embedded {name} {status.version}, running at {status.address}"
+        return True, f"embedded {name} under {settings.data_dir}, started when opened"
+
+    async def graph() -> tuple[bool, str]:
+        if settings.falkordb_url is None:
+            return local("falkordb")
+        store = await FalkorGraphStore.connect(
+            url=settings.falkordb_url,
+            graph=settings.graph_name,
+            deadline=deadline,
+            ensure_schema=False,
+        )
+        try:
+            return True, await store.version()
+        finally:
+            await store.aclose()
+
+    async def chunks() -> tuple[bool, str]:
+        if settings.postgres_dsn is None:
+            return local("postgres")
+        return True, await server_version(settings.postgres_dsn, deadline)
+
+    report: dict[str, tuple[bool, str]] = {}
+    for half, outcome in zip(
+        ("graph", "chunks"),
+        await asyncio.gather(graph(), chunks(), return_exceptions=True),
+        strict=True,
+    ):
+        if isinstance(outcome, ExplorerError):
+            report[half] = (False, str(outcome))
+        elif isinstance(outcome, BaseException):
+            raise outcome
+        else:
+            report[half] = outcome
+    return report
 
 
 def _start_embedded(servers: Any) -> bool:

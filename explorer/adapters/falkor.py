@@ -335,6 +335,11 @@ _COUNTS = {
     "mentions": "MATCH (:Entity)-[m:MENTIONED_IN]->(:Source) RETURN count(m)",
 }
 _COUNT_TYPES = "MATCH (n:Entity) RETURN n.type, count(n) ORDER BY n.type"
+_COUNT_SCOPES = "MATCH (n:Entity) RETURN n.scope, count(n) ORDER BY n.scope"
+_MOST_SALIENT = (
+    "MATCH (n:Entity) WHERE " + _SCOPE_MATCH.format(n="n") + " "
+    "RETURN n.id ORDER BY n.salience DESC, n.id LIMIT $limit"
+)
 
 _INDEXES = "CALL db.indexes() YIELD label, properties, types, options, entitytype"
 _SCHEMA = (
@@ -748,7 +753,32 @@ class FalkorGraphStore:
             result[key] = int(rows[0][0]) if rows else 0
         for entity_type, count in await self._read(_COUNT_TYPES, {}):
             result[f"type:{entity_type}"] = int(count)
+        for scope, count in await self._read(_COUNT_SCOPES, {}):
+            result[f"scope:{scope or ''}"] = int(count)
         return result
+
+    async def most_salient(self, limit: int, *, scope: str | None = None) -> list[Entity]:
+        """Up to ``limit`` entities visible from ``scope``, most salient first (ties by id)."""
+        self._check_open()
+        top = sanitize.plain_int(limit, "limit", low=0, high=MAX_IDS)
+        if top == 0:
+            return []
+        rows = await self._read(
+            _MOST_SALIENT, {"limit": top, **_filter_params(scope or None, None)}
+        )
+        ids = [str(row[0]) for row in rows]
+        found = {entity.id: entity for entity in await self._fetch_entities(ids)}
+        return [found[i] for i in ids if i in found]
+
+    async def version(self) -> str:
+        """The FalkorDB module's version as the server reports it (``4.16.1``)."""
+        self._check_open()
+        modules = await self._call(
+            lambda: aredis.Redis(connection_pool=self._pool).execute_command("MODULE", "LIST"),  # type: ignore[no-untyped-call]
+            self._timeout,
+            "version",
+        )
+        return _module_version(modules)
 
     # -- re-embedding -----------------------------------------------------------------------
 
@@ -1077,6 +1107,17 @@ async def _bounded(awaitable: Awaitable[T], deadline: float, what: str) -> T:
         raise StoreUnavailable(f"FalkorDB {what} failed: {error}") from None
     except OSError as error:
         raise StoreUnavailable(f"FalkorDB is unreachable ({what}): {error}") from None
+
+
+def _module_version(modules: Any) -> str:
+    """``MODULE LIST``'s entry for the graph module, as ``major.minor.patch``."""
+    for module in modules or ():
+        if isinstance(module, list):  # RESP2 servers without the client's parsing
+            module = dict(zip(module[::2], module[1::2], strict=False))
+        if isinstance(module, Mapping) and str(module.get("name", "")).lower() == "graph":
+            number = int(module.get("ver", 0))
+            return f"FalkorDB {number // 10000}.{number // 100 % 100}.{number % 100}"
+    return "no FalkorDB module loaded"
 
 
 def _caused_by_timeout(error: BaseException) -> bool:

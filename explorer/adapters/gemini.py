@@ -39,6 +39,7 @@ from explorer.core.errors import (
 )
 from explorer.core.models import EmbeddingSpec
 from explorer.core.ports import Embedder
+from explorer.settings import KEYRING_SERVICE, KEYRING_USER, stored_gemini_key
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,6 @@ DEFAULT_GENERATION_MODEL = "gemini-2.5-flash"
 DEFAULT_API_VERSION = "v1beta"
 # The service refuses a batchEmbedContents call with more requests than this.
 MAX_BATCH = 100
-KEYRING_SERVICE = "scour-explorer"
-KEYRING_USER = "gemini"
 KEY_ENV_VARS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 
 _RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
@@ -80,17 +79,7 @@ def load_gemini_key(
 
 
 def _keyring_password() -> str | None:
-    try:
-        keyring = importlib.import_module("keyring")
-        keyring_errors = importlib.import_module("keyring.errors")
-    except ImportError:
-        return None
-    try:
-        value = keyring.get_password(KEYRING_SERVICE, KEYRING_USER)
-    except keyring_errors.KeyringError:
-        # Headless machines often have no secret service; that simply means no stored key.
-        return None
-    return value if isinstance(value, str) else None
+    return stored_gemini_key()
 
 
 @dataclass(frozen=True, slots=True)

@@ -212,6 +212,11 @@ _COUNT_DOMAINS = (
     "SELECT domain, count(*) FROM chunks, unnest(domains) AS domain GROUP BY domain ORDER BY domain"
 )
 _COUNT_SCOPES = "SELECT scope, count(*) FROM chunks GROUP BY scope ORDER BY scope"
+_TIME_SPAN = "SELECT min(ts), max(ts) FROM chunks"
+_VERSIONS = (
+    "SELECT current_setting('server_version'), "
+    "(SELECT extversion FROM pg_extension WHERE extname = 'vector')"
+)
 # The stamp for index caches: a version statement triggers bump whenever rows of chunks change, so
 # any added, changed or removed chunk changes it and reading it is one row lookup (a count or
 # hash over the scope's rows costs a scan of them on every query).
@@ -552,6 +557,19 @@ class PgChunkStore:
         rows = await self._run(lambda c: c.fetch(_DOMAINS), "read")
         return [str(row["domain"]) for row in rows]
 
+    async def time_span(self) -> tuple[datetime, datetime] | None:
+        """The earliest and latest chunk timestamps (UTC), or ``None`` for an empty store."""
+        self._check_open()
+        row = await self._run(lambda c: c.fetchrow(_TIME_SPAN), "read")
+        if row is None or row[0] is None:
+            return None
+        return row[0].astimezone(UTC), row[1].astimezone(UTC)
+
+    async def version(self) -> str:
+        """``PostgreSQL 18.1, pgvector 0.8.1`` (pgvector's part says when it is missing)."""
+        self._check_open()
+        return _describe_versions(await self._run(lambda c: c.fetchrow(_VERSIONS), "read"))
+
     async def counts(self) -> Mapping[str, int]:
         """``chunks``, ``pending``, ``domain:<d>`` per domain tag and ``scope:<s>`` per scope."""
         self._check_open()
@@ -740,6 +758,28 @@ class PgChunkStore:
 
 
 # -- shared with the concept store ------------------------------------------------------------
+
+
+def _describe_versions(row: Any) -> str:
+    server, vector = (row[0], row[1]) if row is not None else ("unknown", None)
+    return f"PostgreSQL {server}, " + (f"pgvector {vector}" if vector else "no pgvector")
+
+
+async def server_version(dsn: str, deadline: float) -> str:
+    """Connect once to ``dsn``, read the server's and pgvector's versions, and disconnect; writes
+    nothing (the Connect dialog's "Test connection"). Raises ``StoreUnavailable``/``StoreTimeout``.
+    """
+    dsn = sanitize.plain_text(dsn, "dsn", max_chars=4_000, allow_empty=False)
+    seconds = sanitize.plain_float(deadline, "deadline", low=0.05, high=3600.0)
+
+    async def probe() -> str:
+        conn = await asyncpg.connect(dsn, timeout=seconds, command_timeout=seconds)
+        try:
+            return _describe_versions(await conn.fetchrow(_VERSIONS))
+        finally:
+            await conn.close(timeout=seconds)
+
+    return await bounded(probe(), seconds, "connection test")
 
 
 async def open_pool(

@@ -10,6 +10,7 @@ write. Imports only the standard library and core models.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Protocol
 
 from explorer.core.models import (
@@ -105,7 +106,15 @@ class ChunkStore(Protocol):
         ...
 
     async def counts(self) -> Mapping[str, int]:
-        """Row counts for statistics (at least ``chunks``)."""
+        """Row counts for statistics (at least ``chunks``; ``scope:<s>`` per scope)."""
+        ...
+
+    async def time_span(self) -> tuple[datetime, datetime] | None:
+        """The earliest and latest chunk timestamps, or ``None`` when the store is empty."""
+        ...
+
+    async def version(self) -> str:
+        """The server's version, for "Test connection" and statistics."""
         ...
 
 
@@ -165,7 +174,17 @@ class GraphStore(Protocol):
         ...
 
     async def counts(self) -> Mapping[str, int]:
-        """Counts for statistics (at least ``entities`` and ``relations``)."""
+        """Counts for statistics (at least ``entities`` and ``relations``; ``scope:<s>`` per
+        scope)."""
+        ...
+
+    async def most_salient(self, limit: int, *, scope: str | None = None) -> list[Entity]:
+        """Up to ``limit`` entities visible from ``scope`` (all for ``None`` or the root), most
+        salient first, ties by id; the overview's starting graph."""
+        ...
+
+    async def version(self) -> str:
+        """The server's version, for "Test connection" and statistics."""
         ...
 
 

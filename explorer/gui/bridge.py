@@ -25,7 +25,14 @@ from PySide6.QtCore import QObject, Signal
 from explorer.core.errors import ExplorerError, StoreUnavailable
 from explorer.core.models import DEFAULT_SCOPE, Chunk
 from explorer.gui.layout import LayoutRequest, compute_layout
-from explorer.gui.requests import EntityDetails, Expansion, QueryOutcome, QueryParams
+from explorer.gui.requests import (
+    EntityDetails,
+    Expansion,
+    ImportOutcome,
+    ImportRequest,
+    QueryOutcome,
+    QueryParams,
+)
 from explorer.gui.service_thread import MemoryHost
 
 _log = logging.getLogger(__name__)
@@ -86,6 +93,10 @@ class ServiceBridge(QObject):
     chunk_links_ready = Signal(dict)  # chunk id -> entity ids
     layout_ready = Signal(object)  # LayoutResult
     health_changed = Signal(dict)  # half -> "ok" or what is wrong
+    overview_ready = Signal(object)  # MemoryOverview
+    import_progress = Signal(object)  # ingest.progress.Progress
+    import_finished = Signal(object)  # ImportOutcome
+    connection_tested = Signal(dict)  # half -> (answers, version or reason)
     error_occurred = Signal(str, str)  # title, detail
     closed = Signal()
 
@@ -123,6 +134,7 @@ class ServiceBridge(QObject):
         self._last_query: QueryParams | None = None
         self._poll_interval = poll_interval
         self._poller: asyncio.Task[Any] | None = None
+        self._import_cancelled = False
         self.health: dict[str, str] = {half: OK for half in HALVES}
         self.timings: dict[str, float] = {}
 
@@ -253,6 +265,7 @@ class ServiceBridge(QObject):
         self.opening_progress.emit("Ready")
         self._opened = True
         self.memory_ready.emit()
+        self.request_overview()
         pending, self._pending_query = self._pending_query, None
         if pending is not None:
             self.submit_query(pending)
@@ -482,6 +495,100 @@ class ServiceBridge(QObject):
         result = await _loop().run_in_executor(self._executor, compute_layout, request)
         self.layout_ready.emit(result)
 
+    # ------------------------------------------------------------------ the memory as a whole
+
+    @property
+    def settings(self) -> Any:
+        return getattr(self._memory, "settings", None) or self._settings
+
+    def request_overview(self, scope: str = DEFAULT_SCOPE) -> None:
+        """What the memory holds, for the overview and the scope picker; on ``overview_ready``."""
+        if self.ready and hasattr(self._memory, "overview"):
+            self._spawn(self._overview(scope), kind="overview")
+
+    async def _overview(self, scope: str) -> None:
+        overview = await self._memory.overview(scope)
+        for half in HALVES:
+            if half in overview.errors:
+                self._set_health({half: overview.errors[half]})
+        self.overview_ready.emit(overview)
+
+    def start_import(self, request: ImportRequest) -> None:
+        """Import a file into the open memory; ``import_progress`` then ``import_finished``."""
+        if not self.ready:
+            self.import_finished.emit(ImportOutcome(request, error="the memory is not open"))
+            return
+        self._spawn(self._import(request), kind="import")
+
+    async def _import(self, request: ImportRequest) -> None:
+        self._import_cancelled = False
+        try:
+            report = await self._memory.import_file(
+                request.path,
+                request.format,
+                scope=request.scope,
+                skip_bad=request.skip_bad,
+                progress=self.import_progress.emit,
+            )
+        except asyncio.CancelledError:
+            # The user's cancel (not a shutdown): finish what the import wrote, in a task of
+            # its own since this one is ending.
+            if self._import_cancelled and not self._closing:
+                self._spawn(self._finish_cancelled(request), kind="import-finish")
+            raise
+        except (ExplorerError, OSError) as exc:
+            self.import_finished.emit(ImportOutcome(request, error=str(exc)))
+            return
+        self.import_finished.emit(ImportOutcome(request, report=report))
+        self.request_overview()
+        await self.refresh_domains()
+
+    async def _finish_cancelled(self, request: ImportRequest) -> None:
+        try:
+            completed = await self._memory.finish_pending(progress=self.import_progress.emit)
+        except ExplorerError as exc:
+            message = f"cancelled; completing what was written failed ({exc}): import again"
+            self.import_finished.emit(ImportOutcome(request, cancelled=True, error=message))
+            return
+        self.import_finished.emit(ImportOutcome(request, cancelled=True, completed=completed))
+        self.request_overview()
+
+    def cancel_import(self) -> None:
+        task = self._latest.get("import")
+        if task is not None and not task.done():
+            self._import_cancelled = True
+            task.cancel()
+
+    def test_connection(self, settings: Any) -> None:
+        """Ask each store of ``settings`` for its version without opening a memory on it."""
+        self._spawn(self._test_connection(settings), kind="test-connection")
+
+    async def _test_connection(self, settings: Any) -> None:
+        from explorer.memory import test_connection
+
+        try:
+            report = await test_connection(settings)
+        except (ExplorerError, OSError) as exc:
+            report = {half: (False, str(exc)) for half in HALVES}
+        self.connection_tested.emit(report)
+
+    def reopen(self, settings: Any) -> None:
+        """Close the open memory and open the one ``settings`` describe (another data
+        directory, external servers, new options); ``memory_ready`` or ``memory_failed``."""
+        if not self._closing:
+            self._spawn(self._reopen(settings), kind="reopen")
+
+    async def _reopen(self, settings: Any) -> None:
+        self.opening_progress.emit("Closing the memory…")
+        await self._close_memory()
+        self._settings = settings
+        self._opening = None
+        self._opened = False
+        self.health = {half: OK for half in HALVES}
+        self.health_changed.emit(dict(self.health))
+        self._opening = self._spawn(self._open())
+        self._update_busy()
+
     def run_soon(self, factory: Callable[[], Awaitable[Any]], kind: str | None = None) -> None:
         """Run some other coroutine under the bridge's supervision (for later docks)."""
 
@@ -541,6 +648,26 @@ class ServiceBridge(QObject):
 
     # ------------------------------------------------------------------ shutdown
 
+    async def _close_memory(self) -> None:
+        """Cancel every other task, then close the memory if this bridge opened it."""
+        current = asyncio.current_task()
+        tasks = [t for t in self._tasks if t is not current and not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        try:
+            if self._host is not None:
+                host, self._host = self._host, None
+                await host.aclose()
+            elif self._stack is not None:
+                stack, self._stack = self._stack, None
+                await stack.aclose()
+        except Exception as exc:
+            _log.error("closing the memory failed", exc_info=exc)
+            self.error_occurred.emit("Shutdown", f"closing the memory failed: {exc}")
+        self._memory = None
+
     async def aclose(self) -> None:
         """Cancel everything, close the memory if this bridge opened it, and say ``closed``."""
         if self._closed:
@@ -549,26 +676,11 @@ class ServiceBridge(QObject):
             await self._closed_event.wait()
             return
         self._closing = True
-        current = asyncio.current_task()
         opening = self._opening
         if opening is not None and not opening.done():
             # Let a half-started server finish starting so that it can be stopped cleanly.
             await asyncio.wait({opening})
-        tasks = [t for t in self._tasks if t is not current and not t.done()]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
-        try:
-            if self._host is not None:
-                await self._host.aclose()
-            elif self._stack is not None:
-                stack, self._stack = self._stack, None
-                await stack.aclose()
-        except Exception as exc:
-            _log.error("closing the memory failed", exc_info=exc)
-            self.error_occurred.emit("Shutdown", f"closing the memory failed: {exc}")
-        self._memory = None
+        await self._close_memory()
         self._executor.shutdown(wait=True, cancel_futures=True)
         self._closed = True
         self._closed_event.set()

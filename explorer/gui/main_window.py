@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -106,7 +107,10 @@ class MainWindow(QMainWindow):
         chunk_layout.setContentsMargins(0, 0, 0, 0)
         chunk_layout.setSpacing(2)
         chunk_layout.addWidget(self.chunks_banner)
-        chunk_layout.addWidget(self.chunk_list, 1)
+        # The chunk list shares its place with the overview shown before the first query.
+        self.side = QStackedWidget()
+        self.side.addWidget(self.chunk_list)
+        chunk_layout.addWidget(self.side, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("graphChunkSplitter")
         self.splitter.addWidget(graph_panel)
@@ -139,6 +143,9 @@ class MainWindow(QMainWindow):
         from explorer.gui.trace import install_trace
 
         self.trace = install_trace(self)
+        from explorer.gui.memory_actions import install_memory_actions
+
+        self.memory_actions = install_memory_actions(self)
         self._restore_settings()
         self.chunk_list.show_message("Type a query above and press Enter.")
 
@@ -184,6 +191,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         menus = self.menuBar()
         file_menu = menus.addMenu("&File")
+        self.file_menu = file_menu
         self._action(file_menu, "Export graph as &PNG…", self.export_png_dialog, "Ctrl+E")
         self._action(file_menu, "Export graph as &SVG…", self.export_svg_dialog)
         self._action(file_menu, "Export result as &JSON…", self.export_json_dialog, "Ctrl+S")

@@ -2,8 +2,9 @@
 
 Enter runs the query, Esc cancels a running one. The period is checked with the same parser scour
 uses while it is typed, so a filter the store would refuse turns red with the reason before it is
-ever sent. The history is a drop-down and ↑/↓ steps through it. Imports Qt, the standard library,
-core temporal parsing and the GUI's request values; never awaits.
+ever sent. The scope is picked from the memory's scope tree and flagged the same way when nothing
+is stored under it. The history is a drop-down and ↑/↓ steps through it. Imports Qt, the standard
+library, core temporal parsing and the GUI's request values; never awaits.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from explorer.core.errors import InvalidArgument
 from explorer.core.temporal import ACCEPTED_FORMS, parse_period
 from explorer.gui import style
 from explorer.gui.requests import QueryParams
+from explorer.gui.scope_picker import ScopePickerWidget
 
 ANY_DOMAIN = "(any domain)"
 HISTORY_LIMIT = 50
@@ -81,15 +83,11 @@ class QueryBarWidget(QWidget):
         self.temporal.returnPressed.connect(self.submit)
         layout.addWidget(self.temporal, 1)
 
-        self.scope = QLineEdit()
-        self.scope.setPlaceholderText("scope: tenant/agent/user")
-        self.scope.setToolTip(
-            "Whose memory: a scope path such as tenant/agent/user/conversation; "
-            "empty uses the default scope"
-        )
-        self.scope.setClearButtonEnabled(True)
-        self.scope.returnPressed.connect(self.submit)
-        layout.addWidget(self.scope, 1)
+        self.scope_picker = ScopePickerWidget()
+        self.scope = self.scope_picker.edit
+        self.scope_picker.changed.connect(self._update_run_button)
+        self.scope_picker.submitted.connect(self.submit)
+        layout.addWidget(self.scope_picker, 1)
 
         self.run_button = QPushButton("Scour")
         self.run_button.setDefault(True)
@@ -115,7 +113,7 @@ class QueryBarWidget(QWidget):
             kg_top_k=self.kg_top_k.value(),
             domain=None if domain in ("", ANY_DOMAIN) else domain,
             temporal=self.temporal.text().strip() or None,
-            scope=self.scope.text().strip() or None,
+            scope=self.scope_picker.text() or None,
         )
 
     def set_query(self, text: str) -> None:
@@ -164,6 +162,9 @@ class QueryBarWidget(QWidget):
         if self.temporal_error:
             self.temporal.setFocus()
             return
+        if self.scope_picker.error:
+            self.scope.setFocus()
+            return
         self.remember(params.query)
         self.query_submitted.emit(params)
 
@@ -182,7 +183,10 @@ class QueryBarWidget(QWidget):
             self.temporal.setToolTip(
                 "Only entities mentioned in this period. Accepted: " + ACCEPTED_FORMS
             )
-        self.run_button.setEnabled(not self.temporal_error)
+        self._update_run_button()
+
+    def _update_run_button(self) -> None:
+        self.run_button.setEnabled(not self.temporal_error and not self.scope_picker.error)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.KeyPress:

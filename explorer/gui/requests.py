@@ -103,3 +103,27 @@ class EntityDetails:
     chunks: tuple[Chunk, ...] = ()
     mention_total: int = 0
     complete: bool = False
+
+
+@dataclass(frozen=True)
+class ImportRequest:
+    """A file to import from the window: its format, the scope to put it under, strictness."""
+
+    path: str
+    format: str
+    scope: str
+    skip_bad: bool = False
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    """How an import from the window ended. ``report`` is the pipeline's ``IngestReport`` when
+    it ran to the end; a cancelled import says how many written chunks were completed after the
+    cancel (``completed``); ``error`` is set when it failed (nothing was imported in strict
+    mode when the file was bad)."""
+
+    request: ImportRequest
+    report: Any = None
+    cancelled: bool = False
+    completed: int = 0
+    error: str = ""

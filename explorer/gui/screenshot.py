@@ -89,6 +89,13 @@ async def capture(
         if failed:
             raise RuntimeError(f"the query failed: {failed[-1]}")
         await _until(lambda: not window.graph_view.is_layout_pending(), limit, "the layout")
+    else:
+        actions = window.memory_actions
+        await _until(
+            lambda: actions.overview is not None and not window.graph_view.is_layout_pending(),
+            limit,
+            "the overview",
+        )
     await asyncio.sleep(SETTLE_SECONDS)
     QApplication.processEvents()
     pixmap = window.grab()
@@ -96,6 +103,18 @@ async def capture(
     if not pixmap.save(str(out), "PNG"):
         raise OSError(f"could not write {out}")
     return out
+
+
+def shown_line(window: MainWindow) -> str:
+    """What the window displays, in one line: ``shown: N entities, M chunks, scope S`` (the
+    entities the answer or the overview put in the graph, the chunks in the list)."""
+    state = window.graph_view.state
+    entities = sum(1 for node in state.nodes.values() if node.root)
+    chunks = 0 if window.memory_actions.overview_shown() else len(window.chunk_list.chunk_ids())
+    outcome = window.outcome
+    settings = window.bridge.settings
+    scope = (outcome.params.scope if outcome else None) or getattr(settings, "default_scope", "")
+    return f"shown: {entities} entities, {chunks} chunks, scope {scope or '(root)'}"
 
 
 def run_screenshot(
@@ -125,6 +144,7 @@ def run_screenshot(
             window.show()
             bridge.open()
             loop.run_until_complete(capture(window, out, query, limit=limit))
+            print(shown_line(window))
         except (RuntimeError, TimeoutError, OSError) as exc:
             _log.error("screenshot failed: %s", exc)
             print(f"screenshot failed: {exc}")

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from explorer.core.errors import ExplorerError
+from explorer.core.overview import prefixed_counts
 from explorer.ingest.concepts import concept_agent
 
 if TYPE_CHECKING:
@@ -48,11 +49,11 @@ async def memory_stats(memory: MemoryStores) -> dict[str, object]:
     figures["entities"] = graph_counts.get("entities", 0)
     figures["relations"] = graph_counts.get("relations", 0)
     figures["mentions"] = graph_counts.get("mentions", 0)
-    by_type = _prefixed(graph_counts, "type:")
+    by_type = prefixed_counts(graph_counts, "type:")
     figures["entities_by_type"] = by_type
-    scopes = _prefixed(chunk_counts, "scope:")
+    scopes = prefixed_counts(chunk_counts, "scope:")
     figures["chunks_by_scope"] = scopes
-    figures["chunks_by_domain"] = _prefixed(chunk_counts, "domain:")
+    figures["chunks_by_domain"] = prefixed_counts(chunk_counts, "domain:")
     concepts_by_scope: dict[str, int] = {}
     if memory.concepts is not None:
         try:
@@ -79,12 +80,6 @@ async def memory_stats(memory: MemoryStores) -> dict[str, object]:
 
 
 stats = memory_stats
-
-
-def _prefixed(counts: Mapping[str, int], prefix: str) -> dict[str, int]:
-    return {
-        key[len(prefix) :]: int(value) for key, value in counts.items() if key.startswith(prefix)
-    }
 
 
 def _versions(memory: object) -> dict[str, str]:

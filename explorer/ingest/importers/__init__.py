@@ -34,7 +34,9 @@ __all__ = [
     "ImportLimits",
     "ImportResult",
     "Turn",
+    "detect_format",
     "read_turns",
+    "suggest_scope",
 ]
 
 
@@ -81,3 +83,38 @@ def read_turns(
     if not result.turns and not result.bad_count and not skip_bad:
         raise ImportFormatError(f"{path}: no messages found in this {fmt} file")
     return result
+
+
+#: Bytes read from the start of a file to tell its format.
+SNIFF_BYTES = 65_536
+
+
+def detect_format(path: Path | str) -> str | None:
+    """The import format a file looks like (``jsonl``, ``chatgpt`` or ``locomo``), or ``None``.
+
+    Reads only the start of the file: JSON lines whose first record has ``speaker`` and
+    ``text`` are ``jsonl``; a JSON document with ChatGPT's ``mapping`` of messages is
+    ``chatgpt``; one with LoCoMo's ``speaker_a`` conversations is ``locomo``.
+    """
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(SNIFF_BYTES).decode("utf-8", errors="replace").lstrip("\ufeff")
+    except OSError:
+        return None
+    text = head.lstrip()
+    if text.startswith("{"):
+        first_line = text.split("\n", 1)[0]
+        if '"speaker"' in first_line and '"text"' in first_line:
+            return "jsonl"
+    if '"mapping"' in head and '"author"' in head:
+        return "chatgpt"
+    if '"speaker_a"' in head or '"session_1"' in head:
+        return "locomo"
+    return None
+
+
+def suggest_scope(path: Path | str) -> str:
+    """A scope for a file imported from the window: its name, made safe, under the root."""
+    stem = Path(path).name.split(".")[0].casefold()
+    cleaned = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in stem).strip("-_")
+    return "-".join(part for part in cleaned.split("-") if part) or "imported"

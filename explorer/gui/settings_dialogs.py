@@ -91,7 +91,8 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
 
     def changes(self) -> dict[str, Any]:
-        wanted = {
+        """Every setting the dialog shows: all are written, so the file says what was seen."""
+        return {
             "embedder": self.embedder.currentText(),
             "extractor": self.extractor.currentText(),
             "connect_timeout": self.connect_timeout.value(),
@@ -99,7 +100,6 @@ class SettingsDialog(QDialog):
             "default_scope": self.default_scope.text().strip(),
             "load_demo": self.load_demo.isChecked(),
         }
-        return {k: v for k, v in wanted.items() if getattr(self.settings, k) != v}
 
     def save(self) -> None:
         try:

@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--explain", action="store_true", help="the full trace: ledger, activation, breakdowns"
     )
 
+    sub.add_parser("mcp", help="serve scour and memory_stats to an agent over MCP (stdio)")
+
     servers = sub.add_parser("servers", help="start, stop or show the embedded stores")
     servers.add_argument("action", choices=["start", "stop", "status"])
 
@@ -156,6 +158,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         return commands.servers(settings, args.action)
     handlers: dict[str, Callable[[], Coroutine[Any, Any, int]]] = {
         "query": lambda: commands.query(settings, args),
+        "mcp": lambda: commands.mcp(settings),
         "ingest": lambda: commands.ingest(settings, args),
         "stats": lambda: commands.stats(settings, as_json=args.json),
         "demo": lambda: commands.demo(settings, reset=args.reset),

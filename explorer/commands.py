@@ -114,6 +114,13 @@ async def query(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+async def mcp(settings: Settings) -> int:
+    """``mcp``: the memory's tools for an agent over the Model Context Protocol on stdio."""
+    from explorer.mcp_server import serve_stdio
+
+    return await serve_stdio(settings)
+
+
 async def ingest(settings: Settings, args: argparse.Namespace) -> int:
     """``ingest PATH --format F``: import conversations with a progress bar."""
     from explorer.ingest.pipeline import ingest_file

@@ -17,7 +17,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from explorer.core.errors import InvalidArgument
+
 CORE_MEMORY = 1 << 1
+#: Privilege names as settings spell them (``mcp_privileges = "CORE_MEMORY"``).
+PRIVILEGES = {"CORE_MEMORY": CORE_MEMORY}
 
 ToolHandler = Callable[..., Awaitable[str]]
 
@@ -31,6 +35,19 @@ class ToolContext:
     memory: Any  # explorer.memory.Memory; typed loosely so tools stay import-light
     scope: str | None = None
     policy: Any = None  # an explorer.core.policy.RetrievalPolicy overriding the memory's own
+
+
+def privilege_bits(names: str) -> int:
+    """The privilege bits named in a comma-separated list; ``""`` or ``"none"`` grants none."""
+    bits = 0
+    for name in (part.strip().upper() for part in str(names).split(",")):
+        if name in ("", "NONE"):
+            continue
+        if name not in PRIVILEGES:
+            known = ", ".join(sorted(PRIVILEGES))
+            raise InvalidArgument(f"unknown privilege {name!r}; known: {known} (or none)")
+        bits |= PRIVILEGES[name]
+    return bits
 
 
 def error_json(message: str, **extra: Any) -> str:
@@ -62,11 +79,27 @@ async def execute_tool(name: str, args: Mapping[str, Any], ctx: ToolContext | No
         return error_json(f"unknown tool {name!r}; known tools: {', '.join(sorted(tools))}")
     if not isinstance(args, Mapping):
         return error_json(f"arguments for {name!r} must be an object, not {type(args).__name__}")
-    accepted = set(inspect.signature(handler).parameters) - {"ctx"}
+    parameters = inspect.signature(handler).parameters
+    accepted = set(parameters) - {"ctx"}
     unexpected = sorted(str(key) for key in args if key not in accepted)
     if unexpected:
         return error_json(f"{name!r} got unexpected arguments: {', '.join(unexpected)}")
+    missing = [
+        key
+        for key in sorted(accepted)
+        if parameters[key].default is inspect.Parameter.empty and key not in args
+    ]
+    if missing:
+        return error_json(f"{name!r} needs the arguments: {', '.join(missing)}")
     return await handler(**args, ctx=ctx)
 
 
-__all__ = ["CORE_MEMORY", "ToolContext", "discover_tools", "error_json", "execute_tool"]
+__all__ = [
+    "CORE_MEMORY",
+    "PRIVILEGES",
+    "ToolContext",
+    "discover_tools",
+    "error_json",
+    "execute_tool",
+    "privilege_bits",
+]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
+from explorer import __version__
 from explorer.core.errors import ExplorerError
 from explorer.settings import Settings, load_settings
 
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scour-explorer",
         description="Explore an AI agent's memory: a knowledge graph beside the verbatim chunks.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--data-dir", type=Path, help="where the embedded stores keep their data")
     parser.add_argument("--settings", type=Path, help="a settings.toml file")
     parser.add_argument("--falkordb-url", help="an external FalkorDB (redis:// or rediss://)")

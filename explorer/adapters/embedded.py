@@ -9,25 +9,25 @@ a ``scour`` database that has the ``vector`` extension. The servers outlive the 
 started them, are found again through their pid files, and every failure surfaces as
 ``StoreUnavailable`` carrying the tail of the server log. Imports the standard library,
 ``psutil``, ``redis`` (FalkorDB's own client dependency), the two server wheels (located lazily)
-and ``explorer.core.errors``; never Qt.
+and ``explorer.core.errors``; never Qt. Linux and macOS only: where ``fcntl`` and ``pwd`` are
+missing (Windows) it still imports, and ``EmbeddedServers`` refuses with a clear message.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import importlib.util
 import logging
 import os
-import pwd
 import shlex
 import shutil
 import signal
 import stat
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -43,6 +43,17 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from explorer.core.errors import StoreUnavailable
+
+try:
+    import fcntl
+    import pwd
+
+    UNSUPPORTED = ""
+except ImportError:  # Windows: the module still imports, the servers refuse to start.
+    UNSUPPORTED = (
+        "the embedded servers run on Linux and macOS only; on this system set falkordb_url and "
+        "postgres_dsn to external servers"
+    )
 
 __all__ = ["EmbeddedServers", "ServerStatus"]
 
@@ -207,7 +218,17 @@ def _terminate(procs: Sequence[psutil.Process], first: int, grace: float) -> lis
 
 def _clean_env() -> dict[str, str]:
     # PGHOST, PGDATA, PGOPTIONS and friends in the user's shell must not steer our private server.
-    return {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle is not None:
+        # The bundle's launcher puts its own libraries first on the library path (keeping the
+        # user's as LD_LIBRARY_PATH_ORIG); the servers must load the system's, as unbundled.
+        original = env.pop("LD_LIBRARY_PATH_ORIG", None)
+        if env.get("LD_LIBRARY_PATH", "").startswith(str(bundle)):
+            del env["LD_LIBRARY_PATH"]
+            if original is not None:
+                env["LD_LIBRARY_PATH"] = original
+    return env
 
 
 def _run(
@@ -967,6 +988,8 @@ class EmbeddedServers:
     """
 
     def __init__(self, data_dir: Path, *, start_timeout: float = 30.0) -> None:
+        if UNSUPPORTED:
+            raise StoreUnavailable(UNSUPPORTED)
         # Resolved even before it exists: the server processes' cwd is compared against it, and
         # the permission walk must see real directories rather than symlinks.
         self._data_dir = data_dir.expanduser().resolve()

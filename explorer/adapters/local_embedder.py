@@ -15,6 +15,7 @@ import asyncio
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Executor
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -81,10 +82,10 @@ class LocalEmbedder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                import wordllama
                 from wordllama import WordLlama
 
-                package_dir = Path(wordllama.__file__).resolve().parent
+                # The weights ship inside the wheel (and the bundle); find them as its resources.
+                package_dir = Path(str(files("wordllama")))
                 self._model = WordLlama.load(
                     config="l2_supercat",
                     dim=DIMENSION,

@@ -11,7 +11,6 @@ standard library and psutil.
 from __future__ import annotations
 
 import math
-import resource
 import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -112,6 +111,8 @@ class PeakMemory:
 
     def report(self) -> dict[str, float]:
         """Peaks in MB, plus ``app_max_rss``: the kernel's own high-water mark for this process."""
+        import resource  # Unix only; imported here so the module imports everywhere
+
         figures = {name: round(value / MB, 1) for name, value in self.peak.items()}
         figures["app_max_rss"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
         return figures

@@ -23,7 +23,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
+from explorer.assets import APP_ID
 from explorer.gui.bridge import ServiceBridge
+from explorer.gui.icon import app_icon
 from explorer.gui.main_window import APPLICATION, ORGANIZATION, MainWindow
 
 _log = logging.getLogger(__name__)
@@ -44,6 +46,9 @@ def application() -> QApplication:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     assert isinstance(app, QApplication)
+    app.setWindowIcon(app_icon())
+    # Lets Wayland match the window to its launcher entry (and so to its icon).
+    app.setDesktopFileName(APP_ID)
     return app
 
 

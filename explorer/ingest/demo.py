@@ -3,8 +3,8 @@
 ``load_demo`` imports them (each record carries its own scope) when the memory holds no chunks
 yet, or finishes a demo load that was interrupted; with ``reset`` it imports them again and
 re-extracts, which restores the demo's entities, relations and concepts to what the files say.
-Importing is idempotent, so loading twice never doubles anything. Imports the standard library
-and ingest modules.
+Importing is idempotent, so loading twice never doubles anything. Imports the standard library,
+``explorer.assets`` and ingest modules.
 """
 
 from __future__ import annotations
@@ -12,21 +12,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from explorer.assets import demo_dir
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.importers import Turn, read_turns
 from explorer.ingest.pipeline import MemoryStores, ingest_turns, stored_ids
 from explorer.ingest.progress import ProgressCallback
 
 DEMO_GLOB = "*.jsonl"
-
-
-def demo_dir() -> Path:
-    """Where the demo files are: inside the installed package, or beside it in a checkout."""
-    package = Path(__file__).resolve().parents[1]
-    for candidate in (package / "resources" / "demo", package.parent / "resources" / "demo"):
-        if candidate.is_dir():
-            return candidate
-    return package / "resources" / "demo"
 
 
 def demo_turns(directory: Path | None = None) -> list[Turn]:

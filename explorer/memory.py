@@ -32,7 +32,7 @@ from explorer.core.overview import (
     scope_tree,
 )
 from explorer.core.policy import RetrievalPolicy
-from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
+from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore, RecallJournal
 from explorer.core.scour import ScourRequest, ScourResult, scour
 from explorer.core.termscan import TermScan
 from explorer.settings import Settings, load_settings
@@ -101,6 +101,8 @@ class Memory:
     graph: GraphStore | None = None
     chunks: ChunkStore | None = None
     concepts: ConceptStore | None = None
+    # The agent calls made through the tool contract, beside the chunks in PostgreSQL.
+    journal: RecallJournal | None = None
     servers: Any = None  # EmbeddedServers when the embedded default is used
     extractor: Any = None  # an ingest Extractor; None means the offline default
     errors: dict[str, str] = field(default_factory=dict)
@@ -272,9 +274,10 @@ class Memory:
             self.errors["graph"] = str(error)
 
     async def _connect_postgres(self) -> None:
-        if self.chunks is not None and self.concepts is not None:
+        if self.chunks is not None and self.concepts is not None and self.journal is not None:
             return
         from explorer.adapters.pg_concepts import PgConceptStore
+        from explorer.adapters.pg_journal import PgRecallJournal
         from explorer.adapters.pgvector import PgChunkStore
 
         dsn = self.settings.postgres_dsn or self.servers.postgres_dsn
@@ -285,6 +288,13 @@ class Memory:
             if self.concepts is None:
                 self.concepts = await PgConceptStore.connect(dsn, deadline=deadline)
                 self.term_scan = TermScan(self.concepts)
+            if self.journal is None:
+                self.journal = await PgRecallJournal.connect(
+                    dsn,
+                    deadline=deadline,
+                    keep_days=self.settings.journal_keep_days,
+                    keep_calls=self.settings.journal_keep_calls,
+                )
             self.errors.pop("chunks", None)
         except StoreUnavailable as error:
             self.errors["chunks"] = str(error)
@@ -321,13 +331,14 @@ class Memory:
         return await load_demo(self, progress=progress, reset=reset)
 
     async def aclose(self) -> None:
-        for store in (self.graph, self.chunks, self.concepts):
+        for store in (self.graph, self.chunks, self.concepts, self.journal):
             if store is not None:
                 try:
                     await store.aclose()
                 except ExplorerError as error:
                     log.warning("closing a store failed: %s", error)
         self.graph = self.chunks = self.concepts = None
+        self.journal = None
 
 
 async def test_connection(settings: Settings) -> dict[str, tuple[bool, str]]:

@@ -4,14 +4,15 @@ Adapters in ``explorer.adapters`` implement these and return core types only; ev
 coroutine that runs on the caller's event loop unless it says otherwise. Errors are the project's
 own (``explorer.core.errors``): ``StoreUnavailable``/``StoreTimeout`` for transport,
 ``InvalidArgument`` for values the store will not accept, ``WriteFailed`` for an unacknowledged
-write. Imports only the standard library and core models.
+write. Imports only the standard library and core models (the journal's records for type
+checking only).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from explorer.core.models import (
     Chunk,
@@ -23,6 +24,9 @@ from explorer.core.models import (
     Relation,
     Subgraph,
 )
+
+if TYPE_CHECKING:  # the journal's records import scour, which imports these ports
+    from explorer.core.journal import RecallCall, RecallSummary
 
 Vector = Sequence[float]
 
@@ -224,4 +228,28 @@ class ConceptStore(Protocol):
         self, agent: str, records: Sequence[Mapping[str, object]], tenant: str | None = None
     ) -> int:
         """Write records (each with at least ``name``); stamps ``updated_at``; returns the count."""
+        ...
+
+
+class RecallJournal(Protocol):
+    """Every scour call made through the tool contract, kept for a bounded time (PostgreSQL).
+
+    The journal keeps the calls of the last ``keep_days`` days and at most ``keep_calls`` of
+    them; older ones are removed as new ones arrive.
+    """
+
+    async def aclose(self) -> None:
+        """Release connections; later calls raise ``StoreUnavailable``. Safe to call twice."""
+        ...
+
+    async def record(self, call: RecallCall) -> int:
+        """Store one call; returns its id (ids increase with every call)."""
+        ...
+
+    async def recent(self, after: int = 0, limit: int = 100) -> list[RecallSummary]:
+        """Summaries of the newest ``limit`` calls with an id above ``after``, oldest first."""
+        ...
+
+    async def get(self, call_id: int) -> RecallCall | None:
+        """One call in full, or ``None`` when it is not (or no longer) in the journal."""
         ...

@@ -1,27 +1,39 @@
 """The scour tool: one call that recalls from the knowledge graph and the chunk store at once.
 
-The agent-facing contract of the seed: ``TOOL_NAME`` and ``run(...)`` returning indented JSON.
-A missing context is an immediate error object; the CORE_MEMORY privilege is checked before
-anything else; arguments are validated before any store is asked; the user id and a truncated
-query are logged at info for auditing. The two halves run concurrently inside ``core.scour``,
-each awaited on its own. Imports core and the tool registry's types only.
+The agent-facing contract of the seed: ``TOOL_NAME`` and ``run(...)`` returning indented JSON,
+compact by default (``core.compact``) and the full trace with ``explain=True``. A missing context
+is an immediate error object; the CORE_MEMORY privilege is checked before anything else;
+arguments are validated before any store is asked; the user id and a truncated query are logged
+at info for auditing. The two halves run concurrently inside ``core.scour``, each awaited on its
+own. Every call with a memory that keeps a journal is journaled (``core.journal``), refused ones
+included: who, when, the arguments, the compact answer and the recall case. Imports core and the
+tool registry's types only.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from datetime import UTC, datetime
+from typing import Any
 
 from explorer.core.compact import compact_answer
 from explorer.core.errors import ExplorerError, InvalidArgument
+from explorer.core.journal import recall_call
 from explorer.core.models import DEFAULT_SCOPE
-from explorer.core.scour import ScourRequest
+from explorer.core.scour import ScourRequest, ScourResult
 from explorer.tools import CORE_MEMORY, ToolContext, error_json
 
 TOOL_NAME = "scour"
 AUDIT_QUERY_CHARS = 120
 
 audit = logging.getLogger("explorer.audit")
+log = logging.getLogger(__name__)
+
+
+def failure(message: str, **extra: Any) -> dict[str, Any]:
+    """The error object of a call that could not be made (see ``error_json``)."""
+    return {"success": False, "error": message, **extra}
 
 
 def _echo(query: object) -> str | None:
@@ -50,32 +62,70 @@ async def run(
     """
     if ctx is None:
         return error_json("scour needs a tool context (the caller and its memory); none was given")
+    arguments = {
+        "query": query,
+        "n_chunks": n_chunks,
+        "kg_top_k": kg_top_k,
+        "domain": domain,
+        "temporal": temporal,
+        "explain": explain,
+    }
+    result, failure = await _recall(query, n_chunks, kg_top_k, domain, temporal, explain, ctx)
+    full = result.to_json_dict() if result is not None else failure
+    compact = compact_answer(full)
+    await _journal(ctx, arguments, compact, result)
+    return json.dumps(full if explain is True else compact, indent=2, ensure_ascii=False)
+
+
+async def _recall(
+    query: object,
+    n_chunks: object,
+    kg_top_k: object,
+    domain: object,
+    temporal: object,
+    explain: object,
+    ctx: ToolContext,
+) -> tuple[ScourResult | None, dict[str, Any]]:
+    """The answer, or ``None`` and the error object of a call that could not be made."""
     if type(ctx.privileges) is not int or not ctx.privileges & CORE_MEMORY:
-        return error_json("permission denied: scour requires the CORE_MEMORY privilege")
+        return None, failure("permission denied: scour requires the CORE_MEMORY privilege")
     if type(explain) is not bool:
-        return error_json(
-            f"explain must be true or false, not {type(explain).__name__}", query=_echo(query)
-        )
+        message = f"explain must be true or false, not {type(explain).__name__}"
+        return None, failure(message, query=_echo(query))
     try:
         request = ScourRequest(
-            query=query,
-            n_chunks=n_chunks,
-            kg_top_k=kg_top_k,
-            domain=domain,
-            temporal=temporal,
+            query=query,  # type: ignore[arg-type]  # validated by the request itself
+            n_chunks=n_chunks,  # type: ignore[arg-type]
+            kg_top_k=kg_top_k,  # type: ignore[arg-type]
+            domain=domain,  # type: ignore[arg-type]
+            temporal=temporal,  # type: ignore[arg-type]
             scope=ctx.scope or DEFAULT_SCOPE,
             agent=ctx.scope or None,  # the empty scope is the root, not an agent
         )
     except InvalidArgument as error:
-        return error_json(str(error), query=_echo(query))
+        return None, failure(str(error), query=_echo(query))
     audit.info("scour user=%s query=%r", ctx.user_id, request.query[:AUDIT_QUERY_CHARS])
     if ctx.memory is None:
-        return error_json("scour has no open memory in its context", query=_echo(query))
+        return None, failure("scour has no open memory in its context", query=_echo(query))
     try:
-        result = await ctx.memory.scour(request, policy=ctx.policy)
+        result: ScourResult = await ctx.memory.scour(request, policy=ctx.policy)
     except ExplorerError as error:
-        return error_json(f"scour failed: {error}", query=_echo(query))
-    if explain:
-        answer: str = result.to_json()
-        return answer
-    return json.dumps(compact_answer(result.to_json_dict()), indent=2, ensure_ascii=False)
+        return None, failure(f"scour failed: {error}", query=_echo(query))
+    return result, {}
+
+
+async def _journal(
+    ctx: ToolContext,
+    arguments: dict[str, Any],
+    answer: dict[str, Any],
+    result: ScourResult | None,
+) -> None:
+    """Journal the call when the memory keeps a journal; a failing journal never fails it."""
+    journal = getattr(ctx.memory, "journal", None)
+    if journal is None:
+        return
+    try:
+        call = recall_call(str(ctx.user_id), datetime.now(UTC), arguments, answer, result)
+        await journal.record(call)
+    except ExplorerError as error:
+        log.warning("the recall journal did not take the call: %s", error)

@@ -17,6 +17,10 @@ from typing import Any
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from explorer.adapters.embedded import EmbeddedServers
+from explorer.adapters.pg_journal import PgRecallJournal
+from explorer.core.journal import RecallSummary
+
 COMMAND = str(Path(sys.executable).parent / "scour-explorer")
 
 
@@ -31,6 +35,14 @@ async def _client(data_dir: Path, **env: str) -> AsyncIterator[ClientSession]:
     ):
         await session.initialize()
         yield session
+
+
+async def _journaled(data_dir: Path, caller: str) -> list[RecallSummary]:
+    journal = await PgRecallJournal.connect(EmbeddedServers(data_dir).postgres_dsn)
+    try:
+        return [s for s in await journal.recent(limit=1000) if s.caller == caller]
+    finally:
+        await journal.aclose()
 
 
 def _text(result: Any) -> str:
@@ -89,6 +101,13 @@ async def test_tools_answer_refuse_bad_arguments_and_stay_up(demo_dir: Path) -> 
         assert stats.is_error is False
         figures = json.loads(_text(stats))
         assert figures["chunks"] > 0 and figures["entities"] > 0
+    # Every scour call was journaled under the caller the settings name.
+    calls = await _journaled(demo_dir, "desk-agent")
+    assert [(c.query, c.success) for c in calls][:2] == [("Lisbon", True), ("Lisbon", True)]
+    assert ("Priya", True, 2) in {(c.query, c.success, c.chunk_count) for c in calls}
+    # Six were refused by scour itself; the registry refused three before scour ran (unexpected
+    # and missing arguments, an unknown tool), which are not scour calls and are not journaled.
+    assert sum(not c.success for c in calls) == 6
 
 
 async def test_a_caller_without_core_memory_gets_the_permission_error(demo_dir: Path) -> None:
@@ -108,6 +127,8 @@ async def test_a_caller_without_core_memory_gets_the_permission_error(demo_dir: 
         assert "unexpected arguments: ctx, privileges" in _text(smuggled)
         stats = await session.call_tool("memory_stats", {})
         assert stats.is_error is True and "CORE_MEMORY" in _text(stats)
+    calls = await _journaled(demo_dir, "guest")
+    assert calls and all(not c.success and "CORE_MEMORY" in str(c.error) for c in calls)
 
 
 async def test_a_misspelt_privilege_stops_the_server_with_a_clear_line(

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QFrame, QScrollArea
 
 from explorer.core.overview import MemoryOverview
 from explorer.gui.import_dialog import ImportDialog
@@ -46,8 +47,15 @@ class MemoryActions(QObject):
         self.bridge = window.bridge
         self.overview: MemoryOverview | None = None
         self.overview_page = OverviewWidget()
-        window.side.addWidget(self.overview_page)
-        window.side.setCurrentWidget(self.overview_page)
+        # Scrolls rather than clips when the side panel is short.
+        self.overview_area = QScrollArea()
+        self.overview_area.setWidgetResizable(True)
+        self.overview_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.overview_area.setWidget(self.overview_page)
+        # Tall enough for the counts, scopes and examples beside the starting graph.
+        self.overview_area.setMinimumHeight(340)
+        window.side.addWidget(self.overview_area)
+        window.side.setCurrentWidget(self.overview_area)
         self.import_dialog: ImportDialog | None = None
         self.dialog: Any = None
 
@@ -101,7 +109,7 @@ class MemoryActions(QObject):
         overview = self.overview
         if overview is None:
             return
-        self.window.side.setCurrentWidget(self.overview_page)
+        self.window.side.setCurrentWidget(self.overview_area)
         result = overview_result(overview)
         self.window.graph_view.show_outcome(
             QueryOutcome(token=0, params=QueryParams(query=""), result=result)
@@ -112,7 +120,7 @@ class MemoryActions(QObject):
         )
 
     def overview_shown(self) -> bool:
-        return self.window.side.currentWidget() is self.overview_page
+        return self.window.side.currentWidget() is self.overview_area
 
     def _on_window_outcome_changed(self, _outcome: QueryOutcome) -> None:
         self.window.side.setCurrentWidget(self.window.chunk_list)
@@ -180,7 +188,7 @@ class MemoryActions(QObject):
         self.window.outcome = None
         self.window.graph_view.clear()
         self.window.chunk_list.show_message("Opening the memory…")
-        self.window.side.setCurrentWidget(self.overview_page)
+        self.window.side.setCurrentWidget(self.overview_area)
         self.bridge.reopen(settings)
 
     def remember(self, settings: Settings) -> None:
@@ -224,6 +232,9 @@ def where(settings: Settings) -> str:
     """Which memory these settings open, in a few words."""
     if settings.falkordb_url or settings.postgres_dsn:
         return settings.falkordb_url or settings.postgres_dsn or ""
+    home = Path.home()
+    if settings.data_dir.is_relative_to(home):
+        return str(Path("~") / settings.data_dir.relative_to(home))
     return str(settings.data_dir)
 
 

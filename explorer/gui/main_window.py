@@ -143,6 +143,9 @@ class MainWindow(QMainWindow):
         from explorer.gui.trace import install_trace
 
         self.trace = install_trace(self)
+        from explorer.gui.recall_feed import install_recall_feed
+
+        self.recall_feed = install_recall_feed(self)
         from explorer.gui.memory_actions import install_memory_actions
 
         self.memory_actions = install_memory_actions(self)

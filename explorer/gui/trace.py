@@ -26,9 +26,7 @@ from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QMenu,
@@ -54,6 +52,7 @@ from explorer.core.scour import ScourRequest, ScourResult
 from explorer.core.sources import refetch_reasons
 from explorer.gui.activation_overlay import ActivationOverlay
 from explorer.gui.chunk_list import chunk_to_json
+from explorer.gui.compare_dialog import CompareDialog
 from explorer.gui.layout import LayoutRequest, compute_layout
 from explorer.gui.ledger_dock import GhostPainter, LedgerDock
 from explorer.gui.policy_dock import PolicyDock, describe_change
@@ -178,70 +177,6 @@ class HitsPanel(QWidget):
         hit = self.rows[rows[0].row()]
         self._chart_for(hit)
         self.hit_selected.emit(hit["_kind"], str(hit["id"]))
-
-
-# ---------------------------------------------------------------------- compare dialog
-
-
-class CompareDialog(QDialog):
-    """What entered, what left and what moved between two answers, side by side."""
-
-    def __init__(self, diff: CaseDiff, before: str, after: str, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setWindowTitle(f"Compare: {before} → {after}")
-        self.diff = diff
-        layout = QVBoxLayout(self)
-        header = QLabel(f"<b>{_esc(before)}</b> → <b>{_esc(after)}</b>: {_esc(diff.summary())}")
-        header.setWordWrap(True)
-        layout.addWidget(header)
-        columns = QHBoxLayout()
-        self.entered = _table(
-            ("kind", "hit", "rank", "score"),
-            [(h.kind, h.label, str(h.rank), f"{h.score:.3f}") for h in diff.entered],
-        )
-        self.left = _table(
-            ("kind", "hit", "rank", "score"),
-            [(h.kind, h.label, str(h.rank), f"{h.score:.3f}") for h in diff.left],
-        )
-        self.moved = _table(
-            ("kind", "hit", "rank", "score"),
-            [
-                (
-                    m.kind,
-                    m.label,
-                    f"{m.old_rank} → {m.new_rank}",
-                    f"{m.old_score:.3f} → {m.new_score:.3f} ({m.new_score - m.old_score:+.3f})",
-                )
-                for m in diff.moved
-            ],
-        )
-        for title, table in (
-            (f"Entered ({len(diff.entered)})", self.entered),
-            (f"Left ({len(diff.left)})", self.left),
-            (f"Moved ({len(diff.moved)})", self.moved),
-        ):
-            box = QVBoxLayout()
-            box.addWidget(QLabel(f"<b>{title}</b>"))
-            box.addWidget(table)
-            columns.addLayout(box)
-        layout.addLayout(columns, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        layout.addWidget(buttons)
-        self.resize(980, 420)
-
-
-def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> QTableWidget:
-    table = QTableWidget(len(rows), len(headers))
-    table.setHorizontalHeaderLabels(list(headers))
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setStretchLastSection(True)
-    for row, values in enumerate(rows):
-        for column, value in enumerate(values):
-            table.setItem(row, column, QTableWidgetItem(value))
-    table.setColumnWidth(1, 220)
-    return table
 
 
 # ---------------------------------------------------------------------- the controller
@@ -543,6 +478,7 @@ class TraceController(QObject):
         )
 
     _case_answer: ScourResult | None = None
+    case_label = ""
 
     def save_case(self, path: Path) -> RecallCase:
         case = self.current_case()
@@ -553,6 +489,12 @@ class TraceController(QObject):
     def open_case(self, path: Path) -> RecallCase:
         """Show a saved case exactly as it was saved (read-only)."""
         case = load_case(path)
+        self.show_case(case, path.name)
+        self.case_path = path
+        return case
+
+    def show_case(self, case: RecallCase, label: str) -> None:
+        """Show a recall case (from a file or the recall journal) read-only, as it was made."""
         request = case.request
         params = QueryParams(
             query=str(request["query"]),
@@ -573,18 +515,18 @@ class TraceController(QObject):
             entities_by_chunk=links,
         )
         self._show_own(outcome)
-        self.case, self.case_path, self.fetched = case, path, raw
+        self.case, self.case_path, self.fetched = case, None, raw
+        self.case_label = label
         self._case_answer = raw
         policy = case.retrieval_policy()
         gathered = raw.retrieval.gathered if raw is not None else None
         self.policy_dock.set_context(policy, gathered.query if gathered is not None else None)
         self._show_panels(raw, case.result)
         self.window.status_message.setText(
-            f"Viewing the recall case {path.name} (read-only, as saved"
+            f"Viewing the recall case {label} (read-only, as saved"
             + (f" {case.saved_at}" if case.saved_at else "")
             + ")"
         )
-        return case
 
     def rerun_case(self) -> None:
         """Run the open case's query and policy against the current memory; show the diff."""
@@ -593,7 +535,7 @@ class TraceController(QObject):
             self.window.show_error("No recall case", "Open a recall case first.")
             return
         request, policy = case.scour_request(), case.retrieval_policy()
-        label = f"case {self.case_path.name if self.case_path else ''}".strip()
+        label = f"case {self.case_label}".strip()
 
         async def rerun() -> None:
             answer = await self._scour(request, policy)

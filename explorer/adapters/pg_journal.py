@@ -2,17 +2,19 @@
 
 One row per scour call made through the tool contract, in a ``recall_journal`` table of the
 chunk store's database: the summary a feed lists in columns of its own (time, caller, query,
-counts, errors), the arguments, the compact answer and the recall case as JSON text (PostgreSQL
-compresses the large case out of line). Every write also removes what is past the bounds: rows
-older than ``keep_days`` and all but the newest ``keep_calls``. JSON is written ASCII-escaped, so
-whatever text a caller sent (a NUL, a lone surrogate) is stored as it was escaped, never refused.
-Pooling, deadlines and error translation are shared with ``adapters.pgvector``. Imports the
-core, ``adapters.sanitize``, ``adapters.pgvector`` and ``asyncpg``.
+counts, errors), the arguments and the compact answer as JSON text, and the recall case as
+zlib-compressed JSON (a case is a few hundred KB of JSON, about 75 KB compressed on the demo).
+Every write also removes what is past the bounds: rows older than ``keep_days`` and all but the
+newest ``keep_calls``. JSON is written ASCII-escaped, so whatever text a caller sent (a NUL, a
+lone surrogate) is stored as it was escaped, never refused. Pooling, deadlines and error
+translation are shared with ``adapters.pgvector``. Imports the core, ``adapters.sanitize``,
+``adapters.pgvector`` and ``asyncpg``.
 """
 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Awaitable, Callable
 from datetime import UTC
 from typing import Any, TypeVar
@@ -44,14 +46,15 @@ CREATE TABLE IF NOT EXISTS recall_journal (
     chunks_error text,
     arguments text NOT NULL,
     answer text NOT NULL,
-    recall_case text
+    case_zlib bytea
 );
+ALTER TABLE recall_journal ADD COLUMN IF NOT EXISTS case_zlib bytea;
 CREATE INDEX IF NOT EXISTS recall_journal_at_idx ON recall_journal (at);
 """
 _SUMMARY = "id, at, caller, query, success, error, kg_count, chunk_count, kg_error, chunks_error"
 _INSERT = """
 INSERT INTO recall_journal (at, caller, query, success, error, kg_count, chunk_count, kg_error,
-                            chunks_error, arguments, answer, recall_case)
+                            chunks_error, arguments, answer, case_zlib)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 RETURNING id
 """
@@ -65,7 +68,7 @@ SELECT * FROM (
     SELECT {_SUMMARY} FROM recall_journal WHERE id > $1 ORDER BY id DESC LIMIT $2
 ) AS newest ORDER BY id
 """
-_GET = f"SELECT {_SUMMARY}, arguments, answer, recall_case FROM recall_journal WHERE id = $1"
+_GET = f"SELECT {_SUMMARY}, arguments, answer, case_zlib FROM recall_journal WHERE id = $1"
 
 
 def _column(value: object, limit: int = 10_000) -> str:
@@ -155,8 +158,9 @@ class PgRecallJournal:
             raise InvalidArgument("a journaled call's time must carry its time zone")
         summary = call.summary()
         case = _json(call.case) if call.case is not None else None
-        if case is not None and len(case) > MAX_CASE_CHARS:
-            case = None
+        packed = (
+            zlib.compress(case.encode("ascii"), 6) if case and len(case) <= MAX_CASE_CHARS else None
+        )
         values: tuple[Any, ...] = (
             call.at,
             _column(summary.caller, 200),
@@ -169,7 +173,7 @@ class PgRecallJournal:
             None if summary.chunks_error is None else _column(summary.chunks_error),
             _json(call.arguments),
             _json(call.answer),
-            case,
+            packed,
         )
 
         async def write(conn: Connection) -> int:
@@ -192,14 +196,14 @@ class PgRecallJournal:
         row = await self._run(lambda c: c.fetchrow(_GET, wanted), "read")
         if row is None:
             return None
-        case = row["recall_case"]
+        packed = row["case_zlib"]
         return RecallCall(
             id=int(row["id"]),
             at=row["at"].astimezone(UTC),
             caller=str(row["caller"]),
             arguments=json.loads(row["arguments"]),
             answer=json.loads(row["answer"]),
-            case=json.loads(case) if case is not None else None,
+            case=json.loads(zlib.decompress(packed)) if packed is not None else None,
         )
 
     async def _run(

@@ -1028,7 +1028,7 @@ class FalkorGraphStore:
 # -- boundary helpers -------------------------------------------------------------------------
 
 # Cell kinds of FalkorDB's compact result set that the reads here return.
-_NULL, _STRING, _INTEGER, _BOOLEAN, _DOUBLE, _ARRAY, _MAP = 1, 2, 3, 4, 5, 6, 10
+_NULL, _STRING, _INTEGER, _BOOLEAN, _DOUBLE, _ARRAY, _MAP, _VECTOR = 1, 2, 3, 4, 5, 6, 10, 12
 
 
 def _params_header(params: Mapping[str, object]) -> str:
@@ -1054,6 +1054,8 @@ def _cell(cell: Sequence[Any]) -> Any:
         return [_cell(item) for item in value]
     if kind == _BOOLEAN:
         return value in ("true", b"true")
+    if kind == _VECTOR:  # a vecf32 property, e.g. a graphiti graph's stored embeddings
+        return [float(item) for item in value]
     if kind == _MAP:
         return {
             (key.decode() if isinstance(key, bytes) else str(key)): _cell(item)

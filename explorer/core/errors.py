@@ -56,3 +56,8 @@ class ModelServiceUnavailable(ModelServiceError, StoreUnavailable):
 
 class CredentialsRejected(ModelServiceError):
     """The service refused the API key; retrying cannot help. The message never holds the key."""
+
+
+class ReadOnlyStore(ExplorerError):
+    """A write was asked of a memory that is opened read-only (a graphiti graph); nothing was
+    written."""

@@ -117,6 +117,10 @@ class Relation:
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     mentions: tuple[Mention, ...] = ()
+    # When the store learned the fact and when it retired it (transaction time), for stores that
+    # keep both, such as graphiti; ``None`` elsewhere.
+    recorded_at: datetime | None = None
+    expired_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

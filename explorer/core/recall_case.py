@@ -160,6 +160,8 @@ def _relation_json(relation: Relation) -> JsonDict:
         "confidence": relation.confidence,
         "valid_from": _iso(relation.valid_from),
         "valid_to": _iso(relation.valid_to),
+        "recorded_at": _iso(relation.recorded_at),
+        "expired_at": _iso(relation.expired_at),
         "mentions": [_mention_json(m) for m in relation.mentions],
     }
 
@@ -175,6 +177,9 @@ def _relation(data: Mapping[str, Any]) -> Relation:
         valid_from=_moment(data["valid_from"]),
         valid_to=_moment(data["valid_to"]),
         mentions=tuple(_mention(m) for m in data["mentions"]),
+        # Cases stored before these fields existed have neither.
+        recorded_at=_moment(data.get("recorded_at")),
+        expired_at=_moment(data.get("expired_at")),
     )
 
 

@@ -29,6 +29,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         "falkordb_url": args.falkordb_url,
         "postgres_dsn": args.postgres_dsn,
         "embedder": args.embedder,
+        "graphiti_graph": args.graphiti,
     }
     return load_settings(file=args.settings, env=os.environ, overrides=overrides)
 
@@ -54,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--falkordb-url", help="an external FalkorDB (redis:// or rediss://)")
     parser.add_argument("--postgres-dsn", help="an external PostgreSQL with pgvector")
     parser.add_argument("--embedder", choices=["local", "gemini"], help="embedding model")
+    parser.add_argument(
+        "--graphiti", metavar="GRAPH", help="open the graphiti graph GRAPH (read-only)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png", help="save the window, exit")
     parser.add_argument("--query", help="with --screenshot: the query to run first")

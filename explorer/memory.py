@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from explorer.core.errors import ExplorerError, StoreUnavailable
+from explorer.core.errors import ExplorerError, ReadOnlyStore, StoreUnavailable
 from explorer.core.lexical import LexicalIndexCache
 from explorer.core.models import DEFAULT_SCOPE, Entity, Subgraph
 from explorer.core.overview import (
@@ -238,7 +238,45 @@ class Memory:
 
     async def connect(self) -> None:
         """Connect every store not yet connected; failures are kept in ``errors``."""
+        if self.settings.graphiti_graph:
+            await asyncio.gather(self._connect_graphiti(), self._connect_postgres())
+            return
         await asyncio.gather(self._connect_graph(), self._connect_postgres())
+
+    @property
+    def read_only(self) -> bool:
+        """True for a graphiti memory, which is only ever read."""
+        return bool(self.settings.graphiti_graph)
+
+    async def _connect_graphiti(self) -> None:
+        """All three stores from the graphiti graph (``NotGraphiti`` is raised, not kept: it
+        will not heal by reconnecting)."""
+        if self.graph is not None:
+            return
+        from explorer.adapters.graphiti import open_graphiti
+
+        settings = self.settings
+        assert settings.graphiti_graph is not None
+        where: dict[str, Any] = (
+            {"url": settings.falkordb_url}
+            if settings.falkordb_url
+            else {"socket_path": self.servers.falkordb_socket}
+        )
+        try:
+            stores = await open_graphiti(
+                settings.graphiti_graph,
+                query_spec=self.embedder.spec,
+                embedding_model=settings.graphiti_embedding_model,
+                deadline=settings.query_timeout,
+                **where,
+            )
+        except StoreUnavailable as error:
+            self.errors["graph"] = self.errors["chunks"] = str(error)
+            return
+        self.graph, self.chunks, self.concepts = stores.graph, stores.chunks, stores.concepts
+        self.term_scan = TermScan(self.concepts)
+        self.errors.pop("graph", None)
+        self.errors.pop("chunks", None)
 
     async def reconnect(self) -> None:
         """Try again the stores that were unreachable, at most once per ``RECONNECT_SECONDS``.
@@ -274,6 +312,8 @@ class Memory:
             self.errors["graph"] = str(error)
 
     async def _connect_postgres(self) -> None:
+        if self.read_only:
+            return  # a graphiti memory has no PostgreSQL half (and so no recall journal)
         if self.chunks is not None and self.concepts is not None and self.journal is not None:
             return
         from explorer.adapters.pg_concepts import PgConceptStore
@@ -328,6 +368,10 @@ class Memory:
         """Load the demo memory if this memory is empty (or ``reset``); True if it loaded."""
         from explorer.ingest.demo import load_demo
 
+        if self.read_only:
+            if reset:
+                raise ReadOnlyStore("a graphiti memory is opened read-only: no demo is loaded")
+            return False
         return await load_demo(self, progress=progress, reset=reset)
 
     async def aclose(self) -> None:
@@ -427,7 +471,8 @@ async def open_memory(
         settings=settings, embedder=make_embedder(settings), extractor=make_extractor(settings)
     )
     started = False
-    if settings.embedded:
+    # A graphiti graph on an external FalkorDB needs no embedded server at all.
+    if settings.embedded and not (settings.graphiti_graph and settings.falkordb_url):
         from explorer.adapters.embedded import EmbeddedServers
 
         memory.servers = EmbeddedServers(settings.data_dir, start_timeout=settings.start_timeout)

@@ -40,6 +40,8 @@ ENV_VARS = {
     "SCOUR_SCOPE": "default_scope",
     "SCOUR_MCP_USER": "mcp_user",
     "SCOUR_MCP_PRIVILEGES": "mcp_privileges",
+    "SCOUR_GRAPHITI_GRAPH": "graphiti_graph",
+    "SCOUR_GRAPHITI_MODEL": "graphiti_embedding_model",
 }
 
 
@@ -82,6 +84,10 @@ class Settings:
     # The recall journal keeps the agent calls of the last days, and at most this many.
     journal_keep_days: int = 30
     journal_keep_calls: int = 1000
+    # A graphiti graph on the configured FalkorDB to open read-only instead of the explorer's
+    # own stores, and the embedding model its vectors came from (graphiti does not record it).
+    graphiti_graph: str | None = None
+    graphiti_embedding_model: str | None = None
     # Where these settings were read from (and where the window writes changes back).
     file: Path | None = field(default=None, compare=False)
 
@@ -112,6 +118,8 @@ class Settings:
             raise InvalidArgument("journal_keep_days must be within 1..3650")
         if not 1 <= self.journal_keep_calls <= 1_000_000:
             raise InvalidArgument("journal_keep_calls must be within 1..1000000")
+        if self.graphiti_graph is not None and not str(self.graphiti_graph).strip():
+            raise InvalidArgument("graphiti_graph must name a graph")
 
     @property
     def embedded(self) -> bool:

@@ -60,7 +60,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png", help="save the window, exit")
-    parser.add_argument("--query", help="with --screenshot: the query to run first")
+    parser.add_argument(
+        "--query",
+        action="append",
+        help="with --screenshot: a query to run first (repeat to run several, one after another)",
+    )
+    parser.add_argument(
+        "--scene-json",
+        type=Path,
+        metavar="SCENE.json",
+        help="with --screenshot: also write what the graph shows (nodes, labels, legend, edges)",
+    )
     parser.add_argument("--size", type=_size, default=(1400, 900), help="with --screenshot: WxH")
     sub = parser.add_subparsers(dest="command")
 
@@ -156,7 +166,9 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         if args.screenshot is not None:
             from explorer.gui.screenshot import run_screenshot
 
-            return run_screenshot(args.screenshot, args.query, args.size, settings)
+            return run_screenshot(
+                args.screenshot, args.query, args.size, settings, scene=args.scene_json
+            )
         from explorer.app import run_app
 
         return run_app(settings)

@@ -34,10 +34,19 @@ class NodeData:
     parent: str | None = None  # the node it was expanded from, if any
     scope: str = ""  # where the memory lives, for result entities
     label: str = ""  # what the view writes under it, when the name alone is ambiguous
+    aliases: tuple[str, ...] = ()
+    layer: str = ""
+    # When the memory was first and last evidenced (ISO 8601), for the time filter; "" unknown.
+    first_seen: str = ""
+    last_seen: str = ""
 
     @property
     def shown_name(self) -> str:
         return self.label or self.name
+
+
+#: A relation's history fields, as scour's JSON names them.
+HISTORY_KEYS = ("valid_from", "valid_to", "recorded_at", "expired_at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +59,12 @@ class EdgeData:
     type: str
     fact: str = ""
     confidence: float = 1.0
+    # The fact's history (ISO 8601, "" unknown): valid time, and when the store learned and
+    # retired it (graphiti keeps both times).
+    valid_from: str = ""
+    valid_to: str = ""
+    recorded_at: str = ""
+    expired_at: str = ""
 
 
 @dataclass
@@ -101,6 +116,7 @@ def _edge_from_json(entity_id: str, relation: Mapping[str, Any]) -> EdgeData | N
         type=str(relation.get("type", "")),
         fact=str(relation.get("fact") or ""),
         confidence=float(relation.get("confidence") or 1.0),
+        **{key: str(relation.get(key) or "") for key in HISTORY_KEYS},
     )
 
 
@@ -123,6 +139,10 @@ def state_from_result(result: Mapping[str, Any], previous: GraphState | None = N
             root=True,
             source=str(entity.get("source", "")),
             scope=str(entity.get("scope") or ""),
+            aliases=tuple(str(a) for a in entity.get("aliases") or ()),
+            layer=str(entity.get("layer") or ""),
+            first_seen=str(entity.get("first_seen") or ""),
+            last_seen=str(entity.get("last_seen") or ""),
         )
     _label_namesakes(state)
     for entity in entities:
@@ -193,7 +213,16 @@ def merge_neighbourhood(
         entity = by_id.get(other)
         if other in merged.nodes or entity is None:
             continue
-        merged.nodes[other] = NodeData(id=other, name=entity.name, type=entity.type, parent=parent)
+        merged.nodes[other] = NodeData(
+            id=other,
+            name=entity.name,
+            type=entity.type,
+            parent=parent,
+            aliases=tuple(entity.aliases),
+            layer=entity.layer.value,
+            first_seen=entity.first_seen.isoformat() if entity.first_seen else "",
+            last_seen=entity.last_seen.isoformat() if entity.last_seen else "",
+        )
         added.append(other)
     for relation in relation_list:
         if relation.source_id in merged.nodes and relation.target_id in merged.nodes:
@@ -206,6 +235,15 @@ def merge_neighbourhood(
                     type=relation.type,
                     fact=relation.fact,
                     confidence=relation.confidence,
+                    **{
+                        key: moment.isoformat() if moment is not None else ""
+                        for key, moment in (
+                            ("valid_from", relation.valid_from),
+                            ("valid_to", relation.valid_to),
+                            ("recorded_at", relation.recorded_at),
+                            ("expired_at", relation.expired_at),
+                        )
+                    },
                 ),
             )
     merged.expanded[parent] = max(cap, merged.expanded.get(parent, 0))
@@ -283,8 +321,7 @@ def relations_to_json(entity_id: str, state: GraphState) -> list[JsonDict]:
                     "type": node.type if node else "",
                 },
                 "confidence": edge.confidence,
-                "valid_from": None,
-                "valid_to": None,
+                **{key: getattr(edge, key) or None for key in HISTORY_KEYS},
             }
         )
     return out

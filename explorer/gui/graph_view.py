@@ -22,6 +22,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontMetricsF,
     QImage,
     QKeySequence,
     QPainter,
@@ -32,15 +33,12 @@ from PySide6.QtGui import (
     QUndoStack,
 )
 from PySide6.QtWidgets import (
-    QFrame,
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsPathItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
     QGraphicsView,
-    QGridLayout,
-    QLabel,
     QMenu,
     QToolTip,
     QWidget,
@@ -57,7 +55,9 @@ from explorer.gui.graph_model import (
     state_from_result,
     with_positions,
 )
+from explorer.gui.label_placement import LabelCandidate, Rect, place_labels
 from explorer.gui.layout import LayoutRequest, LayoutResult
+from explorer.gui.legend import LegendWidget
 from explorer.gui.requests import Expansion, QueryOutcome
 
 EXPAND_CAP = 25
@@ -73,6 +73,18 @@ MAX_SCALE = 8.0
 # Label level of detail: every label from this zoom up, result-entity labels from the lower one.
 LABELS_ALL_SCALE = 0.7
 LABELS_ROOT_SCALE = 0.0
+# Hubs labelled at any zoom: the best-connected few, if they have at least this many relations.
+HUBS_LABELLED = 6
+# Fit leaves this much room (screen pixels) around the nodes for their labels, and never zooms
+# in beyond MAX_FIT_SCALE.
+FIT_MARGIN_X = 70.0
+FIT_MARGIN_Y = 30.0
+MAX_FIT_SCALE = 1.6
+SCENE_EXTENT = 1e6
+# Line widths (screen pixels) for one relation, two or three, four or more between a pair.
+EDGE_WIDTHS = (1.0, 2.2, 3.6)
+DIMMED_OPACITY = 0.15
+HUB_MIN_DEGREE = 4
 
 
 class _Styles:
@@ -92,6 +104,7 @@ class _Styles:
         self.selected_pen = QPen(style.SELECTION, 3.0)
         self.linked_pen = QPen(style.LINK_HIGHLIGHT, 4.0)
         self.pinned_pen = QPen(QColor("#37474f"), 2.0, Qt.PenStyle.DashLine)
+        self.metrics = {root: QFontMetricsF(font) for root, font in self.fonts.items()}
 
     def brush(self, entity_type: str) -> QBrush:
         brush = self.brushes.get(entity_type)
@@ -144,13 +157,17 @@ class NodeItem(QGraphicsEllipseItem):
         self.update_pen()
 
     def _style_label(self, label: QGraphicsSimpleTextItem) -> None:
-        name = self.data_.shown_name
-        label.setText(name if len(name) <= 40 else name[:39] + "…")
+        label.setText(_label_text(self.data_))
         label.setFont(_styles().fonts[self.data_.root])
-        # Labels keep their size on screen at any zoom (readable when zoomed out); the anchor
-        # below the circle is in scene units, the centring shift in screen pixels.
-        label.setPos(0, self.radius + 1)
-        label.setTransform(QTransform.fromTranslate(-label.boundingRect().width() / 2, 1))
+
+    def place_label(self, dx: float, dy: float) -> None:
+        """Show the label with its top-left corner ``dx, dy`` screen pixels from the centre
+        (labels keep their size on screen at any zoom, so placement is in pixels)."""
+        label = self.label
+        label.setPos(0, 0)
+        label.setTransform(QTransform.fromTranslate(dx, dy))
+        if not label.isVisible():
+            label.setVisible(True)
 
     @property
     def label(self) -> QGraphicsSimpleTextItem:
@@ -265,39 +282,6 @@ class _StateCommand(QUndoCommand):
         self._view._apply_state(self._before)
 
 
-class LegendWidget(QFrame):
-    """The colour key of the entity types on screen, floating in a corner of the view."""
-
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(parent)
-        self.setObjectName("legend")
-        self.setStyleSheet(
-            "#legend{background:rgba(255,255,255,215);border:1px solid #dadce0;border-radius:4px}"
-        )
-        self._grid = QGridLayout(self)
-        self._grid.setContentsMargins(6, 4, 6, 4)
-        self._grid.setHorizontalSpacing(6)
-        self._grid.setVerticalSpacing(1)
-        self.types: dict[str, int] = {}
-
-    def set_types(self, counts: Mapping[str, int]) -> None:
-        if dict(counts) == self.types:
-            return
-        self.types = dict(counts)
-        while self._grid.count():
-            item = self._grid.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        for row, (name, count) in enumerate(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))):
-            swatch = QLabel("●")
-            swatch.setStyleSheet(f"color:{style.type_colour(name).name()};font-size:14px")
-            self._grid.addWidget(swatch, row, 0)
-            self._grid.addWidget(QLabel(f"{name or 'untyped'} ({count})"), row, 1)
-        self.adjustSize()
-        self.setVisible(bool(counts))
-
-
 class GraphView(QGraphicsView):
     """Interactive neighbourhood graph; see the module docstring."""
 
@@ -326,16 +310,25 @@ class GraphView(QGraphicsView):
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
+        # Panning is by dragging; a scene far larger than any graph lets it go anywhere without
+        # the scroll bars that an ever-growing scene rectangle brings.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._scene.setSceneRect(-SCENE_EXTENT, -SCENE_EXTENT, 2 * SCENE_EXTENT, 2 * SCENE_EXTENT)
 
-        self._edges = EdgesItem()
-        # Opaque and cosmetic: a translucent or scaled pen makes Qt stroke the whole path as one
-        # outline with overlap handling, which costs several times more per frame.
-        edge_pen = QPen(style.EDGE_COLOUR, 1.0)
-        edge_pen.setCosmetic(True)
-        self._edges.setPen(edge_pen)
-        self._edges.setZValue(-2)
-        self._edges.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self._scene.addItem(self._edges)
+        # One path per line width (a single relation, 2-3 parallel ones, 4 or more). Opaque and
+        # cosmetic: a translucent or scaled pen makes Qt stroke the whole path as one outline
+        # with overlap handling, which costs several times more per frame.
+        self._edge_layers: list[EdgesItem] = []
+        for width in EDGE_WIDTHS:
+            layer = EdgesItem()
+            edge_pen = QPen(style.EDGE_COLOUR, width)
+            edge_pen.setCosmetic(True)
+            layer.setPen(edge_pen)
+            layer.setZValue(-2)
+            layer.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self._scene.addItem(layer)
+            self._edge_layers.append(layer)
         self._focus_edges = QGraphicsPathItem()
         self._focus_edges.setPen(QPen(style.EDGE_HIGHLIGHT, 2.2))
         self._focus_edges.setBrush(QBrush(style.EDGE_HIGHLIGHT))
@@ -350,7 +343,6 @@ class GraphView(QGraphicsView):
         self._hovered = ""
         self._pos: dict[str, tuple[float, float]] = {}
         self._edge_ends: list[tuple[str, str]] = []
-        self._grow_only = False
         self._drag_before: GraphState | None = None
         self._dragging = False
         self._selected: set[str] = set()
@@ -364,12 +356,16 @@ class GraphView(QGraphicsView):
         self._pending: dict[int, Callable[[LayoutResult], None]] = {}
         self._lod = -1
         self._labels_forced = False
+        self._label_rects: dict[str, Rect] = {}
+        self.hidden_types: set[str] = set()
+        self.dimmed: set[str] = set()
         self._node_overlay: dict[str, QColor] | None = None
         self._pan_origin: QPointF | None = None
 
         self.legend = LegendWidget(self)
         self.legend.move(8, 8)
         self.legend.hide()
+        self.legend.type_toggled.connect(self.set_type_visible)
         self._selection_timer = QTimer(self)
         self._selection_timer.setSingleShot(True)
         self._selection_timer.setInterval(0)
@@ -546,18 +542,41 @@ class GraphView(QGraphicsView):
         self._refresh_labels()
 
     def fit(self) -> None:
+        """Show every node with room around it for labels, beside the legend rather than under
+        it; never zoom in beyond 160 %. Labels then stay inside the view (see
+        ``_refresh_labels``), so everything drawn fits."""
         rect = self._nodes_rect()
         if rect.isNull():
             return
-        self.fitInView(rect.adjusted(-40, -40, 40, 40), Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > 1.6:
-            self.resetTransform()
-            self.scale(1.6, 1.6)
-            self.centerOn(rect.center())
+        self._fit_into(rect)
         self._refresh_labels()
 
+    def _free_area(self) -> QRectF:
+        """The part of the viewport not covered by the legend (in pixels)."""
+        area = QRectF(self.viewport().rect())
+        if self.legend.isVisible():
+            right = self.legend.geometry().right() + 4
+            if right < area.width() * 0.4:
+                area.setLeft(right)
+        return area
+
+    def _fit_into(self, rect: QRectF) -> None:
+        area = self._free_area()
+        if rect.width() <= 0 or rect.height() <= 0 or area.width() <= 0:
+            return
+        width = max(area.width() - 2 * FIT_MARGIN_X, 1.0)
+        height = max(area.height() - 2 * FIT_MARGIN_Y, 1.0)
+        scale = min(width / max(rect.width(), 1.0), height / max(rect.height(), 1.0))
+        scale = min(scale, MAX_FIT_SCALE)
+        scale = max(scale, MIN_SCALE)
+        self.resetTransform()
+        self.scale(scale, scale)
+        # Centre the content in the free area: shift the view centre by the area's offset.
+        offset = area.center() - QRectF(self.viewport().rect()).center()
+        self.centerOn(rect.center() - offset / scale)
+
     def export_png(self, path: Path, scale: float = 2.0) -> None:
-        rect = self._nodes_rect().adjusted(-40, -40, 40, 40)
+        rect = self._nodes_rect().adjusted(-120, -50, 120, 70)
         if rect.isNull():
             rect = QRectF(0, 0, 400, 300)
         size = QSize(max(1, int(rect.width() * scale)), max(1, int(rect.height() * scale)))
@@ -573,7 +592,7 @@ class GraphView(QGraphicsView):
     def export_svg(self, path: Path) -> None:
         from PySide6.QtSvg import QSvgGenerator
 
-        rect = self._nodes_rect().adjusted(-40, -40, 40, 40)
+        rect = self._nodes_rect().adjusted(-120, -50, 120, 70)
         if rect.isNull():
             rect = QRectF(0, 0, 400, 300)
         generator = QSvgGenerator()
@@ -620,11 +639,7 @@ class GraphView(QGraphicsView):
         self._finish_batches()
         old = self.state
         self.state = state
-        # Growth alone (nothing removed or moved) lets the edge path be extended, not rebuilt.
-        old_keys = list(old.edges)
-        self._grow_only = list(state.edges)[: len(old_keys)] == old_keys
         for node_id in [n for n in self._items if n not in state.nodes]:
-            self._grow_only = False
             self._scene.removeItem(self._items.pop(node_id))
             self._pos.pop(node_id, None)
             self._highlighted.discard(node_id)
@@ -642,7 +657,6 @@ class GraphView(QGraphicsView):
             if point is not None and self._pos.get(node_id) != point:
                 item.setPos(point[0], point[1])
                 self._pos[node_id] = point
-                self._grow_only = False
             if (node_id in old.pinned) != (node_id in state.pinned):
                 item.update_pen()
         if batched and len(fresh) > APPLY_BATCH:
@@ -655,7 +669,6 @@ class GraphView(QGraphicsView):
 
     def _add_nodes(self, nodes: Iterable[NodeData]) -> None:
         overlay = self._node_overlay
-        lod = self._lod
         for data in nodes:
             item = NodeItem(self, data)
             point = self.state.positions.get(data.id)
@@ -664,8 +677,6 @@ class GraphView(QGraphicsView):
                 self._pos[data.id] = point
             if overlay and data.id in overlay:
                 item.setBrush(QBrush(overlay[data.id]))
-            if lod == 2 or (lod == 1 and data.root):
-                item.show_label(True)
             self._items[data.id] = item
             self._scene.addItem(item)
 
@@ -684,20 +695,10 @@ class GraphView(QGraphicsView):
             self._add_nodes(queue)
 
     def _after_apply(self) -> None:
-        drawn = len(self._edge_ends)
         self._edge_ends = [(e.source, e.target) for e in self.state.edges.values()]
-        self._edges.antialias = len(self._edge_ends) <= EDGE_ANTIALIAS_LIMIT
-        if self._grow_only and drawn <= len(self._edge_ends):
-            self._extend_edges(self._edge_ends[drawn:])
-        else:
-            self._rebuild_edges()
-        self._update_handles()
-        self._update_focus()
-        self._refresh_labels()
-        counts: dict[str, int] = {}
-        for node in self.state.nodes.values():
-            counts[node.type] = counts.get(node.type, 0) + 1
-        self.legend.set_types(counts)
+        for layer in self._edge_layers:
+            layer.antialias = len(self._edge_ends) <= EDGE_ANTIALIAS_LIMIT
+        self._apply_visibility()
         self.graph_changed.emit()
         if not self._pending:
             self.layout_settled.emit()
@@ -719,28 +720,68 @@ class GraphView(QGraphicsView):
     def _positions_now(self) -> dict[str, tuple[float, float]]:
         return dict(self._pos)
 
-    def _extend_edges(self, ends: Iterable[tuple[str, str]]) -> None:
-        path = self._edges.path()
-        pos = self._pos
-        for source, target in ends:
-            a = pos.get(source)
-            b = pos.get(target)
-            if a is not None and b is not None:
-                path.moveTo(a[0], a[1])
-                path.lineTo(b[0], b[1])
-        self._edges.setPath(path)
+    def _hidden_nodes(self) -> set[str]:
+        if not self.hidden_types:
+            return set()
+        return {n.id for n in self.state.nodes.values() if n.type in self.hidden_types}
+
+    def edge_groups(self) -> dict[tuple[str, str], list[EdgeData]]:
+        """The relations drawn between each pair of shown nodes (parallel ones as one line)."""
+        hidden = self._hidden_nodes()
+        groups: dict[tuple[str, str], list[EdgeData]] = {}
+        for edge in self.state.edges.values():
+            if edge.source in hidden or edge.target in hidden:
+                continue
+            key = (
+                (edge.source, edge.target)
+                if edge.source <= edge.target
+                else (edge.target, edge.source)
+            )
+            groups.setdefault(key, []).append(edge)
+        return groups
 
     def _rebuild_edges(self) -> None:
-        path = QPainterPath()
+        """One path per line width: a single relation, two or three, four or more."""
+        paths = [QPainterPath() for _ in self._edge_layers]
         pos = self._pos
-        move, line = path.moveTo, path.lineTo
-        for source, target in self._edge_ends:
+        for (source, target), edges in self.edge_groups().items():
             a = pos.get(source)
             b = pos.get(target)
-            if a is not None and b is not None:
-                move(a[0], a[1])
-                line(b[0], b[1])
-        self._edges.setPath(path)
+            if a is None or b is None:
+                continue
+            path = paths[0 if len(edges) == 1 else (1 if len(edges) <= 3 else 2)]
+            path.moveTo(a[0], a[1])
+            path.lineTo(b[0], b[1])
+        for item, path in zip(self._edge_layers, paths, strict=True):
+            item.setPath(path)
+
+    def set_type_visible(self, entity_type: str, visible: bool) -> None:
+        """Show or hide every node of a type (the legend's toggles)."""
+        if visible:
+            self.hidden_types.discard(entity_type)
+        else:
+            self.hidden_types.add(entity_type)
+        self._apply_visibility()
+
+    def set_dimmed(self, node_ids: Iterable[str]) -> None:
+        """Grey out these nodes (outside the time filter, say); the others are drawn as usual."""
+        self.dimmed = set(node_ids) & set(self.state.nodes)
+        self._apply_visibility()
+
+    def _apply_visibility(self) -> None:
+        hidden = self._hidden_nodes()
+        for node_id, item in self._items.items():
+            item.setVisible(node_id not in hidden)
+            item.setOpacity(DIMMED_OPACITY if node_id in self.dimmed else 1.0)
+        self._rebuild_edges()
+        self._update_handles()
+        self._update_focus()
+        self._refresh_labels()
+        counts: dict[str, int] = {}
+        for node in self.state.nodes.values():
+            counts[node.type] = counts.get(node.type, 0) + 1
+        self.hidden_types &= set(counts) | self.hidden_types
+        self.legend.set_types(counts, self.hidden_types)
 
     def _update_handles(self) -> None:
         drawn: dict[str, int] = {}
@@ -748,9 +789,12 @@ class GraphView(QGraphicsView):
             drawn[source] = drawn.get(source, 0) + 1
             drawn[target] = drawn.get(target, 0) + 1
         wanted: dict[str, int] = {}
+        invisible = self._hidden_nodes()
         for node_id, degree in self.state.degrees.items():
             node = self.state.nodes.get(node_id)
-            if node is None or not (node.root or node_id in self.state.expanded):
+            if node is None or node_id in invisible:
+                continue
+            if not (node.root or node_id in self.state.expanded):
                 continue
             hidden = degree - drawn.get(node_id, 0)
             if hidden > 0:
@@ -781,10 +825,7 @@ class GraphView(QGraphicsView):
         ys = [p[1] for p in self._pos.values()]
         pad = style.NODE_MAX_RADIUS
         return QRectF(
-            min(xs) - pad - 60,
-            min(ys) - pad,
-            max(xs) - min(xs) + 2 * pad + 120,
-            max(ys) - min(ys) + 2 * pad + 20,
+            min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
         )
 
     def _render_scene(self, painter: QPainter, target: QRectF, source: QRectF) -> None:
@@ -793,11 +834,14 @@ class GraphView(QGraphicsView):
         self.end_batches()
         self._labels_forced = True
         self._refresh_labels(force=True)
-        antialias, self._edges.antialias = self._edges.antialias, True
+        antialias = [layer.antialias for layer in self._edge_layers]
+        for layer in self._edge_layers:
+            layer.antialias = True
         try:
             self._scene.render(painter, target, source)
         finally:
-            self._edges.antialias = antialias
+            for layer, before in zip(self._edge_layers, antialias, strict=True):
+                layer.antialias = before
             self._labels_forced = False
             self._refresh_labels(force=True)
 
@@ -836,35 +880,178 @@ class GraphView(QGraphicsView):
                     self._edge_labels.append(label)
         self._focus_edges.setPath(path)
 
-    def _label_visible(self, node_id: str, item: NodeItem, lod: int, focus: str) -> bool:
-        return (
-            self._labels_forced
-            or lod == 2
-            or (lod == 1 and item.data_.root)
-            or item.highlighted
-            or node_id in self._selected
-            or node_id == focus
-        )
-
     def _refresh_labels(self, force: bool = False) -> None:
-        """Show labels by zoom level; selected, hovered and lit-up nodes always have theirs.
-
-        A full pass happens when the zoom crosses a level or on ``force``; otherwise only the
-        few nodes whose focus changed are touched.
+        """Place the labels that should show (see ``label_placement``) so none overlaps another
+        or a badge: the selected, hovered and lit-up nodes, pinned nodes, result entities and
+        hubs always; every other node once zoomed in (or in an export), where there is room.
         """
+        del force  # every refresh is a full placement; kept for callers
         scale = self.transform().m11()
-        lod = 2 if scale >= LABELS_ALL_SCALE else (1 if scale >= LABELS_ROOT_SCALE else 0)
+        self._lod = 2 if scale >= LABELS_ALL_SCALE or self._labels_forced else 1
         focus = self._focus_node()
         forced = self._selected | self._highlighted | ({focus} if focus else set())
-        full = lod != self._lod or force
-        candidates: Iterable[str] = self._items if full else forced | self._label_forced
-        self._lod = lod
         self._label_forced = forced
-        for node_id in candidates:
-            item = self._items.get(node_id)
-            if item is None:
+        to_screen = self.viewportTransform()
+        hubs = self._hubs()
+        fonts = _styles().metrics
+        candidates: list[LabelCandidate] = []
+        circles: list[Rect] = []
+        for node_id, item in self._items.items():
+            if not item.isVisible():
                 continue
-            item.show_label(self._label_visible(node_id, item, lod, focus))
+            centre = to_screen.map(item.pos())
+            radius = item.radius * scale
+            circles.append((centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius))
+            data = item.data_
+            if node_id in forced:
+                priority = 0
+            elif node_id in self.state.pinned or data.root:
+                priority = 1
+            elif node_id in hubs:
+                priority = 2
+            elif self._lod == 2:
+                priority = 3
+            else:
+                continue
+            metrics = fonts[data.root]
+            text = _label_text(data)
+            candidates.append(
+                LabelCandidate(
+                    key=node_id,
+                    x=centre.x(),
+                    y=centre.y(),
+                    radius=radius,
+                    width=metrics.horizontalAdvance(text) + 2,
+                    height=metrics.height(),
+                    priority=priority,
+                    must=priority <= 2,
+                )
+            )
+        badges = self._place_badges(circles)
+        if self.legend.isVisible():
+            box = self.legend.geometry()
+            badges.append((box.x(), box.y(), box.width(), box.height()))
+        placed = place_labels(candidates, badges, circles, self._label_bounds())
+        self._label_rects = placed
+        for node_id, item in self._items.items():
+            rect = placed.get(node_id)
+            if rect is None:
+                item.show_label(False)
+                continue
+            centre = to_screen.map(item.pos())
+            item.place_label(rect[0] - centre.x(), rect[1] - centre.y())
+
+    def _label_bounds(self) -> Rect | None:
+        """Labels and badges are placed inside the viewport (an export draws the whole scene)."""
+        if self._labels_forced:
+            return None
+        return (0.0, 0.0, float(self.viewport().width()), float(self.viewport().height()))
+
+    def _hubs(self) -> set[str]:
+        """The best-connected nodes on screen (their "+N more" or many drawn relations)."""
+        degree: dict[str, int] = {}
+        for source, target in self._edge_ends:
+            degree[source] = degree.get(source, 0) + 1
+            degree[target] = degree.get(target, 0) + 1
+        for node_id, total in self.state.degrees.items():
+            degree[node_id] = max(degree.get(node_id, 0), total)
+        ranked = sorted(degree, key=lambda n: (-degree[n], n))
+        return {n for n in ranked[:HUBS_LABELLED] if degree[n] >= HUB_MIN_DEGREE}
+
+    def _place_badges(self, circles: list[Rect]) -> list[Rect]:
+        """Put the "+N more" badges beside their nodes without overlapping each other; their
+        rectangles then keep every label off them."""
+        to_screen = self.viewportTransform()
+        scale = self.transform().m11()
+        wanted = []
+        for node_id, handle in self._handles.items():
+            item = self._items.get(node_id)
+            if item is None or not item.isVisible():
+                handle.setVisible(False)
+                continue
+            centre = to_screen.map(item.pos())
+            box = handle.boundingRect()
+            wanted.append(
+                LabelCandidate(
+                    key=node_id,
+                    x=centre.x(),
+                    y=centre.y(),
+                    radius=item.radius * scale,
+                    width=box.width(),
+                    height=box.height(),
+                    priority=0,
+                    must=True,
+                    start=6,
+                )
+            )
+        placed = place_labels(wanted, (), circles, self._label_bounds())
+        for node_id, handle in self._handles.items():
+            rect = placed.get(node_id)
+            item = self._items.get(node_id)
+            if rect is None or item is None:
+                handle.setVisible(False)
+                continue
+            centre = to_screen.map(item.pos())
+            handle.setPos(item.pos())
+            handle.setTransform(
+                QTransform.fromTranslate(rect[0] - centre.x(), rect[1] - centre.y())
+            )
+            handle.setVisible(True)
+        return list(placed.values())
+
+    def scene_json(self) -> dict[str, Any]:
+        """What the graph shows, in scene coordinates: the visible area, the legend, every node
+        with its label rectangle (or ``None`` when unlabelled) and the edges as drawn (parallel
+        relations between a pair as one edge with a count)."""
+        view = self.mapToScene(self.viewport().rect()).boundingRect()
+        labels = self.label_rects()
+        hidden = self._hidden_nodes()
+        nodes = []
+        for node_id, node in self.state.nodes.items():
+            if node_id in hidden or node_id not in self._items:
+                continue
+            x, y = self._pos.get(node_id, (0.0, 0.0))
+            label = labels.get(node_id)
+            nodes.append(
+                {
+                    "id": node_id,
+                    "name": node.name,
+                    "type": node.type,
+                    "result": node.root,
+                    "x": x,
+                    "y": y,
+                    "radius": self._items[node_id].radius,
+                    "label": None if label is None else {"text": label[0], "rect": list(label[1])},
+                }
+            )
+        edges = []
+        for (source, target), group in self.edge_groups().items():
+            kinds: dict[str, int] = {}
+            for edge in group:
+                kinds[edge.type] = kinds.get(edge.type, 0) + 1
+            main = max(kinds, key=lambda k: (kinds[k], k))
+            edges.append({"source": source, "target": target, "type": main, "count": len(group)})
+        return {
+            "view": [view.x(), view.y(), view.width(), view.height()],
+            "legend": [
+                {"type": e["type"], "colour": e["colour"], "count": e["count"]}
+                for e in self.legend.entries()
+            ],
+            "nodes": nodes,
+            "edges": edges,
+        }
+
+    def label_rects(self) -> dict[str, tuple[str, tuple[float, float, float, float]]]:
+        """Each drawn label's text and rectangle in scene coordinates (``--scene-json``)."""
+        back, _ = self.viewportTransform().inverted()
+        out: dict[str, tuple[str, tuple[float, float, float, float]]] = {}
+        for node_id, (x, y, w, h) in self._label_rects.items():
+            item = self._items.get(node_id)
+            if item is None or not item.label_shown():
+                continue
+            box = back.mapRect(QRectF(x, y, w, h))
+            out[node_id] = (item.label.text(), (box.x(), box.y(), box.width(), box.height()))
+        return out
 
     # ----------------------------------------------------------------- item callbacks
 
@@ -1072,6 +1259,11 @@ class GraphView(QGraphicsView):
     def _select_all(self) -> None:
         for item in self._items.values():
             item.setSelected(True)
+
+
+def _label_text(data: NodeData) -> str:
+    name = data.shown_name
+    return name if len(name) <= 40 else name[:39] + "…"
 
 
 def _escape(text: str) -> str:

@@ -10,9 +10,11 @@ the standard library and the GUI modules.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +56,16 @@ async def _until(predicate: Any, limit: float, what: str) -> None:
 
 
 async def capture(
-    window: MainWindow, out: Path, query: str | None = None, *, limit: float = 120.0
+    window: MainWindow,
+    out: Path,
+    query: str | Sequence[str] | None = None,
+    *,
+    limit: float = 120.0,
+    scene: Path | None = None,
 ) -> Path:
-    """Run ``query`` in an open window, wait for results and layout, and save the window."""
+    """Run the queries one after another in an open window, wait for each answer and its
+    layout, and save the window (and with ``scene``, what the graph shows, as JSON)."""
+    queries = [query] if isinstance(query, str) else list(query or ())
     bridge = window.bridge
     failures: list[str] = []
     bridge.memory_failed.connect(failures.append)
@@ -68,28 +77,9 @@ async def capture(
         bridge.memory_failed.disconnect(failures.append)
     if not bridge.opened:
         raise RuntimeError("the memory could not be opened")
-    if query:
-        finished: list[int] = []
-        failed: list[str] = []
-
-        def on_finished(outcome: Any) -> None:
-            finished.append(outcome.token)
-
-        def on_failed(_token: int, message: str) -> None:
-            failed.append(message)
-
-        bridge.query_finished.connect(on_finished)
-        bridge.query_failed.connect(on_failed)
-        try:
-            token = window.run_query(query)
-            await _until(lambda: token in finished or bool(failed), limit, "the query")
-        finally:
-            bridge.query_finished.disconnect(on_finished)
-            bridge.query_failed.disconnect(on_failed)
-        if failed:
-            raise RuntimeError(f"the query failed: {failed[-1]}")
-        await _until(lambda: not window.graph_view.is_layout_pending(), limit, "the layout")
-    else:
+    for text in queries:
+        await _ask(window, text, limit)
+    if not queries:
         actions = window.memory_actions
         await _until(
             lambda: actions.overview is not None and not window.graph_view.is_layout_pending(),
@@ -102,7 +92,35 @@ async def capture(
     out.parent.mkdir(parents=True, exist_ok=True)
     if not pixmap.save(str(out), "PNG"):
         raise OSError(f"could not write {out}")
+    if scene is not None:
+        scene.parent.mkdir(parents=True, exist_ok=True)
+        scene.write_text(json.dumps(window.graph_view.scene_json(), indent=2), "utf-8")  # noqa: ASYNC240 (small, once)
     return out
+
+
+async def _ask(window: MainWindow, query: str, limit: float) -> None:
+    """Run one query as if typed and wait until its answer is shown and laid out."""
+    bridge = window.bridge
+    finished: list[int] = []
+    failed: list[str] = []
+
+    def on_finished(outcome: Any) -> None:
+        finished.append(outcome.token)
+
+    def on_failed(_token: int, message: str) -> None:
+        failed.append(message)
+
+    bridge.query_finished.connect(on_finished)
+    bridge.query_failed.connect(on_failed)
+    try:
+        token = window.run_query(query)
+        await _until(lambda: token in finished or bool(failed), limit, "the query")
+    finally:
+        bridge.query_finished.disconnect(on_finished)
+        bridge.query_failed.disconnect(on_failed)
+    if failed:
+        raise RuntimeError(f"the query failed: {failed[-1]}")
+    await _until(lambda: not window.graph_view.is_layout_pending(), limit, "the layout")
 
 
 def shown_line(window: MainWindow) -> str:
@@ -119,9 +137,11 @@ def shown_line(window: MainWindow) -> str:
 
 def run_screenshot(
     out: Path | str,
-    query: str | None = None,
+    query: str | Sequence[str] | None = None,
     size: str | tuple[int, int] | None = None,
     settings: Any = None,
+    *,
+    scene: Path | None = None,
 ) -> int:
     """Open the main window, run ``query``, save a PNG of the window to ``out``; 0 on success."""
     import qasync
@@ -143,7 +163,7 @@ def run_screenshot(
         try:
             window.show()
             bridge.open()
-            loop.run_until_complete(capture(window, out, query, limit=limit))
+            loop.run_until_complete(capture(window, out, query, limit=limit, scene=scene))
             print(shown_line(window))
         except (RuntimeError, TimeoutError, OSError) as exc:
             _log.error("screenshot failed: %s", exc)

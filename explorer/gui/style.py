@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import zlib
 
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
 KNOWN_TYPE_COLOURS = {
     "person": "#4e79a7",
@@ -45,10 +45,14 @@ NODE_MIN_RADIUS = 7.0
 NODE_MAX_RADIUS = 20.0
 
 
+#: Colours the user chose per entity type (the style editor); they win over the defaults.
+TYPE_COLOUR_OVERRIDES: dict[str, str] = {}
+
+
 def type_colour(entity_type: str) -> QColor:
-    """The colour of an entity type: a fixed one for common types, a stable hue otherwise."""
+    """The colour of an entity type: the user's, a fixed one for common types, or a stable hue."""
     key = entity_type.strip().lower()
-    known = KNOWN_TYPE_COLOURS.get(key)
+    known = TYPE_COLOUR_OVERRIDES.get(key) or KNOWN_TYPE_COLOURS.get(key)
     if known is not None:
         return QColor(known)
     hue = zlib.crc32(key.encode("utf-8")) % 360
@@ -61,3 +65,19 @@ def node_radius(score: float, root: bool) -> float:
         return NODE_MIN_RADIUS
     score = min(max(score, 0.0), 1.0)
     return NODE_MIN_RADIUS + 3.0 + (NODE_MAX_RADIUS - NODE_MIN_RADIUS - 3.0) * score
+
+
+def swatch_icon(colour: QColor | None, size: int = 12) -> QIcon:
+    """A round swatch of ``colour`` (an empty ring for ``None``), for legends and menus."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(QColor(0, 0, 0, 0))
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    if colour is None:
+        painter.setPen(QColor("#9aa0a6"))
+    else:
+        painter.setPen(colour.darker(115))
+        painter.setBrush(colour)
+    painter.drawEllipse(1, 1, size - 2, size - 2)
+    painter.end()
+    return QIcon(pixmap)

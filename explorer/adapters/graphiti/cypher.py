@@ -165,18 +165,19 @@ MATCH (e:Episodic) WHERE {GROUP.format(n="e")}
 RETURN count(e), max(e.created_at), max(e.uuid)
 """
 
-# An episode's position is how many episodes of its group and source came before it.
 FETCH_EPISODES = f"""
 UNWIND $ids AS id
 MATCH (e:Episodic {{uuid: id}})
-CALL {{
-    WITH e
-    OPTIONAL MATCH (x:Episodic)
-    WHERE x.group_id = e.group_id AND x.source_description = e.source_description
-        AND (x.valid_at < e.valid_at OR (x.valid_at = e.valid_at AND x.uuid < e.uuid))
-    RETURN count(x) AS position
-}}
-RETURN {_EPISODE_COLUMNS}, position
+RETURN {_EPISODE_COLUMNS}
+"""
+
+# Every episode of the asked (group, source description) pairs, to number them in Python:
+# FalkorDB 4.16 drops a text ``<`` against its range index on ``valid_at`` (and against
+# variables a CALL subquery imports), so "how many came before" cannot be counted there.
+CONVERSATIONS = """
+UNWIND $pairs AS pair
+MATCH (x:Episodic) WHERE x.group_id = pair[0] AND x.source_description = pair[1]
+RETURN x.group_id, x.source_description, x.valid_at, x.uuid
 """
 
 # graphiti keeps no vectors of episodes: an episode is as near as the nearest fact taken from it.

@@ -180,7 +180,11 @@ def positioned(rows: Sequence[Sequence[Any]]) -> list[Chunk]:
     conversation."""
     chunks: list[Chunk] = []
     counters: dict[tuple[str, str], int] = {}
-    for row in rows:
+
+    def order(row: Sequence[Any]) -> tuple[str, str, datetime, str]:
+        return (str(row[6] or ""), str(row[2] or ""), when(row[4]) or NO_TIME, str(row[0]))
+
+    for row in sorted(rows, key=order):
         key = (str(row[6] or ""), str(row[2] or ""))
         position = counters.get(key, 0)
         counters[key] = position + 1

@@ -411,7 +411,16 @@ class GraphitiChunkStore:
         if not asked:
             return []
         rows = await self._read(cypher.FETCH_EPISODES, {"ids": list(dict.fromkeys(asked))})
-        found = {str(row[0]): rec.chunk(row, int(row[7] or 0)) for row in rows}
+        pairs = sorted({(str(row[6] or ""), str(row[2] or "")) for row in rows})
+        order: dict[str, int] = {}
+        if pairs:
+            listed = await self._read(cypher.CONVERSATIONS, {"pairs": [list(p) for p in pairs]})
+            counters: dict[tuple[str, str], int] = {}
+            for group, description, _, uuid in sorted(listed, key=_conversation_order):
+                key = (str(group or ""), str(description or ""))
+                order[str(uuid)] = counters.get(key, 0)
+                counters[key] = order[str(uuid)] + 1
+        found = {str(row[0]): rec.chunk(row, order.get(str(row[0]), 0)) for row in rows}
         return [found[i] for i in asked if i in found]
 
     async def upsert(
@@ -448,3 +457,8 @@ class GraphitiChunkStore:
 
     async def version(self) -> str:
         return f"{await self._connection.version()} (graphiti episodes)"
+
+
+def _conversation_order(row: Sequence[Any]) -> tuple[str, str, datetime, str]:
+    group, description, valid_at, uuid = row
+    return (str(group or ""), str(description or ""), rec.when(valid_at) or rec.NO_TIME, str(uuid))

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
+import re
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
@@ -151,12 +153,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = _settings(args)
         return _dispatch(args, settings)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except ExplorerError as exc:
-        print(f"scour-explorer: {exc}", file=sys.stderr)
+        print(f"scour-explorer: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        # Anything the system refused (a read-only or full data dir, a permission) that no
+        # adapter put in words: still one line, never a traceback.
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"scour-explorer: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("scour-explorer: interrupted", file=sys.stderr)
         return 130
+
+
+def _one_line(error: BaseException) -> str:
+    """The first line of an error's message (a server log's tail stays in the log)."""
+    text = str(error).strip()
+    if not text:
+        return type(error).__name__
+    first, _, rest = text.partition("\n")
+    log_file = re.search(r"--- last lines of (.+) ---", rest)
+    return f"{first} (see {log_file.group(1)})" if log_file else first
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away (``query … | head``): stop quietly, as a shell tool does.
+
+    stdout is pointed at /dev/null so the interpreter's last flush cannot fail again.
+    """
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 141  # 128 + SIGPIPE, what a shell reports for a program ended by a closed pipe
 
 
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:

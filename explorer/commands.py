@@ -150,6 +150,13 @@ async def stats(settings: Settings, *, as_json: bool) -> int:
     else:
         for key, value in figures.items():
             print(f"{key}: {value}")
+    errors = figures.get("errors")
+    if isinstance(errors, dict) and {"graph", "chunks"} <= set(errors):
+        # Zeros from two stores that did not answer are not a count of an empty memory.
+        print(
+            "scour-explorer: neither store answered; the counts above are not real", file=sys.stderr
+        )
+        return 1
     return 0
 
 

@@ -106,6 +106,8 @@ class Memory:
     servers: Any = None  # EmbeddedServers when the embedded default is used
     extractor: Any = None  # an ingest Extractor; None means the offline default
     errors: dict[str, str] = field(default_factory=dict)
+    # Why an embedded server did not start, by half: a better reason than "cannot connect".
+    start_errors: dict[str, str] = field(default_factory=dict)
     # The concept scan with its read cache, kept across calls once the concept store is up.
     term_scan: TermScan | None = None
     # Per-scope BM25 indexes of the lexical route, kept across calls (a write invalidates).
@@ -308,8 +310,9 @@ class Memory:
                     deadline=settings.query_timeout,
                 )
             self.errors.pop("graph", None)
+            self.start_errors.pop("graph", None)
         except StoreUnavailable as error:
-            self.errors["graph"] = str(error)
+            self.errors["graph"] = self.start_errors.get("graph") or str(error)
 
     async def _connect_postgres(self) -> None:
         if self.read_only:
@@ -336,8 +339,9 @@ class Memory:
                     keep_calls=self.settings.journal_keep_calls,
                 )
             self.errors.pop("chunks", None)
+            self.start_errors.pop("chunks", None)
         except StoreUnavailable as error:
-            self.errors["chunks"] = str(error)
+            self.errors["chunks"] = self.start_errors.get("chunks") or str(error)
 
     def require_stores(self) -> tuple[GraphStore, ChunkStore, ConceptStore]:
         """All three stores, or ``StoreUnavailable`` naming the ones that are down."""
@@ -480,8 +484,16 @@ async def open_memory(
         try:
             started = await loop.run_in_executor(None, _start_embedded, memory.servers)
         except StoreUnavailable as error:
-            # Whichever server did start is still usable; connect reports the other.
-            log.warning("embedded servers: %s", error)
+            # Whichever server did start is still usable; connect reports the other, with
+            # the reason it did not start.
+            failures = getattr(error, "failures", None) or {
+                "falkordb": str(error),
+                "postgres": str(error),
+            }
+            for server, half in (("falkordb", "graph"), ("postgres", "chunks")):
+                if server in failures:
+                    memory.start_errors[half] = failures[server]
+                    log.warning("embedded %s did not start: %s", server, failures[server])
             started = True
     stop = started if stop_servers is None else stop_servers
     try:
@@ -490,4 +502,8 @@ async def open_memory(
     finally:
         await memory.aclose()
         if stop and memory.servers is not None:
-            await asyncio.get_running_loop().run_in_executor(None, memory.servers.stop)
+            try:
+                await asyncio.get_running_loop().run_in_executor(None, memory.servers.stop)
+            except StoreUnavailable as error:
+                # The command's own answer stands; a server left running is named here.
+                log.warning("embedded servers were not stopped: %s", error)

@@ -55,7 +55,7 @@ except ImportError:  # Windows: the module still imports, the servers refuse to 
         "postgres_dsn to external servers"
     )
 
-__all__ = ["EmbeddedServers", "ServerStatus"]
+__all__ = ["EmbeddedServers", "ServerStatus", "ServersFailed"]
 
 _log = logging.getLogger(__name__)
 
@@ -90,6 +90,40 @@ _ACL_MASK = 0x10
 _ACL_OTHER = 0x20
 _ACL_UNDEFINED_ID = 0xFFFFFFFF
 _ACL_ENTRY = struct.Struct("<HHI")
+
+
+class ServersFailed(StoreUnavailable):
+    """At least one embedded server did not start; ``failures`` has a one-line reason by name
+    (``falkordb``, ``postgres``); the others are running."""
+
+    def __init__(self, failures: dict[str, str], details: str = "") -> None:
+        summary = "; ".join(f"{name}: {why}" for name, why in failures.items())
+        # The message keeps the server log's tail (``details``) after the one-line summary.
+        super().__init__(f"{summary}\n{details}" if details else summary)
+        self.failures = failures
+
+
+# What the system said, as the words a user can act on (a full disk, a read-only mount, ...).
+_OS_WORDS = (
+    "No space left on device",
+    "Read-only file system",
+    "Permission denied",
+    "Disk quota exceeded",
+    "Operation not permitted",
+)
+
+
+def _os_reason(exc: OSError) -> str:
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{exc.strerror or exc}{where}"
+
+
+def _first_cause(message: str) -> str:
+    """A server failure in one line: its first line, and the system's words when the log or
+    the tool's output carries them (``initdb exited with 1`` says little; a full disk does)."""
+    first = message.strip().split("\n", 1)[0]
+    found = next((words for words in _OS_WORDS if words in message and words not in first), None)
+    return f"{first} ({found})" if found else first
 
 
 @dataclass(frozen=True)
@@ -446,7 +480,10 @@ def _runtime_base() -> Path:
 @contextlib.contextmanager
 def _locked(path: Path, timeout: float) -> Iterator[None]:
     """Serialise start/stop across processes (the app and the CLI) and threads on one data dir."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot write in {path.parent}: {_os_reason(exc)}") from exc
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -1038,16 +1075,26 @@ class EmbeddedServers:
         try:
             self._data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreUnavailable(f"cannot create data dir {self._data_dir}: {exc}") from exc
+            reason = f"cannot create the data dir {self._data_dir}: {_os_reason(exc)}"
+            raise ServersFailed({"falkordb": reason, "postgres": reason}) from exc
+        statuses: list[ServerStatus] = []
+        failures: dict[str, str] = {}
+        details: list[str] = []
         with self._thread_lock, _locked(self._data_dir / ".embedded.lock", self._timeout * 3):
-            try:
-                falkordb = self._falkordb.start(self._timeout)
-                postgres = self._postgres.start(self._timeout)
-            except OSError as exc:
-                raise StoreUnavailable(f"embedded servers could not start: {exc}") from exc
-        for status in (falkordb, postgres):
+            # Each is tried even when the other fails: one store is still half a memory.
+            for server in (self._falkordb, self._postgres):
+                try:
+                    statuses.append(server.start(self._timeout))
+                except StoreUnavailable as exc:
+                    failures[server.NAME] = _first_cause(str(exc))
+                    details.append(str(exc))
+                except OSError as exc:
+                    failures[server.NAME] = f"{server.NAME} could not start: {_os_reason(exc)}"
+        if failures:
+            raise ServersFailed(failures, "\n".join(details))
+        for status in statuses:
             _log.info("%s: %s (pid %s) %s", status.name, status.detail, status.pid, status.address)
-        return falkordb, postgres
+        return statuses[0], statuses[1]
 
     def stop(self) -> None:
         """Stop both servers gracefully, escalating to signals; a no-op when none is running."""

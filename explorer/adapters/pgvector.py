@@ -769,7 +769,7 @@ async def server_version(dsn: str, deadline: float) -> str:
     """Connect once to ``dsn``, read the server's and pgvector's versions, and disconnect; writes
     nothing (the Connect dialog's "Test connection"). Raises ``StoreUnavailable``/``StoreTimeout``.
     """
-    dsn = sanitize.plain_text(dsn, "dsn", max_chars=4_000, allow_empty=False)
+    dsn = sanitize.dsn(dsn)
     seconds = sanitize.plain_float(deadline, "deadline", low=0.05, high=3600.0)
 
     async def probe() -> str:
@@ -793,7 +793,7 @@ async def open_pool(
     setup: str,
 ) -> tuple[asyncpg.Pool, str, float, float]:
     """A pool whose connections use ``schema`` (created with ``setup`` DDL if missing)."""
-    dsn = sanitize.plain_text(dsn, "dsn", max_chars=4_000, allow_empty=False)
+    dsn = sanitize.dsn(dsn)
     plain_schema = sanitize.identifier(schema, "schema").lower()
     read_s = sanitize.plain_float(deadline, "deadline", low=0.05, high=3600.0)
     write_s = sanitize.plain_float(write_deadline, "write_deadline", low=0.05, high=86400.0)

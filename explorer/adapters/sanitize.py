@@ -185,3 +185,31 @@ def light_stem(word: str) -> str:
 def word_stems(text: str) -> set[str]:
     """The stems of every word in ``text``."""
     return {light_stem(word) for word in _WORD.findall(text.lower())}
+
+
+_DSN_PORT = re.compile(r"(?:^|\s)port\s*=\s*'?([^\s']*)")
+
+
+def dsn(value: object) -> str:
+    """A PostgreSQL DSN (URL or ``key=value`` form) whose ports are real ones.
+
+    libpq-style drivers take a port like 99999 modulo 65536 and connect somewhere else.
+    """
+    text = plain_text(value, "dsn", max_chars=4_000, allow_empty=False)
+    ports: list[str] = []
+    if "://" in text:
+        rest = text.split("://", 1)[1]
+        netloc = re.split(r"[/?]", rest, maxsplit=1)[0].rpartition("@")[2]
+        for host in netloc.split(","):
+            port = host.rpartition("]")[2] if host.startswith("[") else host
+            if ":" in port:
+                ports.append(port.rpartition(":")[2])
+        query = text.partition("?")[2]
+        ports += [part[5:] for part in query.split("&") if part.startswith("port=")]
+    else:
+        ports += _DSN_PORT.findall(text)
+    for listed in ports:
+        for port in listed.split(","):
+            if port and not (port.isdigit() and 1 <= int(port) <= 65535):
+                raise InvalidArgument(f"the PostgreSQL dsn has port {port[:20]!r}; use 1-65535")
+    return text

@@ -108,19 +108,19 @@ def compact_chunk(chunk: Mapping[str, Any]) -> dict[str, Any]:
 
 def compact_answer(full: Mapping[str, Any]) -> dict[str, Any]:
     """The compact answer of a full scour result; a failure object is returned as it is."""
-    if not full.get("success"):
+    if "kg_entities" not in full:
         return dict(full)
     entities = [compact_entity(e) for e in full.get("kg_entities") or []]
     chunks = [compact_chunk(c) for c in full.get("chunks") or []]
     body: dict[str, Any] = {
-        "success": True,
+        "success": full.get("success") is True,
         "query": full.get("query"),
         "kg_entities": entities,
         "kg_count": len(entities),
         "chunks": chunks,
         "chunk_count": len(chunks),
     }
-    for key in SEED_FIELDS:
+    for key in ("error", *SEED_FIELDS):
         if full.get(key) is not None:
             body[key] = full[key]
     if full.get("unavailable"):

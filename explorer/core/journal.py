@@ -17,6 +17,7 @@ from typing import Any
 
 from explorer.core.recall_case import RecallCase
 from explorer.core.scour import ScourResult
+from explorer.core.validate import printable
 
 #: Longest string argument kept (a query is at most 4,000 characters when it is valid).
 MAX_ARGUMENT_CHARS = 4_000
@@ -28,8 +29,8 @@ def _plain(value: Any) -> Any:
     if value is None or type(value) in (bool, int, float):
         return value
     if type(value) is str:
-        # NUL cannot be stored in PostgreSQL text; the journal shows it, escaped.
-        return value[:MAX_ARGUMENT_CHARS].replace("\x00", "\\x00")
+        # NUL and lone surrogates cannot be stored as PostgreSQL text; they are kept escaped.
+        return printable(value[:MAX_ARGUMENT_CHARS]).replace("\x00", "\\x00")
     return f"<{type(value).__name__}>"
 
 

@@ -9,9 +9,9 @@ re-runs the decision under another policy without asking the stores (the GUI's w
 
 Errors per half: a failing route's message lands in ``chunks_error`` (vector or lexical chunk
 route) or ``kg_error`` (graph or concept route), the other half still answers, and the route is
-listed in ``unavailable``. When every route asked fails the answer is still ``success: true`` with
-both halves' errors and nothing recalled, as the seed's contract does: ``success: false`` is kept
-for a call that could not be made at all (bad arguments, no context, no privilege).
+listed in ``unavailable``. When every half that was asked failed (a skipped half counts as
+neither) the answer is ``success: false`` with both errors and an ``error`` naming them: an empty
+recall must never be mistaken for "this memory holds nothing".
 Imports only the standard library and core.
 """
 
@@ -65,7 +65,7 @@ from explorer.core.sources import (
     describe_error,
 )
 from explorer.core.termscan import TermScan
-from explorer.core.validate import validate_scour_arguments
+from explorer.core.validate import printable, validate_scour_arguments
 
 #: Provenance entries listed per entity in JSON (``provenance_count`` gives the full number).
 MAX_PROVENANCE = 20
@@ -287,6 +287,21 @@ class ScourResult:
         return self.retrieval.result.memories
 
     @property
+    def failure(self) -> str | None:
+        """Why nothing could be recalled: every half asked failed; ``None`` otherwise."""
+        asked = [
+            (name, error)
+            for name, count, error in (
+                ("knowledge graph", self.request.kg_top_k, self.kg_error),
+                ("chunks", self.request.n_chunks, self.chunks_error),
+            )
+            if count
+        ]
+        if not asked or any(error is None for _, error in asked):
+            return None
+        return "every half asked failed: " + "; ".join(f"{n}: {e}" for n, e in asked)
+
+    @property
     def chunks(self) -> list[Memory]:
         return [m for m in self.memories if m.candidate.kind is CandidateKind.CHUNK]
 
@@ -320,14 +335,17 @@ class ScourResult:
             _chunk_json(memory, _credit_json(credits.get(memory.candidate.id), names))
             for memory in self.chunks
         ]
+        failure = self.failure
         body: dict[str, Any] = {
-            "success": True,
+            "success": failure is None,
             "query": self.request.query,
             "kg_entities": entities,
             "kg_count": len(entities),
             "chunks": chunks,
             "chunk_count": len(chunks),
         }
+        if failure is not None:
+            body["error"] = failure
         if self.kg_error is not None:
             body["kg_error"] = self.kg_error
         if self.chunks_error is not None:
@@ -353,7 +371,7 @@ class ScourResult:
 
 def scour_failure(query: object, error: str) -> dict[str, Any]:
     """The failure object: ``{"success": false, "error": ..., "query": ...}``."""
-    shown = query if isinstance(query, str) else repr(query)
+    shown = printable(query) if isinstance(query, str) else repr(query)
     return {"success": False, "error": error, "query": shown}
 
 

@@ -31,7 +31,21 @@ def validate_query(query: object) -> str:
         )
     if "\x00" in query:
         raise InvalidArgument("query must not contain NUL bytes")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as error:
+        # A lone surrogate (e.g. undecodable bytes on a command line) would make an answer
+        # that cannot be written out as UTF-8.
+        raise InvalidArgument(
+            f"query is not valid Unicode: a lone surrogate at character {error.start} cannot "
+            "be encoded as UTF-8"
+        ) from None
     return query
+
+
+def printable(text: str) -> str:
+    """``text`` with anything UTF-8 cannot encode escaped, so an echo of it can be written."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def validate_count(name: str, value: object) -> int:

@@ -356,6 +356,9 @@ class ServiceBridge(QObject):
             raw = await self._memory.scour(request)
             result = raw.to_json_dict() if hasattr(raw, "to_json_dict") else dict(raw)
             if not result.get("success", True):
+                # Every half failed: the lights still say which store is down and why.
+                if "kg_entities" in result:
+                    self._health_from_result(result)
                 self.query_failed.emit(token, str(result.get("error", "the query failed")))
                 return
             links, degrees = await self._links_for(result)

@@ -12,6 +12,7 @@ import functools
 import importlib
 import inspect
 import json
+import logging
 import pkgutil
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ CORE_MEMORY = 1 << 1
 PRIVILEGES = {"CORE_MEMORY": CORE_MEMORY}
 
 ToolHandler = Callable[..., Awaitable[str]]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -74,11 +77,16 @@ def discover_tools() -> dict[str, ToolHandler]:
 async def execute_tool(name: str, args: Mapping[str, Any], ctx: ToolContext | None) -> str:
     """Dispatch one tool call; an unknown tool or malformed arguments give an error object."""
     tools = discover_tools()
-    handler = tools.get(name) if isinstance(name, str) else None
+    if type(name) is not str:
+        return error_json(f"the tool name must be a string, not {type(name).__name__}")
+    handler = tools.get(name)
     if handler is None:
         return error_json(f"unknown tool {name!r}; known tools: {', '.join(sorted(tools))}")
     if not isinstance(args, Mapping):
         return error_json(f"arguments for {name!r} must be an object, not {type(args).__name__}")
+    # Only plain string keys: a key object's own __str__ or __eq__ never runs here.
+    if any(type(key) is not str for key in args):
+        return error_json(f"argument names for {name!r} must be strings")
     parameters = inspect.signature(handler).parameters
     accepted = set(parameters) - {"ctx"}
     unexpected = sorted(str(key) for key in args if key not in accepted)
@@ -91,7 +99,11 @@ async def execute_tool(name: str, args: Mapping[str, Any], ctx: ToolContext | No
     ]
     if missing:
         return error_json(f"{name!r} needs the arguments: {', '.join(missing)}")
-    return await handler(**args, ctx=ctx)
+    try:
+        return await handler(**dict(args), ctx=ctx)
+    except Exception as error:  # the boundary: a caller gets an error object, never a raise
+        log.exception("tool %r failed", name)
+        return error_json(f"{name!r} failed: {type(error).__name__}")
 
 
 __all__ = [

@@ -22,6 +22,7 @@ from explorer.core.errors import ExplorerError, InvalidArgument
 from explorer.core.journal import recall_call
 from explorer.core.models import DEFAULT_SCOPE
 from explorer.core.scour import ScourRequest, ScourResult
+from explorer.core.validate import printable
 from explorer.tools import CORE_MEMORY, ToolContext, error_json
 
 TOOL_NAME = "scour"
@@ -38,7 +39,7 @@ def failure(message: str, **extra: Any) -> dict[str, Any]:
 
 def _echo(query: object) -> str | None:
     """The query as echoed in an error object: only a string, and never a huge one."""
-    return query[:AUDIT_QUERY_CHARS] if type(query) is str else None
+    return printable(query[:AUDIT_QUERY_CHARS]) if type(query) is str else None
 
 
 async def run(
@@ -60,8 +61,10 @@ async def run(
     ``explain=True`` returns the full trace as well: the ledger of drops, the activation log,
     per-hit score breakdowns and timings.
     """
-    if ctx is None:
+    if not isinstance(ctx, ToolContext):
         return error_json("scour needs a tool context (the caller and its memory); none was given")
+    if type(ctx.user_id) is not str or not (ctx.scope is None or type(ctx.scope) is str):
+        return error_json("scour's tool context needs a string user_id and a string scope or null")
     arguments = {
         "query": query,
         "n_chunks": n_chunks,
@@ -73,7 +76,7 @@ async def run(
     result, failure = await _recall(query, n_chunks, kg_top_k, domain, temporal, explain, ctx)
     full = result.to_json_dict() if result is not None else failure
     compact = compact_answer(full)
-    await _journal(ctx, arguments, compact, result)
+    await _journal(ctx, arguments, compact, result, full)
     return json.dumps(full if explain is True else compact, indent=2, ensure_ascii=False)
 
 
@@ -104,7 +107,8 @@ async def _recall(
         )
     except InvalidArgument as error:
         return None, failure(str(error), query=_echo(query))
-    audit.info("scour user=%s query=%r", ctx.user_id, request.query[:AUDIT_QUERY_CHARS])
+    # repr escapes newlines, so a caller's id or query can never forge another audit line.
+    audit.info("scour user=%r query=%r", ctx.user_id, request.query[:AUDIT_QUERY_CHARS])
     if ctx.memory is None:
         return None, failure("scour has no open memory in its context", query=_echo(query))
     try:
@@ -119,13 +123,15 @@ async def _journal(
     arguments: dict[str, Any],
     answer: dict[str, Any],
     result: ScourResult | None,
+    full: dict[str, Any],
 ) -> None:
     """Journal the call when the memory keeps a journal; a failing journal never fails it."""
     journal = getattr(ctx.memory, "journal", None)
     if journal is None:
         return
     try:
-        call = recall_call(str(ctx.user_id), datetime.now(UTC), arguments, answer, result)
+        at = datetime.now(UTC)
+        call = recall_call(str(ctx.user_id), at, arguments, answer, result, full)
         await journal.record(call)
     except ExplorerError as error:
         log.warning("the recall journal did not take the call: %s", error)

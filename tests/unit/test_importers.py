@@ -294,3 +294,65 @@ def test_missing_path_directory_and_unknown_format_are_argument_errors(tmp_path:
         read_turns(FIXTURES / "messages.jsonl", "csv")
     with pytest.raises(InvalidArgument, match="scope"):
         read_turns(FIXTURES / "messages.jsonl", "jsonl", scope="a/\x07/b")
+
+
+BIG = "9" * 5000
+GOOD_RECORD = {"conversation_id": "c", "speaker": "a", "text": "fine", "timestamp": "2024-01-01"}
+
+
+def _line(**changes: object) -> str:
+    return json.dumps({**GOOD_RECORD, **changes})
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        (_line(conversation_id=0).replace(": 0,", f": {BIG},"), "number too large"),
+        (_line(timestamp="0001-01-01T00:00:00+05:00"), "out of range"),
+        (_line(timestamp="9999-12-31T23:59:59-05:00"), "out of range"),
+        (_line(domains=0).replace(": 0}", f": {BIG}}}"), "number too large"),
+    ],
+)
+def test_jsonl_bad_values_are_one_bad_line_each(tmp_path: Path, bad: str, reason: str) -> None:
+    path = tmp_path / "talk.jsonl"
+    path.write_text(f"{_line()}\n{bad}\n{_line(text='also fine')}\n")
+    with pytest.raises(ImportFormatError, match=rf"talk.jsonl: line 2: .*{reason}"):
+        read_turns(path, "jsonl")
+    result = read_turns(path, "jsonl", skip_bad=True)
+    assert [t.text for t in result.turns] == ["fine", "also fine"]
+    assert [b.location for b in result.bad] == ["line 2"] and reason in result.bad[0].reason
+
+
+def test_a_locomo_session_at_the_end_of_time_is_skipped_alone(tmp_path: Path) -> None:
+    turns = [{"speaker": "A", "text": f"t{i}", "dia_id": f"D1:{i}"} for i in range(1, 100)]
+    sample = {
+        "sample_id": "s",
+        "conversation": {
+            "speaker_a": "A",
+            "speaker_b": "B",
+            "session_1_date_time": "11:59 pm on 31 December, 9999",
+            "session_1": turns,
+            "session_2_date_time": "1:56 pm on 8 May, 2023",
+            "session_2": [{"speaker": "A", "text": "kept", "dia_id": "D2:1"}],
+        },
+    }
+    path = tmp_path / "far.json"
+    path.write_text(json.dumps([sample]))
+    result = read_turns(path, "locomo", skip_bad=True)
+    assert [t.text for t in result.turns] == ["kept"]
+    assert [b.location for b in result.bad] == ["sample 0 (s), session_1"]
+
+
+def test_a_chatgpt_create_time_of_400_digits_is_one_bad_conversation(tmp_path: Path) -> None:
+    def conversation(cid: str, when: int) -> dict[str, object]:
+        message = {"author": {"role": "user"}, "create_time": when, "content": {"parts": ["hi"]}}
+        return {"id": cid, "create_time": when, "current_node": "n",
+                "mapping": {"n": {"message": message}}}  # fmt: skip
+
+    text = json.dumps([conversation("a", 7), conversation("b", 1_700_000_000)])
+    path = tmp_path / "conversations.json"
+    path.write_text(text.replace(": 7", ": 1" + "0" * 400))
+    result = read_turns(path, "chatgpt", skip_bad=True)
+    assert [t.conversation_id for t in result.turns] == ["b"]
+    assert result.bad[0].location == "conversation 0 (a)"
+    assert "number too large" in result.bad[0].reason

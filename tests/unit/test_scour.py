@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from explorer.core.compact import compact_answer
 from explorer.core.errors import InvalidArgument, StoreTimeout, StoreUnavailable
 from explorer.core.models import Entity, Mention, Period
 from explorer.core.policy import RetrievalPolicy, preset
@@ -156,12 +157,13 @@ async def test_a_slow_half_does_not_delay_the_other_halfs_answer(memory: Memory)
     assert result.timings_ms["chunks"] < result.timings_ms["kg"]
 
 
-async def test_every_half_failing_is_still_an_answer_with_both_errors(memory: Memory) -> None:
+async def test_every_half_failing_is_a_failure_with_both_errors(memory: Memory) -> None:
     _, chunks, graph, concepts = memory
     for store in (chunks, graph, concepts):
         store.fail = StoreUnavailable("everything is down")
     body = (await run(memory, query="Lisbon")).to_json_dict()
-    assert body["success"] is True
+    assert body["success"] is False
+    assert "every half asked failed" in body["error"]
     assert "everything is down" in body["kg_error"]
     assert "everything is down" in body["chunks_error"]
     assert body["chunks"] == [] and body["kg_entities"] == []
@@ -315,3 +317,27 @@ async def test_zero_weights_skip_their_routes(memory: Memory) -> None:
     await run(memory, policy=preset("lexical"), query="Lisbon", n_chunks=3)
     assert embedder.calls == [] and chunks.called("search") == []
     assert chunks.called("lexical_search") and graph.calls == []
+
+
+async def test_a_skipped_half_and_a_failed_half_is_a_failure(memory: Memory) -> None:
+    _, chunks, _, _ = memory
+    chunks.fail = StoreUnavailable("pg is down")
+    body = (await run(memory, query="Lisbon", n_chunks=3, kg_top_k=0)).to_json_dict()
+    assert body["success"] is False and "pg is down" in body["error"]
+    assert compact_answer(body)["success"] is False
+    assert compact_answer(body)["error"] == body["error"]
+
+
+async def test_one_half_failing_is_still_a_success(memory: Memory) -> None:
+    _, chunks, _, _ = memory
+    chunks.fail = StoreUnavailable("pg is down")
+    body = (await run(memory, query="Lisbon", n_chunks=3, kg_top_k=5)).to_json_dict()
+    assert body["success"] is True and "error" not in body
+
+
+def test_a_lone_surrogate_in_the_query_is_refused_and_echoed_escaped() -> None:
+    with pytest.raises(InvalidArgument, match="lone surrogate"):
+        ScourRequest(query="Lisbon \udcff")
+    echoed = scour_failure("Lisbon \udcff", "bad")["query"]
+    assert echoed == "Lisbon \\udcff"
+    echoed.encode("utf-8")

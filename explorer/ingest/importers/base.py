@@ -96,7 +96,7 @@ def _has_control(text: str) -> bool:
 def check_text(value: object, what: str, limits: ImportLimits) -> str:
     """A message text: a string PostgreSQL can store, within the size cap (may be empty)."""
     if not isinstance(value, str):
-        raise BadValue(f"{what} must be a string, not {type(value).__name__}")
+        raise BadValue(f"{what} must be a string, not {type_name(value)}")
     if "\x00" in value:
         raise BadValue(f"{what} contains a NUL character")
     if len(value) > limits.max_text_chars:
@@ -116,7 +116,7 @@ def check_name(value: object, what: str, *, numbers: bool = True) -> str:
     if numbers and isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
-        raise BadValue(f"{what} must be a string, not {type(value).__name__}")
+        raise BadValue(f"{what} must be a string, not {type_name(value)}")
     value = value.strip()
     if not value:
         raise BadValue(f"{what} is empty")
@@ -136,13 +136,13 @@ def check_domains(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise BadValue(f"domains must be a list of strings, not {type(value).__name__}")
+        raise BadValue(f"domains must be a list of strings, not {type_name(value)}")
     if len(value) > MAX_DOMAINS:
         raise BadValue(f"more than {MAX_DOMAINS} domains")
     tags: list[str] = []
     for tag in value:
         if not isinstance(tag, str):
-            raise BadValue(f"domains must be strings, not {type(tag).__name__}")
+            raise BadValue(f"domains must be strings, not {type_name(tag)}")
         folded = " ".join(tag.casefold().split())
         if not folded or len(folded) > MAX_DOMAIN_CHARS or _has_control(folded):
             raise BadValue(f"domain {tag[:40]!r} is empty, too long or has control characters")
@@ -154,7 +154,7 @@ def check_domains(value: object) -> tuple[str, ...]:
 def check_scope(value: object) -> str:
     """A scope path: non-empty "/"-separated parts, no control characters, bounded length."""
     if not isinstance(value, str):
-        raise BadValue(f"scope must be a string, not {type(value).__name__}")
+        raise BadValue(f"scope must be a string, not {type_name(value)}")
     parts = tuple(part.strip() for part in scope_parts(value))
     if not parts or any(not part for part in parts):
         raise BadValue(f"scope {value[:60]!r} has no usable parts")
@@ -172,23 +172,69 @@ def join_scope(prefix: str | None, sub: str | None) -> str:
     return SCOPE_SEPARATOR.join(parts) if parts else DEFAULT_SCOPE
 
 
+class HugeNumber:
+    """Stands in for a JSON integer too long to convert (Python refuses over 4,300 digits), so
+    the record holding it is reported bad instead of the whole file failing to parse."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<a {self.digits}-digit number>"
+
+
+#: Longest integer literal parsed from an import file; anything longer is a ``HugeNumber``.
+MAX_INT_DIGITS = 100
+
+
+def parse_int(literal: str) -> int | HugeNumber:
+    """``json.loads``'s ``parse_int`` for import files."""
+    return int(literal) if len(literal) <= MAX_INT_DIGITS else HugeNumber(literal)
+
+
+def type_name(value: object) -> str:
+    """How a value's type reads in a message."""
+    return "a number too large" if isinstance(value, HugeNumber) else type(value).__name__
+
+
+# Times are kept a day inside datetime's range, so the arithmetic done on them (a turn's offset,
+# a period's bounds, recency) can never overflow.
+EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
+LATEST = datetime(9999, 12, 30, tzinfo=UTC)
+
+
+def check_moment(moment: datetime, what: str) -> datetime:
+    """``moment`` in UTC, or a ``BadValue`` when it falls outside ``EARLIEST``..``LATEST``."""
+    try:
+        utc = as_utc(moment)
+    except OverflowError:
+        utc = None
+    if utc is None or not EARLIEST <= utc <= LATEST:
+        shown = moment.isoformat()
+        raise BadValue(f"{what} {shown} is out of range (0001-01-02 to 9999-12-30 UTC)")
+    return utc
+
+
 def check_timestamp(value: object, what: str = "timestamp") -> datetime:
     """An ISO 8601 string; one without a zone is taken as UTC. Returned in UTC."""
     if not isinstance(value, str):
-        raise BadValue(f"{what} must be an ISO 8601 string, not {type(value).__name__}")
+        raise BadValue(f"{what} must be an ISO 8601 string, not {type_name(value)}")
     try:
         moment = datetime.fromisoformat(value.strip())
     except ValueError:
         raise BadValue(f"{what} {value[:40]!r} is not an ISO 8601 date and time") from None
-    return as_utc(moment)
+    return check_moment(moment, what)
 
 
 def epoch_timestamp(value: object, what: str) -> datetime:
     """A Unix time in seconds (int or float) as a UTC datetime."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise BadValue(f"{what} must be a number of seconds since 1970")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadValue(f"{what} must be a number of seconds since 1970, not {type_name(value)}")
     try:
-        return datetime.fromtimestamp(value, UTC)
+        seconds = float(value)
+        if not math.isfinite(seconds):
+            raise OverflowError
+        return check_moment(datetime.fromtimestamp(seconds, UTC), what)
     except (OverflowError, OSError, ValueError):
         raise BadValue(f"{what} {value!r} is out of range") from None
 

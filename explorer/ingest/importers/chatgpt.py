@@ -69,7 +69,8 @@ def _latest_leaf(mapping: Mapping[str, object]) -> str | None:
             continue
         message = node.get("message")
         stamp = message.get("create_time") if isinstance(message, Mapping) else None
-        key = (float(stamp) if isinstance(stamp, int | float) else 0.0, str(node_id))
+        number = stamp if isinstance(stamp, int | float) and abs(stamp) < 1e12 else 0.0
+        key = (float(number), str(node_id))
         if best is None or key > best:
             best = key
     return None if best is None else best[1]
@@ -96,14 +97,14 @@ def _read_conversation(
         branch = _branch(mapping, current)
         fallback = raw.get("create_time")
         last_time = epoch_timestamp(fallback, "create_time") if fallback is not None else None
-    except BadValue as error:
+    except (ValueError, OverflowError) as error:  # BadValue, or arithmetic on a bad value
         result.add_bad(where, str(error))
         return
     for node_id, node in branch:
         node_where = f"{where}, node {node_id[:40]}"
         try:
             turn, last_time = _turn(node_id, node, conversation_id, scope, last_time, limits)
-        except BadValue as error:
+        except (ValueError, OverflowError) as error:  # BadValue, or arithmetic on a bad value
             result.add_bad(node_where, str(error))
             continue
         if turn is not None:

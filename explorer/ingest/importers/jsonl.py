@@ -47,7 +47,7 @@ def read_jsonl(
             continue
         try:
             turn = _turn(value, scope, limits, positions)
-        except BadValue as error:
+        except (ValueError, OverflowError) as error:  # BadValue, or arithmetic on a bad value
             result.add_bad(location, str(error))
             continue
         if turn is None:

@@ -20,6 +20,7 @@ from explorer.ingest.importers.base import (
     ImportLimits,
     ImportResult,
     Turn,
+    check_moment,
     check_name,
     check_text,
     join_scope,
@@ -67,9 +68,10 @@ def parse_session_time(text: object) -> datetime:
         raise BadValue(f"session date {text!r} has an hour outside 1-12")
     hour = hour % 12 + (12 if match.group(3).casefold() == "p" else 0)
     try:
-        return datetime(int(match.group(6)), month, int(match.group(4)), hour, minute, tzinfo=UTC)
+        moment = datetime(int(match.group(6)), month, int(match.group(4)), hour, minute, tzinfo=UTC)
     except ValueError as error:
         raise BadValue(f"session date {text!r}: {error}") from None
+    return check_moment(moment, "session date")
 
 
 def read_locomo(path: Path, scope: str | None, limits: ImportLimits) -> ImportResult:
@@ -97,7 +99,7 @@ def _read_sample(
         conversation = sample.get("conversation")
         if not isinstance(conversation, Mapping):
             raise BadValue("missing or malformed field: conversation")
-    except BadValue as error:
+    except (ValueError, OverflowError) as error:  # BadValue, or arithmetic on a bad value
         result.add_bad(where, str(error))
         return
     sample_scope = join_scope(scope, f"locomo/{sample_id}")
@@ -115,14 +117,14 @@ def _read_sample(
             if not isinstance(turns, list):
                 raise BadValue(f"{key} must be a list of turns")
             started = parse_session_time(conversation.get(f"{key}_date_time"))
-        except BadValue as error:
+        except (ValueError, OverflowError) as error:  # BadValue, or arithmetic on a bad value
             result.add_bad(session_where, str(error))
             continue
         for position, raw in enumerate(turns):
             turn_where = f"{session_where}, turn {position}"
             try:
                 turn = _turn(raw, number, position, started, sample_id, sample_scope, limits)
-            except BadValue as error:
+            except (ValueError, OverflowError) as error:  # BadValue, or arithmetic on a bad value
                 result.add_bad(turn_where, str(error))
                 continue
             if turn is None:
@@ -161,5 +163,5 @@ def _turn(
         turn_id=turn_id,
         speaker=speaker,
         text=text,
-        timestamp=started + timedelta(seconds=position),
+        timestamp=check_moment(started + timedelta(seconds=position), "the turn's time"),
     )

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from explorer.core.errors import ImportFormatError, InvalidArgument
-from explorer.ingest.importers.base import BytesProgress, ImportLimits
+from explorer.ingest.importers.base import BytesProgress, ImportLimits, parse_int
 
 _SKIP_BLOCK = 1 << 20
 _UTF8_BOM = codecs.BOM_UTF8
@@ -85,7 +85,7 @@ def read_document(path: Path, limits: ImportLimits) -> object:
     if not text.strip():
         raise ImportFormatError(f"{path}: the file is empty")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=parse_int)
     except json.JSONDecodeError as error:
         raise ImportFormatError(
             f"{path}: not valid JSON at line {error.lineno} column {error.colno}: {error.msg}"
@@ -133,7 +133,7 @@ def _parse_line(raw: bytes) -> tuple[object, str | None]:
     if not text.strip():
         return _BLANK, None
     try:
-        return json.loads(text), None
+        return json.loads(text, parse_int=parse_int), None
     except json.JSONDecodeError as error:
         return None, f"not valid JSON at column {error.colno}: {error.msg}"
     except RecursionError:

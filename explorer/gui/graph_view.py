@@ -55,6 +55,7 @@ from explorer.gui.graph_model import (
     state_from_result,
     with_positions,
 )
+from explorer.gui.graph_search import GraphSearchBar
 from explorer.gui.label_placement import LabelCandidate, Rect, place_labels
 from explorer.gui.layout import LayoutRequest, LayoutResult
 from explorer.gui.legend import LegendWidget
@@ -77,13 +78,15 @@ LABELS_ROOT_SCALE = 0.0
 HUBS_LABELLED = 6
 # Fit leaves this much room (screen pixels) around the nodes for their labels, and never zooms
 # in beyond MAX_FIT_SCALE.
-FIT_MARGIN_X = 70.0
+FIT_MARGIN_X = 45.0
 FIT_MARGIN_Y = 30.0
 MAX_FIT_SCALE = 1.6
 SCENE_EXTENT = 1e6
 # Line widths (screen pixels) for one relation, two or three, four or more between a pair.
 EDGE_WIDTHS = (1.0, 2.2, 3.6)
 DIMMED_OPACITY = 0.15
+# A label further than this (pixels) from its circle is tied to it by a dotted line.
+LEADER_MIN_GAP = 10.0
 HUB_MIN_DEGREE = 4
 
 
@@ -336,6 +339,13 @@ class GraphView(QGraphicsView):
         self._focus_edges.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._scene.addItem(self._focus_edges)
         self._edge_labels: list[QGraphicsSimpleTextItem] = []
+        self._leaders = QGraphicsPathItem()
+        leader_pen = QPen(QColor("#9aa0a6"), 0.8, Qt.PenStyle.DotLine)
+        leader_pen.setCosmetic(True)
+        self._leaders.setPen(leader_pen)
+        self._leaders.setZValue(-1)
+        self._leaders.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._scene.addItem(self._leaders)
 
         self._items: dict[str, NodeItem] = {}
         self._handles: dict[str, MoreHandle] = {}
@@ -358,7 +368,18 @@ class GraphView(QGraphicsView):
         self._labels_forced = False
         self._label_rects: dict[str, Rect] = {}
         self.hidden_types: set[str] = set()
+        self.hidden_relation_types: set[str] = set()
+        self.hidden_layers: set[str] = set()
+        self.hidden_sources: set[str] = set()
         self.dimmed: set[str] = set()
+        # Where every node seen in this view was last placed, so one that comes back returns.
+        self._remembered: dict[str, tuple[float, float]] = {}
+        self._shown_params: object = None
+        self._fitted = False
+        self._refit_timer = QTimer(self)
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(30)
+        self._refit_timer.timeout.connect(self.fit)
         self._node_overlay: dict[str, QColor] | None = None
         self._pan_origin: QPointF | None = None
 
@@ -366,6 +387,7 @@ class GraphView(QGraphicsView):
         self.legend.move(8, 8)
         self.legend.hide()
         self.legend.type_toggled.connect(self.set_type_visible)
+        self.search = GraphSearchBar(self, self)
         self._selection_timer = QTimer(self)
         self._selection_timer.setSingleShot(True)
         self._selection_timer.setInterval(0)
@@ -393,22 +415,47 @@ class GraphView(QGraphicsView):
         return set(self._highlighted)
 
     def show_outcome(self, outcome: QueryOutcome) -> None:
-        """Replace the graph with a query's entities and neighbours, keeping known positions."""
+        """Replace the graph with a query's entities and neighbours. Nodes already on screen
+        keep their places, and nodes seen before in this view go back to where they were (a
+        layer toggled off and on, a floor moved and back); only new nodes are laid out, beside
+        their neighbours. A re-decided answer keeps the view unless something falls outside."""
         state = state_from_result(outcome.result, previous=self.state)
         state.degrees.update(outcome.degrees)
+        for node_id in state.nodes:
+            if node_id not in state.positions and node_id in self._remembered:
+                state.positions[node_id] = self._remembered[node_id]
         for node in state.nodes.values():
             if node.root:
                 state.expanded.setdefault(node.id, len(state.edges_of(node.id)))
         self._pending.clear()
         self.undo_stack.clear()
 
+        # Another question is a new picture; the same one re-decided (a what-if) keeps the view.
+        new_question = outcome.params != self._shown_params
+        self._shown_params = outcome.params
+
         def settle(result: LayoutResult) -> None:
             self._apply_state(with_positions(state, result.positions), batched=True)
-            self.fit()
+            if new_question or not self._all_in_view():
+                self.fit()
 
         self._request_layout(state, {}, settle)
 
+    def _all_in_view(self) -> bool:
+        """True when every node (and the room its label needs) is inside the visible area."""
+        rect = self._nodes_rect()
+        if rect.isNull():
+            return True
+        scale = max(self.transform().m11(), 1e-6)
+        room = rect.adjusted(
+            -FIT_MARGIN_X / scale, -FIT_MARGIN_Y / scale, FIT_MARGIN_X / scale, FIT_MARGIN_Y / scale
+        )
+        back, _ = self.viewportTransform().inverted()
+        return back.mapRect(self._free_area(rect)).contains(room)
+
     def clear(self) -> None:
+        self._remembered.clear()
+        self._shown_params = None
         self._pending.clear()
         self.undo_stack.clear()
         self._apply_state(GraphState())
@@ -536,6 +583,7 @@ class GraphView(QGraphicsView):
             item.setBrush(QBrush(colour or style.type_colour(item.data_.type)))
 
     def zoom(self, factor: float) -> None:
+        self._fitted = False
         current = self.transform().m11()
         factor = min(max(current * factor, MIN_SCALE), MAX_SCALE) / current
         self.scale(factor, factor)
@@ -550,18 +598,27 @@ class GraphView(QGraphicsView):
             return
         self._fit_into(rect)
         self._refresh_labels()
+        self._fitted = True
 
-    def _free_area(self) -> QRectF:
-        """The part of the viewport not covered by the legend (in pixels)."""
-        area = QRectF(self.viewport().rect())
-        if self.legend.isVisible():
-            right = self.legend.geometry().right() + 4
-            if right < area.width() * 0.4:
-                area.setLeft(right)
-        return area
+    def _free_area(self, content: QRectF | None = None) -> QRectF:
+        """The part of the viewport beside or below the legend (in pixels): whichever of the two
+        shows ``content`` larger (the whole viewport when there is no legend)."""
+        whole = QRectF(self.viewport().rect())
+        if not self.legend.isVisible():
+            return whole
+        box = self.legend.geometry()
+        beside = whole.adjusted(box.right() + 4 - whole.left(), 0, 0, 0)
+        below = whole.adjusted(0, box.bottom() + 4 - whole.top(), 0, 0)
+        if content is None or content.width() <= 0 or content.height() <= 0:
+            return beside
+
+        def scale(area: QRectF) -> float:
+            return min(area.width() / content.width(), area.height() / content.height())
+
+        return beside if scale(beside) >= scale(below) else below
 
     def _fit_into(self, rect: QRectF) -> None:
-        area = self._free_area()
+        area = self._free_area(rect)
         if rect.width() <= 0 or rect.height() <= 0 or area.width() <= 0:
             return
         width = max(area.width() - 2 * FIT_MARGIN_X, 1.0)
@@ -639,6 +696,7 @@ class GraphView(QGraphicsView):
         self._finish_batches()
         old = self.state
         self.state = state
+        self._remembered.update(state.positions)
         for node_id in [n for n in self._items if n not in state.nodes]:
             self._scene.removeItem(self._items.pop(node_id))
             self._pos.pop(node_id, None)
@@ -721,9 +779,16 @@ class GraphView(QGraphicsView):
         return dict(self._pos)
 
     def _hidden_nodes(self) -> set[str]:
-        if not self.hidden_types:
+        """Nodes filtered out: of a hidden type, or a result of a hidden layer or source."""
+        if not (self.hidden_types or self.hidden_layers or self.hidden_sources):
             return set()
-        return {n.id for n in self.state.nodes.values() if n.type in self.hidden_types}
+        return {
+            n.id
+            for n in self.state.nodes.values()
+            if n.type in self.hidden_types
+            or (n.layer and n.layer in self.hidden_layers)
+            or (n.source and n.source in self.hidden_sources)
+        }
 
     def edge_groups(self) -> dict[tuple[str, str], list[EdgeData]]:
         """The relations drawn between each pair of shown nodes (parallel ones as one line)."""
@@ -731,6 +796,8 @@ class GraphView(QGraphicsView):
         groups: dict[tuple[str, str], list[EdgeData]] = {}
         for edge in self.state.edges.values():
             if edge.source in hidden or edge.target in hidden:
+                continue
+            if edge.type in self.hidden_relation_types:
                 continue
             key = (
                 (edge.source, edge.target)
@@ -757,10 +824,20 @@ class GraphView(QGraphicsView):
 
     def set_type_visible(self, entity_type: str, visible: bool) -> None:
         """Show or hide every node of a type (the legend's toggles)."""
-        if visible:
-            self.hidden_types.discard(entity_type)
+        self.set_filter_value("type", entity_type, visible)
+
+    def set_filter_value(self, kind: str, value: str, shown: bool) -> None:
+        """Show or hide one ``relation`` type, ``layer``, ``source`` or entity ``type``."""
+        chosen = {
+            "relation": self.hidden_relation_types,
+            "layer": self.hidden_layers,
+            "source": self.hidden_sources,
+            "type": self.hidden_types,
+        }[kind]
+        if shown:
+            chosen.discard(value)
         else:
-            self.hidden_types.add(entity_type)
+            chosen.add(value)
         self._apply_visibility()
 
     def set_dimmed(self, node_ids: Iterable[str]) -> None:
@@ -933,6 +1010,8 @@ class GraphView(QGraphicsView):
             badges.append((box.x(), box.y(), box.width(), box.height()))
         placed = place_labels(candidates, badges, circles, self._label_bounds())
         self._label_rects = placed
+        back, _ = to_screen.inverted()
+        leaders = QPainterPath()
         for node_id, item in self._items.items():
             rect = placed.get(node_id)
             if rect is None:
@@ -940,6 +1019,16 @@ class GraphView(QGraphicsView):
                 continue
             centre = to_screen.map(item.pos())
             item.place_label(rect[0] - centre.x(), rect[1] - centre.y())
+            # A label moved away from its node gets a thin line back to it.
+            nearest = QPointF(
+                min(max(centre.x(), rect[0]), rect[0] + rect[2]),
+                min(max(centre.y(), rect[1]), rect[1] + rect[3]),
+            )
+            gap = math.hypot(nearest.x() - centre.x(), nearest.y() - centre.y())
+            if gap > item.radius * scale + LEADER_MIN_GAP:
+                leaders.moveTo(item.pos())
+                leaders.lineTo(back.map(nearest))
+        self._leaders.setPath(leaders)
 
     def _label_bounds(self) -> Rect | None:
         """Labels and badges are placed inside the viewport (an export draws the whole scene)."""
@@ -1144,6 +1233,7 @@ class GraphView(QGraphicsView):
             and event.modifiers() & Qt.KeyboardModifier.AltModifier
         ):
             self._pan_origin = event.position()
+            self._fitted = False
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
             return
@@ -1230,6 +1320,11 @@ class GraphView(QGraphicsView):
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self.legend.move(8, 8)
+        # A graph the user has not zoomed or panned stays fitted as the window changes size.
+        if self._fitted:
+            self._refit_timer.start()
+        if self.search.isVisible():
+            self.search.place()
 
     def _install_actions(self) -> None:
         def add(text: str, keys: Iterable[Any], slot: Callable[[], None]) -> None:
@@ -1247,6 +1342,8 @@ class GraphView(QGraphicsView):
         add("Collapse selected", ["C"], self._collapse_selected)
         add("Pin selected", ["P"], lambda: self.toggle_pin(self.selected_ids()))
         add("Select all", [QKeySequence.StandardKey.SelectAll], self._select_all)
+        # Ctrl+F is the window's (Edit menu), so it works wherever the focus is.
+        add("Find in graph", ["/"], self.search.open)
 
     def _expand_selected(self) -> None:
         for node_id in self.selected_ids():

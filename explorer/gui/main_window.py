@@ -102,6 +102,10 @@ class MainWindow(QMainWindow):
         graph_layout.setSpacing(2)
         graph_layout.addWidget(self.graph_banner)
         graph_layout.addWidget(self.graph_view, 1)
+        from explorer.gui.graph_filter import GraphFilterBar
+
+        self.graph_filter = GraphFilterBar(self.graph_view)
+        graph_layout.addWidget(self.graph_filter)
         chunk_panel = QWidget()
         chunk_layout = QVBoxLayout(chunk_panel)
         chunk_layout.setContentsMargins(0, 0, 0, 0)
@@ -211,6 +215,9 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(redo)
         self.undo_action, self.redo_action = undo, redo
         edit_menu.addSeparator()
+        self._action(
+            edit_menu, "&Find in graph…", self.graph_view.search.open, QKeySequence.StandardKey.Find
+        )
         self._action(edit_menu, "&Hide selected nodes", self._hide_selected)
         self._action(edit_menu, "&Pin / unpin selected nodes", self._pin_selected)
         self._action(

@@ -3,11 +3,12 @@
 ``LedgerModel`` is a ``QAbstractTableModel`` over the ledger (the core's ``Dropped`` entries):
 what it was, the gate, its value against the floor and the margin, layer, scope, source and the
 reason; ``set_near_misses_first`` orders the numeric drops by how little they missed by (the
-core's ``near_misses``) ahead of the rest. ``LedgerDock`` shows it, emits ``ghost_requested(id,
+core's ``near_misses``) ahead of the rest. ``LedgerPanel`` shows it, emits ``ghost_requested(id,
 kind)`` when a row is selected so the window can show the dropped item ghosted in the graph or
 the chunk list (``GhostPainter`` does that on their public items), and answers "why not X?"
-from the retrieval in hand with ``explain.why_not``, never asking the stores. Imports Qt, the
-standard library, core types and the GUI's chunk and graph views.
+from the retrieval in hand with ``explain.why_not``, never asking the stores; that question and
+its answer are a page of their own (``why_panel``) beside the ledger in the bottom dock. Imports
+Qt, the standard library, core types and the GUI's chunk and graph views.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QDockWidget,
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsOpacityEffect,
@@ -145,18 +145,17 @@ def explain_html(answers: Sequence[Explanation]) -> str:
     return "".join(lines)
 
 
-class LedgerDock(QDockWidget):
+class LedgerPanel(QWidget):
     """See the module docstring."""
 
     ghost_requested = Signal(str, str)  # id, kind ("chunk" | "entity" | "concept"); "" clears
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Ledger of drops", parent)
-        self.setObjectName("ledgerDock")
+        super().__init__(parent)
+        self.setObjectName("ledgerPanel")
         self.retrieval: CoordinatedRetrieval | None = None
         self.model = LedgerModel(self)
-        body = QWidget()
-        layout = QVBoxLayout(body)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
         self.count_label = QLabel("No retrieval yet")
@@ -176,17 +175,19 @@ class LedgerDock(QDockWidget):
         self.table.setColumnWidth(0, 220)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         layout.addWidget(self.table, 1)
+
+        self.why_panel = QWidget()
+        why = QVBoxLayout(self.why_panel)
+        why.setContentsMargins(4, 4, 4, 4)
         ask = QHBoxLayout()
         ask.addWidget(QLabel("Why not"))
         self.why_edit = QLineEdit()
         self.why_edit.setPlaceholderText("an entity name or a phrase, then Enter")
         self.why_edit.returnPressed.connect(lambda: self.ask(self.why_edit.text()))
         ask.addWidget(self.why_edit, 1)
-        layout.addLayout(ask)
+        why.addLayout(ask)
         self.answer = QTextBrowser()
-        self.answer.setMaximumHeight(140)
-        layout.addWidget(self.answer)
-        self.setWidget(body)
+        why.addWidget(self.answer, 1)
         self.answers: list[Explanation] = []
 
     def set_retrieval(

@@ -51,6 +51,7 @@ ORGANIZATION = "scour-explorer"
 APPLICATION = "Scour Explorer"
 SLOW_MS = 2000.0
 RECENT_LIMIT = 30
+SIDE_WIDTH = 300  # the column of side docks, when no layout was saved
 
 JsonDict = dict[str, Any]
 
@@ -127,9 +128,10 @@ class MainWindow(QMainWindow):
         central_layout = QVBoxLayout(central)
         central_layout.setContentsMargins(4, 4, 4, 4)
         central_layout.setSpacing(4)
-        central_layout.addWidget(self.query_bar)
         central_layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
+        # The query bar spans the window above the docks, so its boxes keep readable widths.
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.query_bar.toolbar(self))
         self.setDockOptions(
             QMainWindow.DockOption.AnimatedDocks
             | QMainWindow.DockOption.AllowTabbedDocks
@@ -296,6 +298,9 @@ class MainWindow(QMainWindow):
         state = store.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
+        else:
+            self.resizeDocks([self.inspector_dock], [SIDE_WIDTH], Qt.Orientation.Horizontal)
+        self.trace.bottom.restore()
         splitter = store.value("window/splitter")
         if isinstance(splitter, QByteArray) and not splitter.isEmpty():
             self.splitter.restoreState(splitter)

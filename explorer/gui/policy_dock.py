@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QDoubleSpinBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QInputDialog,
@@ -162,7 +163,8 @@ class PolicyDock(QDockWidget):
         self.load_button.clicked.connect(lambda: self.load_preset(self.preset_box.currentText()))
         self.save_button.clicked.connect(self._ask_and_save)
         self.reset_button.clicked.connect(self.reset)
-        presets.addWidget(self.preset_box, 1)
+        # The preset box above its buttons, so the dock stays narrow without a scrollbar.
+        outer.addWidget(self.preset_box)
         for button in (self.load_button, self.save_button, self.reset_button):
             presets.addWidget(button)
         outer.addLayout(presets)
@@ -174,13 +176,13 @@ class PolicyDock(QDockWidget):
 
         changed = self._on_edited
         layers = QGroupBox("Layers")
-        layer_row = QHBoxLayout(layers)
+        layer_grid = QGridLayout(layers)
         self.layer_boxes: dict[str, QCheckBox] = {}
-        for layer in LAYER_ORDER:
+        for index, layer in enumerate(LAYER_ORDER):
             toggle = QCheckBox(layer.value)
             toggle.toggled.connect(lambda _on: changed())
             self.layer_boxes[layer.value] = toggle
-            layer_row.addWidget(toggle)
+            layer_grid.addWidget(toggle, index // 2, index % 2)
         outer.addWidget(layers)
 
         gates = QGroupBox("Gate floors")
@@ -263,6 +265,13 @@ class PolicyDock(QDockWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
+        # Never narrower than its controls: scrolling is only ever up and down.
+        scroll.setMinimumWidth(
+            body.minimumSizeHint().width()
+            + scroll.verticalScrollBar().sizeHint().width()
+            + 2 * scroll.frameWidth()
+        )
+        self.scroll_area = scroll
         self.setWidget(scroll)
 
     # ------------------------------------------------------------------ state

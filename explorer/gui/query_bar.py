@@ -18,7 +18,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
+    QToolBar,
     QWidget,
 )
 
@@ -30,6 +32,7 @@ from explorer.gui.scope_picker import ScopePickerWidget
 
 ANY_DOMAIN = "(any domain)"
 HISTORY_LIMIT = 50
+MIN_BOX_WIDTH = 130  # the period and scope boxes stay readable in a narrow window
 
 
 class QueryBarWidget(QWidget):
@@ -43,6 +46,7 @@ class QueryBarWidget(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.setSpacing(6)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
         self.query_box = QComboBox()
         self.query_box.setEditable(True)
@@ -70,7 +74,10 @@ class QueryBarWidget(QWidget):
         self.domain = QComboBox()
         self.domain.addItem(ANY_DOMAIN)
         self.domain.setToolTip("Only chunks tagged with this domain")
-        self.domain.setMinimumContentsLength(6)
+        self.domain.setMinimumContentsLength(len(ANY_DOMAIN))
+        self.domain.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         layout.addWidget(self.domain, 1)
 
         self.temporal = QLineEdit()
@@ -79,6 +86,7 @@ class QueryBarWidget(QWidget):
             "Only entities mentioned in this period. Accepted: " + ACCEPTED_FORMS
         )
         self.temporal.setClearButtonEnabled(True)
+        self.temporal.setMinimumWidth(MIN_BOX_WIDTH)
         self.temporal.textChanged.connect(self._on_temporal_changed)
         self.temporal.returnPressed.connect(self.submit)
         layout.addWidget(self.temporal, 1)
@@ -102,6 +110,16 @@ class QueryBarWidget(QWidget):
         for widget in (self.query_box, self.temporal, self.scope, self.n_chunks, self.kg_top_k):
             widget.installEventFilter(self)
         self.query_editor.installEventFilter(self)
+
+    def toolbar(self, parent: QWidget) -> QToolBar:
+        """A fixed tool bar holding this bar, so it spans the window above the docks."""
+        bar = QToolBar("Query", parent)
+        bar.setObjectName("queryToolBar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        bar.toggleViewAction().setVisible(False)
+        bar.addWidget(self)
+        return bar
 
     # ------------------------------------------------------------------ state
 

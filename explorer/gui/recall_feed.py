@@ -1,14 +1,14 @@
-"""The "Agent recalls" dock: a live feed of what agents asked scour, opened like a recall case.
+"""The "Agent recalls" page: a live feed of what agents asked scour, opened like a recall case.
 
-``install_recall_feed(window)`` adds the dock (tabbed beside the ledger) and returns the
-``RecallFeed``. It polls the memory's recall journal through the bridge (``run_soon``, so the
-bridge owns every call and cancels them on close) for calls newer than the last one shown, and
-lists each with its time, caller, query, counts and per-half errors, newest first; while the
-dock is hidden its tab counts the calls not yet seen. Opening a call fetches it in full and
-shows its recall case in the window, read-only (graph, chunks, ledger, activation replay);
-"Re-run now" runs the same request and policy against the current memory and shows what
-changed. A refused call has no case: its error is shown instead. Imports Qt, the standard
-library, core types and the GUI's trace controller.
+``install_recall_feed(window)`` adds the page to the bottom dock (beside the ledger) and returns
+the ``RecallFeed``. It polls the memory's recall journal through the bridge (``run_soon``, so
+the bridge owns every call and cancels them on close) for calls newer than the last one shown,
+and lists each with its time, caller, query, counts and per-half errors, newest first; while the
+page is not on screen its tab counts the calls not yet seen. Opening a call fetches it in full
+and shows its recall case in the window, read-only (graph, chunks, ledger, activation replay);
+"Re-run now" runs the same request and policy against the current memory and shows what changed.
+A refused call has no case: its error is shown instead. Imports Qt, the standard library, core
+types and the GUI's trace controller.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -170,7 +170,7 @@ class RecallFeed(QWidget):
 
     def _retitle(self) -> None:
         if self.dock is not None:
-            self.dock.setWindowTitle(f"{TITLE} ({self.unseen} new)" if self.unseen else TITLE)
+            self.dock.set_page_title(self, f"{TITLE} ({self.unseen} new)" if self.unseen else TITLE)
 
     def seen(self, visible: bool = True) -> None:
         if visible:
@@ -259,13 +259,10 @@ class RecallFeed(QWidget):
 
 
 def install_recall_feed(window: Any) -> RecallFeed:
-    """Add the "Agent recalls" dock to ``window``, tabbed beside the ledger."""
+    """Add the "Agent recalls" page to ``window``'s bottom dock, beside the ledger."""
     feed = RecallFeed(window)
-    dock = window.add_dock(feed, TITLE, "recallFeedDock", Qt.DockWidgetArea.BottomDockWidgetArea)
+    dock = window.trace.bottom
+    dock.add_page(feed, TITLE)
     feed.dock = dock
-    ledger = getattr(getattr(window, "trace", None), "ledger_dock", None)
-    if ledger is not None:
-        window.tabifyDockWidget(ledger, dock)
-        ledger.raise_()
-    dock.visibilityChanged.connect(feed.seen)
+    dock.page_shown.connect(lambda page: feed.seen() if page is feed else None)
     return feed

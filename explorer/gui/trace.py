@@ -1,10 +1,11 @@
 """Seeing the retrieval think: the docks that show and change every decision, wired to the window.
 
-``install_trace(window)`` adds the policy dock, the ledger of drops, the activation overlay, the
-hits panel (every hit badged by layer and source, the sources tally, unavailable routes) and a
-score chart under the inspector, plus File-menu actions for recall cases and comparisons, and
-returns the ``TraceController`` that links them. A policy change that needs no new candidates is
-a what-if: ``TraceController.what_if`` re-decides the answer in hand with ``ScourResult.decide``
+``install_trace(window)`` adds the policy dock and the activation overlay as tabs beside the
+inspector (with a score chart under it), the bottom dock with the ledger of drops, "Why not" and
+the hits panel (every hit badged by layer and source, the sources tally, unavailable routes) as
+its pages, plus File-menu actions for recall cases and comparisons, and returns the
+``TraceController`` that links them. A policy change that needs no new candidates is a what-if:
+``TraceController.what_if`` re-decides the answer in hand with ``ScourResult.decide``
 synchronously and shows it (no store is asked); any other change sets the memory's policy and
 runs the query again through the bridge. Recall cases save the answer in hand, open read-only
 exactly as saved, and re-run against the current memory with the difference shown. Imports Qt,
@@ -51,10 +52,11 @@ from explorer.core.recall_case import (
 from explorer.core.scour import ScourRequest, ScourResult
 from explorer.core.sources import refetch_reasons
 from explorer.gui.activation_overlay import ActivationOverlay
+from explorer.gui.bottom_dock import BottomDock
 from explorer.gui.chunk_list import chunk_to_json
 from explorer.gui.compare_dialog import CompareDialog
 from explorer.gui.layout import LayoutRequest, compute_layout
-from explorer.gui.ledger_dock import GhostPainter, LedgerDock
+from explorer.gui.ledger_dock import GhostPainter, LedgerPanel
 from explorer.gui.policy_dock import PolicyDock, describe_change
 from explorer.gui.requests import QueryOutcome, QueryParams
 from explorer.gui.score_chart import ScoreChart, show_hit
@@ -206,24 +208,30 @@ class TraceController(QObject):
         memory = getattr(window.bridge, "memory", None)
         policy = getattr(memory, "policy", None) or DEFAULT_POLICY
         self.policy_dock = PolicyDock(window, preset_path=preset_path, policy=policy)
-        self.ledger_dock = LedgerDock(window)
+        self.ledger_dock = LedgerPanel(window)
         self.overlay = ActivationOverlay(window.graph_view)
         self.hits = HitsPanel()
         self.ghosts = GhostPainter(window.graph_view, window.chunk_list)
         self.chart = ScoreChart()
 
-        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.policy_dock)
-        window.docks_menu.addAction(self.policy_dock.toggleViewAction())
-        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.ledger_dock)
-        window.docks_menu.addAction(self.ledger_dock.toggleViewAction())
+        # The graph and the chunks keep the window: one side column of tabs (inspector,
+        # activation, policy) and one bottom dock of pages, collapsed until asked for.
         self.activation_dock = window.add_dock(
             self.overlay, "Activation", "activationDock", Qt.DockWidgetArea.RightDockWidgetArea
         )
-        self.hits_dock = window.add_dock(
-            self.hits, "Hits and sources", "hitsDock", Qt.DockWidgetArea.BottomDockWidgetArea
-        )
-        window.tabifyDockWidget(self.ledger_dock, self.hits_dock)
-        self.ledger_dock.raise_()
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.policy_dock)
+        window.docks_menu.addAction(self.policy_dock.toggleViewAction())
+        side = getattr(window, "inspector_dock", None) or self.activation_dock
+        for dock in (self.activation_dock, self.policy_dock):
+            if dock is not side:
+                window.tabifyDockWidget(side, dock)
+        side.raise_()
+        self.bottom = BottomDock(window, window.store)
+        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.bottom)
+        window.docks_menu.addAction(self.bottom.toggleViewAction())
+        self.bottom.add_page(self.ledger_dock, "Ledger of drops")
+        self.bottom.add_page(self.ledger_dock.why_panel, "Why not")
+        self.bottom.add_page(self.hits, "Hits and sources")
         self._chart_under_inspector()
 
         self._refetch_timer = QTimer(self)

@@ -81,11 +81,12 @@ def test_the_tab_counts_calls_not_yet_seen(
     qloop: Any, qtbot: Any, window: Any, memory: Any
 ) -> None:
     feed = window.recall_feed
-    window.trace.ledger_dock.raise_()
+    bottom = window.trace.bottom
+    bottom.show_page(window.trace.ledger_dock)
     qtbot.waitUntil(lambda: feed.visibleRegion().isEmpty(), timeout=2_000)
     caller = f"agent-{uuid.uuid4().hex[:8]}"
     _call(qloop, memory, caller, {"query": "Priya", "n_chunks": 1, "kg_top_k": 1})
     qtbot.waitUntil(lambda: _row(feed, caller) is not None, timeout=2_000)
-    assert feed.dock.windowTitle().startswith("Agent recalls (")
-    feed.dock.raise_()
-    qtbot.waitUntil(lambda: feed.dock.windowTitle() == "Agent recalls", timeout=2_000)
+    assert bottom.page_title(feed).startswith("Agent recalls (")
+    bottom.show_page(feed)
+    qtbot.waitUntil(lambda: bottom.page_title(feed) == "Agent recalls", timeout=2_000)

@@ -360,9 +360,9 @@ class ActivationOverlay(QWidget):
         drawn = [item for item in items if item is not None]
         if not drawn:
             return
-        x = sum_in_order(item.x() for item in drawn) / len(drawn)
-        y = sum_in_order(item.y() for item in drawn) / len(drawn)
-        self.graph_view.centerOn(QPointF(x, y))
+        # The middle of their bounding box, so a spread-out frontier stays on screen if it fits.
+        xs, ys = [item.x() for item in drawn], [item.y() for item in drawn]
+        self.graph_view.centerOn(QPointF((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2))
 
     # ------------------------------------------------------------------ drawing
 
@@ -451,7 +451,7 @@ class ActivationOverlay(QWidget):
         """Light up and label the nodes the frame reached; put back what we lit before."""
         view = self.graph_view
         drawn = [n for n in nodes if view.node_item(n) is not None]
-        if drawn == self._lit:
+        if drawn == self._lit and view.highlighted_ids() == set(drawn):
             return
         if drawn or self._lit:
             view.highlight_entities(drawn)

@@ -51,7 +51,7 @@ ORGANIZATION = "scour-explorer"
 APPLICATION = "Scour Explorer"
 SLOW_MS = 2000.0
 RECENT_LIMIT = 30
-SIDE_WIDTH = 300  # the column of side docks, when no layout was saved
+SIDE_WIDTH = 280  # the column of side docks, when no layout was saved
 
 JsonDict = dict[str, Any]
 
@@ -305,7 +305,7 @@ class MainWindow(QMainWindow):
         if isinstance(splitter, QByteArray) and not splitter.isEmpty():
             self.splitter.restoreState(splitter)
         else:
-            self.splitter.setSizes([700, 500])
+            self.splitter.setSizes([640, 420])
         recent: Any = store.value("query/recent", [])
         if isinstance(recent, str):
             recent = [recent]

@@ -133,7 +133,7 @@ class PolicyDock(QDockWidget):
         preset_path: Path | None = None,
         policy: RetrievalPolicy = DEFAULT_POLICY,
     ) -> None:
-        super().__init__("Retrieval policy", parent)
+        super().__init__("Policy", parent)  # short: a tab in the side column
         self.setObjectName("policyDock")
         self.preset_path = preset_path if preset_path is not None else default_preset_path()
         self._fetched_policy = policy

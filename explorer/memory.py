@@ -448,6 +448,21 @@ async def test_connection(settings: Settings) -> dict[str, tuple[bool, str]]:
     return report
 
 
+async def list_graphiti_graphs(settings: Settings) -> list[str]:
+    """The graphs on the FalkorDB of ``settings`` (``falkordb_url``, else the embedded one, which
+    must be running) that look like graphiti's; reads nothing else."""
+    from explorer.adapters.graphiti import graphiti_graphs
+
+    if settings.falkordb_url:
+        return await graphiti_graphs(url=settings.falkordb_url, deadline=settings.connect_timeout)
+    from explorer.adapters.embedded import EmbeddedServers
+
+    servers = EmbeddedServers(settings.data_dir)
+    return await graphiti_graphs(
+        socket_path=servers.falkordb_socket, deadline=settings.connect_timeout
+    )
+
+
 def _start_embedded(servers: Any) -> bool:
     """Start the embedded servers; True when this call started at least one of them."""
     before = servers.status()

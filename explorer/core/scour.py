@@ -132,6 +132,10 @@ def _relationship(neighbour: Neighbour) -> dict[str, Any]:
         "confidence": relation.confidence,
         "valid_from": _iso(relation.valid_from),
         "valid_to": _iso(relation.valid_to),
+        # Transaction time, where the store keeps it (graphiti): when the fact was learned and
+        # when it was retired.
+        "recorded_at": _iso(relation.recorded_at),
+        "expired_at": _iso(relation.expired_at),
     }
 
 

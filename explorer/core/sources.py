@@ -15,7 +15,10 @@ the chunk and entity full-text routes are divided by the best score of that rout
 (relative score fusion: the best lexical hit is 1); the term scan's lexical signal is its overlap
 as a share of the most the query's terms could score. A chunk found by both chunk routes becomes
 one candidate with both signals (source ``vector``, both routes listed). Each route searches the
-query's scope and, when scope blending may climb, the highest ancestor within reach.
+query's scope and, when scope blending may climb, the highest ancestor within reach. A chunk
+store with a ``vector_refusal(spec)`` method (a graphiti graph) can decline the vector route up
+front: the reason goes to the ledger and the route is listed in ``unavailable``, without a
+failure.
 
 ``GraphAssociations`` is the association source over ``GraphStore``. Imports only the standard
 library and core.
@@ -260,6 +263,15 @@ class StoreCandidateSource:
                     dropped_route(route, GATE_SOURCE, f"no {what} is configured", query.scope)
                 )
         ask_vector = ask_vector and self._chunks is not None and self._embedder is not None
+        # A store that knows its vectors cannot be compared with this embedder's (a graphiti
+        # graph of another or unknown model) says why; the route is then not asked at all.
+        skipped: list[str] = []
+        if ask_vector:
+            reason = await _vector_refusal(self._chunks, self._embedder)
+            if reason is not None:
+                ask_vector = False
+                skipped.append(ROUTE_VECTOR)
+                refused.append(dropped_route(ROUTE_VECTOR, GATE_SOURCE, reason, query.scope))
         ask_lexical = ask_lexical and self._chunks is not None
         ask_graph = ask_graph and self._graph is not None
         ask_concepts = ask_concepts and self._concepts is not None
@@ -291,7 +303,7 @@ class StoreCandidateSource:
                 embedding.cancel()
 
         failures: dict[str, str] = {}
-        unavailable: list[str] = []
+        unavailable: list[str] = list(skipped)
         if embedding is not None and embedding.done() and not embedding.cancelled():
             trouble = embedding.exception()
             if trouble is not None:
@@ -470,6 +482,15 @@ class StoreCandidateSource:
             (item for group in groups for item in group), key=lambda item: (-item[0], item[1])
         )
         return [_concept_candidate(hit, query.scope) for _, _, hit in ranked[:k]]
+
+
+async def _vector_refusal(chunks: object, embedder: Embedder | None) -> str | None:
+    """Why the chunk store cannot compare its vectors with the embedder's, if it can tell."""
+    check = getattr(chunks, "vector_refusal", None)
+    if embedder is None or not callable(check):
+        return None
+    reason = await check(embedder.spec)
+    return None if reason is None else str(reason)
 
 
 async def _indexed_search(

@@ -2,8 +2,8 @@
 
 Shows the entity's properties, aliases, confidence, salience, first and last seen, temporal and
 domain concepts, score breakdown when it came from the query, its relations (each a link that
-selects the entity at the other end) and its provenance (each a link to the chunk). Imports Qt and
-the standard library; never awaits.
+selects the entity at the other end, with the fact's validity history) and its provenance (each
+a link to the chunk). Imports Qt and the standard library; never awaits.
 """
 
 from __future__ import annotations
@@ -98,11 +98,13 @@ class InspectorWidget(QTextBrowser):
                 if rel.get("fact")
                 else ""
             )
+            history = validity_history(rel)
+            shown = f"<br><span style='color:#5f6368'>{_esc(history)}</span>" if history else ""
             parts.append(
                 f"<li>{arrow} <i>{_esc(rel.get('type'))}</i> "
                 f"<a href='{self._link('entity', neighbour.get('id'))}'>"
                 f"{_esc(neighbour.get('name'))}</a>"
-                f"{fact}</li>"
+                f"{fact}{shown}</li>"
             )
         parts.append("</ul>")
         provenance = list(e.get("provenance") or [])
@@ -142,6 +144,23 @@ class InspectorWidget(QTextBrowser):
             self.entity_activated.emit(target)
         elif kind == "chunk" and target:
             self.chunk_activated.emit(target)
+
+
+def validity_history(relation: Mapping[str, Any]) -> str:
+    """A fact's history in one line: when it held (valid time) and, where the store keeps them
+    (graphiti), when it was learned and retired; ``""`` when nothing is known."""
+
+    def day(key: str) -> str:
+        return str(relation.get(key) or "").replace("T", " ")[:16]
+
+    parts = []
+    if day("valid_from") or day("valid_to"):
+        parts.append(f"valid {day('valid_from') or '?'} → {day('valid_to') or 'now'}")
+    if day("recorded_at"):
+        parts.append(f"learned {day('recorded_at')}")
+    if day("expired_at"):
+        parts.append(f"expired {day('expired_at')}")
+    return " · ".join(parts)
 
 
 def _esc(value: Any) -> str:

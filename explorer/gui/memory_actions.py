@@ -1,12 +1,13 @@
 """The window's own-memory path: the overview, the scope tree, import, settings and connections.
 
 ``install_memory_actions(window)`` adds File → Import… (and importing a file dropped on the
-window), Open memory…, Open recent and Settings…, and the overview page beside the chunk list.
-Whenever a memory is opened (at start, after Connect, after Settings) or an import ends, the
-bridge's overview fills the scope picker and, until the first query, shows the memory's counts
-and example queries beside its most salient entities drawn as a starting graph. Recent memories
-(data directories or external connections) are kept in the window's ``QSettings``. Imports Qt,
-the standard library, the settings module and the GUI modules.
+window), Open memory…, Open graphiti memory…, Open recent and Settings…, and the overview page
+beside the chunk list. Whenever a memory is opened (at start, after Connect, after Settings) or
+an import ends, the bridge's overview fills the scope picker and, until the first query, shows
+the memory's counts and example queries beside its most salient entities drawn as a starting
+graph. Recent memories (data directories, external connections or graphiti graphs) are kept in
+the window's ``QSettings``. Imports Qt, the standard library, the settings module and the GUI
+modules.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFrame, QScrollArea
 
 from explorer.core.overview import MemoryOverview
+from explorer.gui.graphiti_dialog import GraphitiDialog
 from explorer.gui.import_dialog import ImportDialog
 from explorer.gui.overview import OverviewWidget, overview_result
 from explorer.gui.requests import ImportOutcome, QueryOutcome, QueryParams
@@ -35,7 +37,14 @@ APPLICATION = "Scour Explorer"
 RECENT_KEY = "memory/recent"
 RECENT_LIMIT = 8
 #: What a recent-memory entry remembers of the settings.
-CONNECTION_FIELDS = ("data_dir", "falkordb_url", "postgres_dsn", "graph_name")
+CONNECTION_FIELDS = (
+    "data_dir",
+    "falkordb_url",
+    "postgres_dsn",
+    "graph_name",
+    "graphiti_graph",
+    "graphiti_embedding_model",
+)
 
 
 class MemoryActions(QObject):
@@ -52,8 +61,6 @@ class MemoryActions(QObject):
         self.overview_area.setWidgetResizable(True)
         self.overview_area.setFrameShape(QFrame.Shape.NoFrame)
         self.overview_area.setWidget(self.overview_page)
-        # Tall enough for the counts, scopes and examples beside the starting graph.
-        self.overview_area.setMinimumHeight(340)
         window.side.addWidget(self.overview_area)
         window.side.setCurrentWidget(self.overview_area)
         self.import_dialog: ImportDialog | None = None
@@ -64,6 +71,7 @@ class MemoryActions(QObject):
         for text, slot, keys in (
             ("&Import conversations…", self.open_import, "Ctrl+I"),
             ("&Open memory…", self.open_connect, "Ctrl+O"),
+            ("Open &graphiti memory…", self.open_graphiti, "Ctrl+Shift+O"),
         ):
             action = window._action(menu, text, slot, keys)
             menu.insertAction(first, action)
@@ -176,9 +184,22 @@ class MemoryActions(QObject):
         if not isinstance(settings, Settings):
             return None
         dialog = ConnectDialog(self.bridge, settings, self.window)
+        # The explorer's own stores: whatever graphiti graph was open is left.
+        dialog.accepted.connect(lambda: self._reopen(_own_memory(dialog.selected)))
+        self.dialog = dialog
+        dialog.show()
+        return dialog
+
+    def open_graphiti(self) -> GraphitiDialog | None:
+        """File → Open graphiti memory…: a graph graphiti-core wrote, opened read-only."""
+        settings = self.bridge.settings
+        if not isinstance(settings, Settings):
+            return None
+        dialog = GraphitiDialog(self.bridge, settings, self.window)
         dialog.accepted.connect(lambda: self._reopen(dialog.selected))
         self.dialog = dialog
         dialog.show()
+        dialog.list_graphs()
         return dialog
 
     def _reopen(self, settings: Settings | None) -> None:
@@ -214,6 +235,8 @@ class MemoryActions(QObject):
             if not isinstance(connection, dict):
                 continue
             label = connection.get("falkordb_url") or connection.get("data_dir") or "?"
+            if connection.get("graphiti_graph"):
+                label = f"graphiti “{connection['graphiti_graph']}” on {label}"
             action = self.recent_menu.addAction(str(label))
             action.triggered.connect(lambda _=False, c=connection: self.open_recent(c))
         self.recent_menu.setEnabled(bool(self.recent_menu.actions()))
@@ -225,11 +248,16 @@ class MemoryActions(QObject):
                 k: connection.get(k) for k in CONNECTION_FIELDS if k in connection
             }
             values["data_dir"] = Path(str(values.get("data_dir") or settings.data_dir))
+            # Entries from before graphiti memories existed are the explorer's own stores.
+            values.setdefault("graphiti_graph", None)
             self._reopen(dataclasses.replace(settings, **values))
 
 
 def where(settings: Settings) -> str:
     """Which memory these settings open, in a few words."""
+    if settings.graphiti_graph:
+        server = settings.falkordb_url or "the embedded FalkorDB"
+        return f"graphiti graph “{settings.graphiti_graph}” on {server}"
     if settings.falkordb_url or settings.postgres_dsn:
         return settings.falkordb_url or settings.postgres_dsn or ""
     home = Path.home()
@@ -244,7 +272,13 @@ def _connection(settings: Settings) -> dict[str, Any]:
         "falkordb_url": settings.falkordb_url,
         "postgres_dsn": settings.postgres_dsn,
         "graph_name": settings.graph_name,
+        "graphiti_graph": settings.graphiti_graph,
+        "graphiti_embedding_model": settings.graphiti_embedding_model,
     }
+
+
+def _own_memory(settings: Settings | None) -> Settings | None:
+    return None if settings is None else dataclasses.replace(settings, graphiti_graph=None)
 
 
 def _dropped_file(event: QDragEnterEvent | QDropEvent) -> str | None:

@@ -2,7 +2,8 @@
 
 Counts of chunks, pending chunks, entities, relations and mentions; entities by type, chunks by
 scope and domain, concepts by scope and everything by layer; the stored and the configured
-embedding model; the servers' versions when the memory runs embedded ones. A store that fails
+embedding model (and, for a store that can tell, whether vector search is on and why not); the
+servers' versions when the memory runs embedded ones. A store that fails
 to answer is listed under ``errors`` instead of failing the whole report. Imports the standard
 library, core errors and ingest helpers; the stores come in through the ports.
 """
@@ -44,6 +45,13 @@ async def memory_stats(memory: MemoryStores) -> dict[str, object]:
             errors["graph"] = str(error)
     spec = memory.embedder.spec
     figures["embedder"] = {"model": spec.model, "dimension": spec.dimension}
+    # A store that can tell its vectors apart from the embedder's (a graphiti graph) says so.
+    refusal = getattr(memory.chunks, "vector_refusal", None)
+    if callable(refusal):
+        try:
+            figures["vector_search"] = (await refusal(spec)) or "on"
+        except ExplorerError as error:
+            errors["chunks"] = str(error)
     figures["chunks"] = chunk_counts.get("chunks", 0)
     figures["pending"] = chunk_counts.get("pending", 0)
     figures["entities"] = graph_counts.get("entities", 0)

@@ -21,7 +21,7 @@ from explorer.adapters.embedded import EmbeddedServers
 from explorer.adapters.falkor import FalkorGraphStore
 from explorer.adapters.graphiti import NotGraphiti, graphiti_graphs, open_graphiti
 from explorer.cli import main
-from explorer.core.errors import ReadOnlyStore
+from explorer.core.errors import EmbeddingMismatch, ReadOnlyStore
 from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation
 from explorer.core.scour import ScourRequest
 from explorer.memory import Memory, open_memory
@@ -192,16 +192,24 @@ async def test_vectors_of_an_undeclared_model_are_not_compared_and_the_answer_sa
 ) -> None:
     async with open_memory(_settings(servers, graphiti.graph, tmp_path)) as memory:
         result = await _scour(memory, "greyhound Biscuit")
-        assert "graphiti_embedding_model" in result["chunks_error"]
-        assert "vector" in result["unavailable"]
+        # Not asked at all, with the reason in the ledger; not a failure of the chunk half.
+        assert "vector" in result["unavailable"] and "chunks_error" not in result
+        [note] = [d["reason"] for d in result["dropped"] if d["source"] == "vector"]
+        assert "graphiti does not record which model" in note
+        assert "graphiti_embedding_model" in note
+        assert result["sources"]["vector"] == 0
         # Lexical and graph still answer.
         assert result["success"] and graphiti.episodes["dog"] in {c["id"] for c in result["chunks"]}
         assert "Biscuit" in {e["name"] for e in result["kg_entities"]}
+        assert memory.chunks is not None
+        with pytest.raises(EmbeddingMismatch, match="vector search is off"):
+            await memory.chunks.search([0.1] * 256, 3, spec=memory.embedder.spec)
     declared = _settings(servers, graphiti.graph, tmp_path, graphiti_embedding_model="other-model")
     async with open_memory(declared) as memory:
         result = await _scour(memory, "greyhound Biscuit")
-        assert "other-model, 16 dimensions" in result["chunks_error"]
-        assert "wordllama" in result["chunks_error"]
+        [note] = [d["reason"] for d in result["dropped"] if d["source"] == "vector"]
+        assert "the graphiti vectors are other-model, 16 dimensions" in note
+        assert "the embedder is wordllama" in note
 
 
 async def test_vectors_of_the_declared_model_rank_entities_and_episodes(
@@ -215,7 +223,7 @@ async def test_vectors_of_the_declared_model_rank_entities_and_episodes(
         assert await memory.chunks.embedding_spec() == EmbeddingSpec(MODEL, 16)
         result = await _scour(memory, "Maya works at Zalando")
         assert "chunks_error" not in result and "kg_error" not in result
-        assert result["sources"]["vector"] > 0
+        assert result["sources"]["vector"] > 0 and "vector" not in result["unavailable"]
         # The fact's own words make its episode the nearest one.
         [best] = await memory.chunks.search(
             (await HashEmbedder().embed(["Maya works at Zalando"]))[0], 1, spec=HashEmbedder.spec
@@ -293,6 +301,7 @@ def test_cli_query_and_stats_open_a_graphiti_graph(
     assert _cli(servers, graphiti.graph, "stats", "--json") == 0
     stats = json.loads(capsys.readouterr().out)
     assert (stats["chunks"], stats["entities"], stats["relations"]) == (4, 8, 6)
+    assert "graphiti does not record which model" in stats["vector_search"]
 
 
 def test_cli_names_a_graph_that_is_not_graphiti(

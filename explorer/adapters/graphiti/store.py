@@ -8,9 +8,10 @@ description term share, cosine).
 
 Vectors. graphiti records neither the model nor the dimension of its embeddings. They are used
 only when the setting ``graphiti_embedding_model`` names the model that wrote them, the
-configured embedder is that model, and its dimension equals the stored vectors'. Otherwise the
-chunk vector route raises ``EmbeddingMismatch`` saying why (it lands in scour's
-``chunks_error``) and entities are searched by full text alone: never a silent mismatch.
+configured embedder is that model, and its dimension equals the stored vectors'. Otherwise
+``vector_refusal`` says why, scour leaves the chunk vector route out with that reason in its
+ledger (and the route in ``unavailable``), ``search`` raises ``EmbeddingMismatch`` with it, and
+entities are searched by full text alone: never a silent mismatch.
 graphiti keeps no vectors of episodes, so an episode's similarity is that of the nearest fact
 extracted from it.
 
@@ -74,6 +75,13 @@ def group_of(scope: str | None) -> str | None:
     return parts[0] if parts else None
 
 
+def _vectors_off(reason: str) -> str:
+    return (
+        f"vector search is off for this graphiti memory ({reason}); episodes and entities are "
+        "found by text and the graph only"
+    )
+
+
 class VectorGate:
     """Decides whether graphiti's stored vectors may be compared with the query's."""
 
@@ -123,10 +131,7 @@ class VectorGate:
     async def check(self, spec: EmbeddingSpec) -> None:
         reason = await self.refusal(spec)
         if reason is not None:
-            raise EmbeddingMismatch(
-                f"vector search is off for this graphiti memory ({reason}); episodes and "
-                "entities are found by text and the graph only"
-            )
+            raise EmbeddingMismatch(_vectors_off(reason))
 
 
 class GraphitiGraphStore:
@@ -355,6 +360,12 @@ class GraphitiChunkStore:
 
     async def embedding_spec(self) -> EmbeddingSpec | None:
         return await self._gate.stored_spec()
+
+    async def vector_refusal(self, spec: EmbeddingSpec) -> str | None:
+        """Why a query embedded by ``spec`` cannot be compared with graphiti's vectors (scour
+        then leaves the vector route out and puts this in its ledger); ``None`` if it can."""
+        reason = await self._gate.refusal(spec)
+        return None if reason is None else _vectors_off(reason)
 
     async def search(
         self,

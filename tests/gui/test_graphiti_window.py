@@ -1,0 +1,135 @@
+"""The window on a graphiti memory: a graph graphiti-core wrote, opened read-only.
+
+Embedded servers of this module hold a graphiti graph written with graphiti's own models. The
+window opened on it shows its overview, answers a query, and for a selected entity shows its
+facts with their validity history in the inspector beside the episode texts with the entity's
+name highlighted. File → Open graphiti memory… lists the server's graphiti graphs (not the
+explorer's own graph) and switches the window to the chosen one. The graph is unchanged after
+every test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from explorer.adapters.embedded import EmbeddedServers
+from explorer.gui.bridge import ServiceBridge
+from explorer.settings import Settings
+from tests.graphiti_graph import GraphitiFixture, graph_snapshot, write_graphiti_graph
+from tests.gui.conftest import close_window, make_window, run, wait, wait_for_answer
+
+
+@pytest.fixture(scope="module")
+def graphiti_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    data_dir = tmp_path_factory.mktemp("graphiti-memory")
+    servers = EmbeddedServers(data_dir)
+    servers.start()
+    try:
+        yield data_dir
+    finally:
+        servers.stop()
+
+
+@pytest.fixture(scope="module")
+def written(qloop: asyncio.AbstractEventLoop, graphiti_dir: Path) -> GraphitiFixture:
+    socket = EmbeddedServers(graphiti_dir).falkordb_socket
+    return run(qloop, write_graphiti_graph(socket, "agent_memory"))
+
+
+@pytest.fixture
+def graphiti(graphiti_dir: Path, written: GraphitiFixture) -> Iterator[GraphitiFixture]:
+    socket = EmbeddedServers(graphiti_dir).falkordb_socket
+    before = graph_snapshot(socket, written.graph)
+    yield written
+    assert graph_snapshot(socket, written.graph) == before, "the graphiti graph was written"
+
+
+def _window(qtbot: Any, settings: Settings, settings_store: Any) -> Any:
+    bridge = ServiceBridge(settings, poll_interval=0.3)
+    window = make_window(bridge, settings_store)
+    bridge.open()
+    qtbot.waitUntil(lambda: window.memory_actions.overview is not None, timeout=60_000)
+    return window
+
+
+def test_the_window_shows_an_entitys_facts_beside_the_episode_text(
+    qloop: asyncio.AbstractEventLoop,
+    qtbot: Any,
+    graphiti_dir: Path,
+    graphiti: GraphitiFixture,
+    settings_store: Any,
+) -> None:
+    settings = Settings(data_dir=graphiti_dir, graphiti_graph=graphiti.graph, load_demo=True)
+    window = _window(qtbot, settings, settings_store)
+    try:
+        overview = window.memory_actions.overview
+        assert (overview.chunks, overview.entities, overview.relations) == (4, 8, 6)
+        assert "graphiti graph “agent_memory”" in window.windowTitle()
+        token = window.run_query("Where does Maya live?")
+        wait_for_answer(qtbot, window, token, 120_000)
+        maya = graphiti.entities["Maya"]
+        assert maya in window.graph_view.node_ids
+        window.graph_view.select_entity(maya)
+        chunks = window.chunk_list
+        qtbot.waitUntil(
+            lambda: (
+                chunks.mode == "mentions" and chunks.entity_id == maya and len(chunks.cards) == 3
+            ),
+            timeout=60_000,
+        )
+        qtbot.waitUntil(lambda: window.inspector.entity_id == maya, timeout=60_000)
+        wait(0.5)
+        page = window.inspector.toPlainText()
+        assert "Maya lives in Lisbon" in page and "Maya lives in Berlin" in page
+        assert "valid 2026-01-25 10:00 → 2026-05-01 10:00" in page
+        assert "expired 2026-05-03 10:00" in page
+        assert "valid 2026-05-01 10:00 → now" in page
+        texts = {card.chunk_id: card.text for card in chunks.cards}
+        assert texts[graphiti.episodes["lisbon"]] == graphiti.contents["lisbon"]
+        lisbon = chunks.card(graphiti.episodes["lisbon"])
+        assert lisbon is not None
+        assert sorted(t.lower() for t in lisbon.highlighted_texts()) == ["maya", "maya"]
+    finally:
+        close_window(qloop, window)
+
+
+def test_file_open_graphiti_memory_lists_the_graphs_and_switches_to_one(
+    qloop: asyncio.AbstractEventLoop,
+    qtbot: Any,
+    graphiti_dir: Path,
+    graphiti: GraphitiFixture,
+    settings_store: Any,
+) -> None:
+    from explorer.gui.graphiti_dialog import GraphitiDialog
+
+    own = Settings(data_dir=graphiti_dir, load_demo=False, file=graphiti_dir / "settings.toml")
+    window = _window(qtbot, own, settings_store)
+    try:
+        assert window.memory_actions.overview.chunks == 0
+        action = next(a for a in window.file_menu.actions() if a.text() == "Open &graphiti memory…")
+        action.trigger()
+        dialog = window.memory_actions.dialog
+        assert isinstance(dialog, GraphitiDialog)
+        qtbot.waitUntil(lambda: dialog.status.text().startswith(("✔", "✘")), timeout=30_000)
+        listed = [dialog.graphs.itemText(i) for i in range(dialog.graphs.count())]
+        assert listed == [graphiti.graph]  # the explorer's own graph there is not offered
+        dialog._on_open()
+        qtbot.waitUntil(
+            lambda: (
+                window.bridge.opened
+                and window.memory_actions.overview is not None
+                and window.memory_actions.overview.chunks == 4
+            ),
+            timeout=60_000,
+        )
+        assert window.bridge.settings.graphiti_graph == graphiti.graph
+        assert "graphiti graph" in window.windowTitle()
+        recent = window.memory_actions.recent_menu.actions()
+        assert recent and recent[0].text().startswith("graphiti “agent_memory”")
+    finally:
+        close_window(qloop, window)

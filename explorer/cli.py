@@ -73,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SCENE.json",
         help="with --screenshot: also write what the graph shows (nodes, labels, legend, edges)",
     )
+    parser.add_argument(
+        "--select",
+        metavar="NAME",
+        help="with --screenshot: after the queries, select the entity of this name",
+    )
     parser.add_argument("--size", type=_size, default=(1400, 900), help="with --screenshot: WxH")
     sub = parser.add_subparsers(dest="command")
 
@@ -198,7 +203,12 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             from explorer.gui.screenshot import run_screenshot
 
             return run_screenshot(
-                args.screenshot, args.query, args.size, settings, scene=args.scene_json
+                args.screenshot,
+                args.query,
+                args.size,
+                settings,
+                scene=args.scene_json,
+                select=args.select,
             )
         from explorer.app import run_app
 

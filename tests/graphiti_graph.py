@@ -245,3 +245,29 @@ def graph_snapshot(socket_path: str | Path, graph: str) -> list[list[str]]:
         return [sorted(repr(row) for row in handle.ro_query(q).result_set) for q in statements]
     finally:
         client.connection.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tests.graphiti_graph DATA_DIR GRAPH``: write the fixture graph into the
+    embedded FalkorDB of DATA_DIR (started if needed, left running), to look at it."""
+    import asyncio
+    import sys
+
+    from explorer.adapters.embedded import EmbeddedServers
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 2:
+        print("usage: python -m tests.graphiti_graph DATA_DIR GRAPH", file=sys.stderr)
+        return 2
+    servers = EmbeddedServers(Path(args[0]))
+    servers.start()
+    fixture = asyncio.run(write_graphiti_graph(servers.falkordb_socket, args[1]))
+    print(
+        f"graphiti graph {fixture.graph!r}: {len(fixture.entities)} entities, "
+        f"{len(fixture.facts)} facts, {len(fixture.episodes)} episodes"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,10 +1,10 @@
 """Headless screenshots of the real main window, for scripts, docs and tests.
 
 ``run_screenshot`` opens the same ``MainWindow`` the app shows (on the offscreen platform when
-there is no display), opens the memory, optionally runs a query, waits until the answer is shown
-and laid out, saves a PNG of the whole window and shuts down cleanly. ``capture`` is the part
-that runs inside an already running loop, for callers that own the window. Imports Qt, qasync,
-the standard library and the GUI modules.
+there is no display), opens the memory, optionally runs a query (and selects an entity), waits
+until the answer is shown and laid out, saves a PNG of the whole window and shuts down cleanly.
+``capture`` is the part that runs inside an already running loop, for callers that own the
+window. Imports Qt, qasync, the standard library and the GUI modules.
 """
 
 from __future__ import annotations
@@ -62,9 +62,11 @@ async def capture(
     *,
     limit: float = 120.0,
     scene: Path | None = None,
+    select: str | None = None,
 ) -> Path:
     """Run the queries one after another in an open window, wait for each answer and its
-    layout, and save the window (and with ``scene``, what the graph shows, as JSON)."""
+    layout, select the entity named ``select`` (its inspector and mentions shown), and save the
+    window (and with ``scene``, what the graph shows, as JSON)."""
     queries = [query] if isinstance(query, str) else list(query or ())
     bridge = window.bridge
     failures: list[str] = []
@@ -86,6 +88,8 @@ async def capture(
             limit,
             "the overview",
         )
+    if select is not None:
+        await _select(window, select, limit)
     await asyncio.sleep(SETTLE_SECONDS)
     QApplication.processEvents()
     pixmap = window.grab()
@@ -123,6 +127,22 @@ async def _ask(window: MainWindow, query: str, limit: float) -> None:
     await _until(lambda: not window.graph_view.is_layout_pending(), limit, "the layout")
 
 
+async def _select(window: MainWindow, name: str, limit: float) -> None:
+    """Select the drawn entity called ``name`` (any case) and wait for its details."""
+    nodes = window.graph_view.state.nodes.values()
+    found = [node.id for node in nodes if node.name.casefold() == name.casefold()]
+    if not found:
+        raise RuntimeError(f"no entity called {name!r} is shown")
+    window.graph_view.select_entity(found[0])
+    await _until(
+        lambda: window.inspector.entity_id == found[0]
+        and "Loading" not in window.inspector.toPlainText()
+        and window.chunk_list.mode == "mentions",
+        limit,
+        f"the details of {name!r}",
+    )
+
+
 def shown_line(window: MainWindow) -> str:
     """What the window displays, in one line: ``shown: N entities, M chunks, scope S`` (the
     entities the answer or the overview put in the graph, the chunks in the list)."""
@@ -142,6 +162,7 @@ def run_screenshot(
     settings: Any = None,
     *,
     scene: Path | None = None,
+    select: str | None = None,
 ) -> int:
     """Open the main window, run ``query``, save a PNG of the window to ``out``; 0 on success."""
     import qasync
@@ -163,7 +184,7 @@ def run_screenshot(
         try:
             window.show()
             bridge.open()
-            loop.run_until_complete(capture(window, out, query, limit=limit, scene=scene))
+            loop.run_until_complete(capture(window, out, query, limit=limit, scene=scene, select=select))
             print(shown_line(window))
         except (RuntimeError, TimeoutError, OSError) as exc:
             _log.error("screenshot failed: %s", exc)

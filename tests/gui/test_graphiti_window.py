@@ -133,3 +133,29 @@ def test_file_open_graphiti_memory_lists_the_graphs_and_switches_to_one(
         assert recent and recent[0].text().startswith("graphiti “agent_memory”")
     finally:
         close_window(qloop, window)
+
+
+def test_a_screenshot_can_select_an_entity(
+    qloop: asyncio.AbstractEventLoop,
+    qtbot: Any,
+    graphiti_dir: Path,
+    graphiti: GraphitiFixture,
+    settings_store: Any,
+    tmp_path: Path,
+) -> None:
+    from PySide6.QtGui import QImage
+
+    from explorer.gui.screenshot import capture
+
+    settings = Settings(data_dir=graphiti_dir, graphiti_graph=graphiti.graph)
+    window = _window(qtbot, settings, settings_store)
+    try:
+        out = tmp_path / "shot.png"
+        run(qloop, capture(window, out, "Where does Maya live?", select="maya"))
+        assert window.inspector.entity_id == graphiti.entities["Maya"]
+        assert "Maya lives in Berlin" in window.inspector.toPlainText()
+        assert not QImage(str(out)).isNull()
+        with pytest.raises(RuntimeError, match="no entity called 'Nobody'"):
+            run(qloop, capture(window, tmp_path / "none.png", select="Nobody"))
+    finally:
+        close_window(qloop, window)

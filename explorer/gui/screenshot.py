@@ -135,9 +135,11 @@ async def _select(window: MainWindow, name: str, limit: float) -> None:
         raise RuntimeError(f"no entity called {name!r} is shown")
     window.graph_view.select_entity(found[0])
     await _until(
-        lambda: window.inspector.entity_id == found[0]
-        and "Loading" not in window.inspector.toPlainText()
-        and window.chunk_list.mode == "mentions",
+        lambda: (
+            window.inspector.entity_id == found[0]
+            and "Loading" not in window.inspector.toPlainText()
+            and window.chunk_list.mode == "mentions"
+        ),
         limit,
         f"the details of {name!r}",
     )
@@ -184,7 +186,9 @@ def run_screenshot(
         try:
             window.show()
             bridge.open()
-            loop.run_until_complete(capture(window, out, query, limit=limit, scene=scene, select=select))
+            loop.run_until_complete(
+                capture(window, out, query, limit=limit, scene=scene, select=select)
+            )
             print(shown_line(window))
         except (RuntimeError, TimeoutError, OSError) as exc:
             _log.error("screenshot failed: %s", exc)

@@ -180,6 +180,7 @@ class ChunkListWidget(QWidget):
         bar = QHBoxLayout()
         self.title = QLabel("No query yet")
         self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)  # a long title (a path's steps) must not widen the window
         bar.addWidget(self.title, 1)
         self.more_button = QPushButton()
         self.more_button.hide()

@@ -85,6 +85,7 @@ class GraphFilterBar(QWidget):
         for slider, value in ((self.start, 0), (self.end, STEPS)):
             slider.setRange(0, STEPS)
             slider.setValue(value)
+            slider.setMinimumWidth(70)
             slider.valueChanged.connect(self._on_slider_value_changed)
             layout.addWidget(slider, 1)
         self.play_button = QToolButton()

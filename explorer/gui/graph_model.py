@@ -36,6 +36,7 @@ class NodeData:
     label: str = ""  # what the view writes under it, when the name alone is ambiguous
     aliases: tuple[str, ...] = ()
     layer: str = ""
+    salience: float = 0.0
     # When the memory was first and last evidenced (ISO 8601), for the time filter; "" unknown.
     first_seen: str = ""
     last_seen: str = ""
@@ -141,6 +142,7 @@ def state_from_result(result: Mapping[str, Any], previous: GraphState | None = N
             scope=str(entity.get("scope") or ""),
             aliases=tuple(str(a) for a in entity.get("aliases") or ()),
             layer=str(entity.get("layer") or ""),
+            salience=float(entity.get("salience") or 0.0),
             first_seen=str(entity.get("first_seen") or ""),
             last_seen=str(entity.get("last_seen") or ""),
         )
@@ -220,6 +222,7 @@ def merge_neighbourhood(
             parent=parent,
             aliases=tuple(entity.aliases),
             layer=entity.layer.value,
+            salience=entity.salience,
             first_seen=entity.first_seen.isoformat() if entity.first_seen else "",
             last_seen=entity.last_seen.isoformat() if entity.last_seen else "",
         )

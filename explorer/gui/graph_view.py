@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui import style
+from explorer.gui.graph_analytics import GraphPath, centrality, communities, shortest_path
 from explorer.gui.graph_model import (
     EdgeData,
     GraphState,
@@ -151,7 +152,7 @@ class NodeItem(QGraphicsEllipseItem):
     def restyle(self, data: NodeData) -> None:
         styles = _styles()
         self.data_ = data
-        radius = style.node_radius(data.score, data.root)
+        radius = self.view.node_radius(data)
         self.setRect(QRectF(-radius, -radius, 2 * radius, 2 * radius))
         self.setBrush(styles.brush(data.type))
         if self._label is not None:
@@ -160,7 +161,7 @@ class NodeItem(QGraphicsEllipseItem):
         self.update_pen()
 
     def _style_label(self, label: QGraphicsSimpleTextItem) -> None:
-        label.setText(_label_text(self.data_))
+        label.setText(self.view.label_text(self.data_))
         label.setFont(_styles().fonts[self.data_.root])
 
     def place_label(self, dx: float, dy: float) -> None:
@@ -375,6 +376,19 @@ class GraphView(QGraphicsView):
         # Where every node seen in this view was last placed, so one that comes back returns.
         self._remembered: dict[str, tuple[float, float]] = {}
         self._shown_params: object = None
+        self._size_values: dict[str, float] | None = None
+        self.size_by = "score"
+        self.colour_by = "type"
+        self.captions: dict[str, str] = {}
+        self.path: GraphPath | None = None
+        self._path_item = QGraphicsPathItem()
+        path_pen = QPen(style.LINK_HIGHLIGHT, 4.0)
+        path_pen.setCosmetic(True)
+        path_pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        self._path_item.setPen(path_pen)
+        self._path_item.setZValue(-1)
+        self._path_item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._scene.addItem(self._path_item)
         self._fitted = False
         self._refit_timer = QTimer(self)
         self._refit_timer.setSingleShot(True)
@@ -574,6 +588,93 @@ class GraphView(QGraphicsView):
             self._items[node_id].set_highlighted(True)
         self._highlighted = wanted
         self._refresh_labels()
+
+    # ----------------------------------------------------------------- analytics, style
+
+    def node_radius(self, data: NodeData) -> float:
+        """A node's size: by its score (result entities) or by the chosen measure."""
+        if self._size_values is None:
+            return style.node_radius(data.score, data.root)
+        return style.node_radius(self._size_values.get(data.id, 0.0), True)
+
+    def set_size_by(self, mode: str) -> None:
+        """Size nodes by ``score`` (the default), ``salience``, ``degree`` or ``centrality``."""
+        self.size_by = mode
+        self._size_values = None if mode == "score" else self._measure(mode)
+        for item in self._items.values():
+            item.restyle(item.data_)
+        self._refresh_labels()
+
+    def _measure(self, mode: str) -> dict[str, float]:
+        hidden = self._hidden_nodes()
+        if mode == "centrality":
+            return centrality(self.state, hidden)
+        if mode == "salience":
+            return {n.id: n.salience for n in self.state.nodes.values()}
+        if mode == "degree":
+            drawn: dict[str, int] = {}
+            for edge in self.state.edges.values():
+                drawn[edge.source] = drawn.get(edge.source, 0) + 1
+                drawn[edge.target] = drawn.get(edge.target, 0) + 1
+            degree = {
+                n: float(max(self.state.degrees.get(n, 0), drawn.get(n, 0)))
+                for n in self.state.nodes
+            }
+            top = max(degree.values(), default=0.0) or 1.0
+            return {n: v / top for n, v in degree.items()}
+        raise ValueError(f"unknown size measure {mode!r}")
+
+    def label_text(self, data: NodeData) -> str:
+        """What is written beside a node: its name, or name and type, as the style says."""
+        name = data.shown_name
+        name = name if len(name) <= 40 else name[:39] + "…"
+        if self.captions.get(data.type) == "name and type" and data.type:
+            return f"{name} ({data.type})"
+        return name
+
+    def set_style(self, colours: Mapping[str, str], captions: Mapping[str, str]) -> None:
+        """Colours (``#rrggbb``) and captions (``name`` or ``name and type``) per entity type."""
+        style.TYPE_COLOUR_OVERRIDES.clear()
+        style.TYPE_COLOUR_OVERRIDES.update({k.strip().lower(): v for k, v in colours.items()})
+        self.captions = dict(captions)
+        _styles().brushes.clear()
+        for item in self._items.values():
+            item.restyle(item.data_)
+        if self.colour_by == "community":
+            self.set_colour_by("community")
+        elif self._node_overlay is not None:
+            self.set_node_overlay(self._node_overlay)
+        self.legend.restyle()
+        self._refresh_labels()
+
+    def set_colour_by(self, mode: str) -> None:
+        """Colour nodes by entity ``type`` (the default) or by ``community``."""
+        self.colour_by = mode
+        if mode == "community":
+            groups = communities(self.state, self._hidden_nodes())
+            self.set_node_overlay({n: style.community_colour(g) for n, g in groups.items()})
+        else:
+            self.set_node_overlay(None)
+
+    def show_path(self, start: str, end: str) -> GraphPath | None:
+        """Find and draw the shortest path between two nodes on screen (``None`` if none)."""
+        path = shortest_path(self.state, start, end, self._hidden_nodes())
+        drawn = QPainterPath()
+        if path is not None:
+            for edge in path.edges:
+                a, b = self._items.get(edge.source), self._items.get(edge.target)
+                if a is not None and b is not None:
+                    drawn.moveTo(a.pos())
+                    drawn.lineTo(b.pos())
+            self.highlight_entities(path.nodes)
+        self._path_item.setPath(drawn)
+        self.path = path
+        return path
+
+    def clear_path(self) -> None:
+        self.path = None
+        self._path_item.setPath(QPainterPath())
+        self.highlight_entities(())
 
     def set_node_overlay(self, colours: Mapping[str, QColor] | None) -> None:
         """Recolour nodes by something other than type (e.g. activation energy); None resets."""
@@ -916,11 +1017,38 @@ class GraphView(QGraphicsView):
             layer.antialias = True
         try:
             self._scene.render(painter, target, source)
+            self._paint_legend(painter, target)
         finally:
             for layer, before in zip(self._edge_layers, antialias, strict=True):
                 layer.antialias = before
             self._labels_forced = False
             self._refresh_labels(force=True)
+
+    def _paint_legend(self, painter: QPainter, target: QRectF) -> None:
+        """The legend of the types shown, in the top-left corner of an export."""
+        entries = [e for e in self.legend.entries() if not e["hidden"]]
+        if not entries:
+            return
+        font = QFont()
+        font.setPointSizeF(9.0)
+        painter.setFont(font)
+        metrics = QFontMetricsF(font)
+        line = metrics.height() + 2
+        width = max(metrics.horizontalAdvance(f"{e['type']} ({e['count']})") for e in entries)
+        box = QRectF(target.x() + 8, target.y() + 8, width + 34, line * len(entries) + 8)
+        painter.setPen(QPen(QColor("#dadce0"), 1.0))
+        painter.setBrush(QBrush(QColor(255, 255, 255, 230)))
+        painter.drawRoundedRect(box, 4, 4)
+        for row, entry in enumerate(entries):
+            y = box.y() + 4 + row * line
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(QColor(str(entry["colour"]))))
+            painter.drawEllipse(QRectF(box.x() + 8, y + line / 2 - 5, 10, 10))
+            painter.setPen(QPen(style.LABEL_COLOUR))
+            painter.drawText(
+                QPointF(box.x() + 24, y + metrics.ascent() + 1),
+                f"{entry['type'] or 'untyped'} ({entry['count']})",
+            )
 
     # ----------------------------------------------------------------- focus, labels
 
@@ -991,7 +1119,7 @@ class GraphView(QGraphicsView):
             else:
                 continue
             metrics = fonts[data.root]
-            text = _label_text(data)
+            text = self.label_text(data)
             candidates.append(
                 LabelCandidate(
                     key=node_id,
@@ -1356,11 +1484,6 @@ class GraphView(QGraphicsView):
     def _select_all(self) -> None:
         for item in self._items.values():
             item.setSelected(True)
-
-
-def _label_text(data: NodeData) -> str:
-    name = data.shown_name
-    return name if len(name) <= 40 else name[:39] + "…"
 
 
 def _escape(text: str) -> str:

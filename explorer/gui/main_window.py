@@ -39,6 +39,7 @@ from explorer.core.models import Chunk
 from explorer.gui import style
 from explorer.gui.bridge import CHUNKS, GRAPH, OK, ServiceBridge
 from explorer.gui.chunk_list import ChunkListWidget, chunk_to_json
+from explorer.gui.graph_analytics import GraphPath
 from explorer.gui.graph_model import entity_to_json, relations_to_json
 from explorer.gui.graph_view import GraphView
 from explorer.gui.inspector import InspectorWidget
@@ -155,6 +156,9 @@ class MainWindow(QMainWindow):
         from explorer.gui.memory_actions import install_memory_actions
 
         self.memory_actions = install_memory_actions(self)
+        from explorer.gui.graph_menu import install_graph_menu
+
+        self.graph_menu = install_graph_menu(self)
         self._restore_settings()
         self.chunk_list.show_message("Type a query above and press Enter.")
 
@@ -558,6 +562,35 @@ class MainWindow(QMainWindow):
         self._show_mentions(
             entity.id, entity.name, spans, fetched=details.chunks, total=details.mention_total
         )
+
+    def show_path_chunks(self, path: GraphPath) -> None:
+        """A path's steps with their facts, above the chunks in hand that mention both ends of
+        a step (where the relation was said)."""
+        names = {n: node.name for n, node in self.graph_view.state.nodes.items()}
+        steps = [
+            f"{_esc(names.get(e.source, e.source))} —{_esc(e.type)}→ "
+            f"{_esc(names.get(e.target, e.target))}"
+            + (f": <i>{_esc(e.fact)}</i>" if e.fact else "")
+            for e in path.edges
+        ]
+        in_hand = {str(c["id"]): c for c in self._result_chunks()}
+        in_hand.update({k: v for k, v in self._mention_chunks.items() if k not in in_hand})
+
+        def states_a_step(chunk_id: str, chunk: JsonDict) -> bool:
+            # The chunk says the relation's fact, or names both of its ends.
+            named = set(self._links.get(chunk_id, ()))
+            text = str(chunk.get("text") or "")
+            return any(
+                (edge.fact and edge.fact in text) or {edge.source, edge.target} <= named
+                for edge in path.edges
+            )
+
+        shown = [chunk for chunk_id, chunk in in_hand.items() if states_a_step(chunk_id, chunk)]
+        title = f"<b>Path</b> ({len(path.edges)} relations)<br/>" + "<br/>".join(steps)
+        if not shown:
+            title += "<br/>No chunk in hand mentions both ends of a step."
+        self.side.setCurrentWidget(self.chunk_list)
+        self.chunk_list.show_chunks(shown, title=title)
 
     def _on_chunks_all_mentions(self, entity_id: str) -> None:
         have = [str(c["id"]) for c in self._result_chunks()] + list(self._mention_chunks)

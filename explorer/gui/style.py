@@ -81,3 +81,25 @@ def swatch_icon(colour: QColor | None, size: int = 12) -> QIcon:
     painter.drawEllipse(1, 1, size - 2, size - 2)
     painter.end()
     return QIcon(pixmap)
+
+
+#: Distinct colours for communities, in order of community size.
+COMMUNITY_COLOURS = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
+
+
+def community_colour(index: int) -> QColor:
+    """The colour of a community; beyond the palette, a stable hue."""
+    if index < len(COMMUNITY_COLOURS):
+        return QColor(COMMUNITY_COLOURS[index])
+    return QColor.fromHsl((index * 47) % 360, 120, 160)

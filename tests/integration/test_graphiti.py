@@ -154,6 +154,34 @@ async def test_the_graph_stores_read_what_graphiti_wrote(
         )
 
 
+async def test_what_if_and_recall_cases_work_over_a_graphiti_answer(
+    servers: EmbeddedServers, graphiti: GraphitiFixture, tmp_path: Path
+) -> None:
+    from dataclasses import replace
+
+    from explorer.core.recall_case import RecallCase, load_case, save_case
+
+    async with open_memory(_settings(servers, graphiti.graph, tmp_path)) as memory:
+        answer = await memory.scour(ScourRequest(query="Where does Maya live?", n_chunks=4))
+    # What-if: no chunks at all, decided again from the candidates in hand (the memory is closed).
+    no_chunks = answer.decide(replace(memory.policy, min_relevance=1.0))
+    assert not no_chunks.chunks and answer.chunks
+    case = RecallCase.capture(answer, title="graphiti")
+    save_case(tmp_path / "case.json", case)
+    opened = load_case(tmp_path / "case.json")
+    again = opened.scour_result().to_json_dict()
+
+    def shown(result: dict[str, Any]) -> list[Any]:
+        return [(e["id"], e["score"], e["relationships"]) for e in result["kg_entities"]]
+
+    assert shown(again) == shown(answer.to_json_dict())
+    assert [c["id"] for c in again["chunks"]] == [c.candidate.id for c in answer.chunks]
+    subgraph = opened.retrieval().gathered.associations.subgraph  # type: ignore[union-attr]
+    lisbon = next(r for r in subgraph.relations if r.id == graphiti.facts["lisbon"])
+    assert lisbon.expired_at is not None and lisbon.expired_at.day == 3
+    assert lisbon.recorded_at is not None and lisbon.valid_to is not None
+
+
 async def test_group_ids_scope_the_recall(
     servers: EmbeddedServers, graphiti: GraphitiFixture, tmp_path: Path
 ) -> None:

@@ -3,7 +3,7 @@
 One row per scour call made through the tool contract, in a ``recall_journal`` table of the
 chunk store's database: the summary a feed lists in columns of its own (time, caller, query,
 counts, errors), the arguments and the compact answer as JSON text, and the recall case as
-zlib-compressed JSON (a case is a few hundred KB of JSON, about 75 KB compressed on the demo).
+zlib-compressed JSON (a case is a few hundred KB of JSON, about 90 KB compressed on the demo).
 Every write also removes what is past the bounds: rows older than ``keep_days`` and all but the
 newest ``keep_calls``. JSON is written ASCII-escaped, so whatever text a caller sent (a NUL, a
 lone surrogate) is stored as it was escaped, never refused. Pooling, deadlines and error
@@ -31,6 +31,8 @@ T = TypeVar("T")
 #: The largest recall case kept with a call; a larger one is left out (the call stays listed).
 MAX_CASE_CHARS = 20_000_000
 MAX_RECENT = 1_000
+#: Fast compression: level 1 packs a demo case in 2.7 ms to 90 KB, level 6 in 9 ms to 75 KB.
+ZLIB_LEVEL = 1
 
 _CREATE_TABLES = """
 CREATE TABLE IF NOT EXISTS recall_journal (
@@ -158,9 +160,8 @@ class PgRecallJournal:
             raise InvalidArgument("a journaled call's time must carry its time zone")
         summary = call.summary()
         case = _json(call.case) if call.case is not None else None
-        packed = (
-            zlib.compress(case.encode("ascii"), 6) if case and len(case) <= MAX_CASE_CHARS else None
-        )
+        fits = case is not None and len(case) <= MAX_CASE_CHARS
+        packed = zlib.compress(case.encode("ascii"), ZLIB_LEVEL) if case and fits else None
         values: tuple[Any, ...] = (
             call.at,
             _column(summary.caller, 200),

@@ -88,7 +88,8 @@ class RecallFeed(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setColumnWidth(0, 80)
         self.table.setColumnWidth(2, 320)
-        self.table.cellDoubleClicked.connect(lambda row, _: self.open_row(row))
+        # Selecting a call opens it (the keyboard walks through calls the same way).
+        self.table.itemSelectionChanged.connect(self.open_selected)
         layout.addWidget(self.table, 1)
         buttons = QHBoxLayout()
         self.status = QLabel("Calls agents make to scour (MCP or the tool API) appear here.")
@@ -201,9 +202,10 @@ class RecallFeed(QWidget):
         self.open_call(summary.id)
 
     def open_row(self, row: int) -> None:
+        """Select a row, which opens its call."""
         if 0 <= row < len(self.summaries):
+            self.table.clearSelection()
             self.table.selectRow(row)
-            self.open_call(self.summaries[row].id)
 
     def open_call(self, call_id: int, *, then_rerun: bool = False) -> None:
         """Fetch one call and show it as a recall case (answers on ``call_opened``)."""

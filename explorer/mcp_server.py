@@ -64,7 +64,8 @@ def input_schema(name: str, handler: ToolHandler) -> dict[str, Any]:
     for parameter in inspect.signature(handler, eval_str=True).parameters.values():
         if parameter.name == "ctx":
             continue
-        entry: dict[str, Any] = {"type": _json_type(parameter.annotation, f"{name}.{parameter}")}
+        where = f"{name}.{parameter.name}"
+        entry: dict[str, Any] = {"type": _json_type(parameter.annotation, where)}
         if parameter.default is inspect.Parameter.empty:
             required.append(parameter.name)
         else:

@@ -91,6 +91,7 @@ class ServiceBridge(QObject):
     expansion_ready = Signal(object)  # Expansion
     entity_ready = Signal(object)  # EntityDetails
     chunk_links_ready = Signal(dict)  # chunk id -> entity ids
+    entities_ready = Signal(list)  # Entity values asked for by id
     layout_ready = Signal(object)  # LayoutResult
     health_changed = Signal(dict)  # half -> "ok" or what is wrong
     overview_ready = Signal(object)  # MemoryOverview
@@ -474,6 +475,19 @@ class ServiceBridge(QObject):
                 complete=len(wanted) == len(order),
             )
         )
+
+    def request_entities(self, entity_ids: Sequence[str]) -> None:
+        """Read some entities by id (ones a hovered chunk names); answers on ``entities_ready``."""
+        if self.ready and entity_ids:
+            self._spawn(self._entities(list(entity_ids)))
+
+    async def _entities(self, entity_ids: list[str]) -> None:
+        try:
+            found = await self._graph().get_entities(entity_ids)
+        except ExplorerError as exc:
+            self._set_health({GRAPH: str(exc)})
+            return
+        self.entities_ready.emit(list(found))
 
     def request_chunk_links(self, chunk_ids: Sequence[str]) -> None:
         """Find which entities some chunks mention; answers on ``chunk_links_ready``."""

@@ -215,17 +215,7 @@ def merge_neighbourhood(
         entity = by_id.get(other)
         if other in merged.nodes or entity is None:
             continue
-        merged.nodes[other] = NodeData(
-            id=other,
-            name=entity.name,
-            type=entity.type,
-            parent=parent,
-            aliases=tuple(entity.aliases),
-            layer=entity.layer.value,
-            salience=entity.salience,
-            first_seen=entity.first_seen.isoformat() if entity.first_seen else "",
-            last_seen=entity.last_seen.isoformat() if entity.last_seen else "",
-        )
+        merged.nodes[other] = node_from_entity(entity, parent=parent)
         added.append(other)
     for relation in relation_list:
         if relation.source_id in merged.nodes and relation.target_id in merged.nodes:
@@ -253,6 +243,22 @@ def merge_neighbourhood(
     if degrees:
         merged.degrees.update(degrees)
     return merged, added
+
+
+def node_from_entity(entity: Entity, parent: str | None = None) -> NodeData:
+    """A neighbour node (not a result entity) for an entity read from the graph."""
+    return NodeData(
+        id=entity.id,
+        name=entity.name,
+        type=entity.type,
+        parent=parent,
+        aliases=tuple(entity.aliases),
+        layer=entity.layer.value,
+        salience=entity.salience,
+        first_seen=entity.first_seen.isoformat() if entity.first_seen else "",
+        last_seen=entity.last_seen.isoformat() if entity.last_seen else "",
+        scope=entity.scope,
+    )
 
 
 def remove_nodes(state: GraphState, node_ids: Iterable[str]) -> GraphState:

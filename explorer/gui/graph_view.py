@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.core.models import Entity
 from explorer.gui import style
 from explorer.gui.graph_analytics import GraphPath, centrality, communities, shortest_path
 from explorer.gui.graph_model import (
@@ -52,6 +53,7 @@ from explorer.gui.graph_model import (
     NodeData,
     collapse,
     merge_neighbourhood,
+    node_from_entity,
     remove_nodes,
     state_from_result,
     with_positions,
@@ -86,6 +88,7 @@ SCENE_EXTENT = 1e6
 # Line widths (screen pixels) for one relation, two or three, four or more between a pair.
 EDGE_WIDTHS = (1.0, 2.2, 3.6)
 DIMMED_OPACITY = 0.15
+UNLIT_OPACITY = 0.3
 # A label further than this (pixels) from its circle is tied to it by a dotted line.
 LEADER_MIN_GAP = 10.0
 HUB_MIN_DEGREE = 4
@@ -587,7 +590,45 @@ class GraphView(QGraphicsView):
         for node_id in wanted - self._highlighted:
             self._items[node_id].set_highlighted(True)
         self._highlighted = wanted
+        self._apply_opacity()
         self._refresh_labels()
+
+    def _apply_opacity(self) -> None:
+        """Greyed out by the time filter; while some nodes are lit, the others step back."""
+        lit = self._highlighted
+        for node_id, item in self._items.items():
+            if node_id in self.dimmed:
+                item.setOpacity(DIMMED_OPACITY)
+            elif lit and node_id not in lit:
+                item.setOpacity(UNLIT_OPACITY)
+            else:
+                item.setOpacity(1.0)
+
+    def add_entities(self, entities: Iterable[Entity]) -> list[str]:
+        """Draw entities that are not on screen yet (a hovered chunk names them), laid out
+        beside what is there; returns the ids added."""
+        after = self.state.copy()
+        added = []
+        for entity in entities:
+            if entity.id in after.nodes:
+                continue
+            after.nodes[entity.id] = node_from_entity(entity)
+            added.append(entity.id)
+        if not added:
+            return []
+        before = self.state
+
+        def settle(result: LayoutResult) -> None:
+            placed = with_positions(after, result.positions)
+            for node_id, point in self.state.positions.items():
+                if node_id in placed.nodes:
+                    placed.positions[node_id] = point
+            self.undo_stack.push(_StateCommand(self, before, placed, f"Show {len(added)} linked"))
+            if not self._all_in_view():
+                self.fit()
+
+        self._request_layout(after, {}, settle)
+        return added
 
     # ----------------------------------------------------------------- analytics, style
 
@@ -950,7 +991,7 @@ class GraphView(QGraphicsView):
         hidden = self._hidden_nodes()
         for node_id, item in self._items.items():
             item.setVisible(node_id not in hidden)
-            item.setOpacity(DIMMED_OPACITY if node_id in self.dimmed else 1.0)
+        self._apply_opacity()
         self._rebuild_edges()
         self._update_handles()
         self._update_focus()

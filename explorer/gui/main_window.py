@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.core.models import Chunk
+from explorer.core.models import Chunk, Entity
 from explorer.gui import style
 from explorer.gui.bridge import CHUNKS, GRAPH, OK, ServiceBridge
 from explorer.gui.chunk_list import ChunkListWidget, chunk_to_json
@@ -84,6 +84,9 @@ class MainWindow(QMainWindow):
         self._links: dict[str, list[str]] = {}
         self._selected_entity = ""
         self._selected_chunk = ""
+        self._hovered_chunk = ""
+        self._asked: set[str] = set()  # entity ids fetched for a hovered chunk
+        self._pending_highlight = False
         self._mention_chunks: dict[str, JsonDict] = {}
         self._entity_cache: dict[str, Any] = {}
         self._close_started = False
@@ -275,6 +278,8 @@ class MainWindow(QMainWindow):
         bridge.layout_ready.connect(self.graph_view.on_layout_ready)
         bridge.entity_ready.connect(self._on_bridge_entity_ready)
         bridge.chunk_links_ready.connect(self._on_bridge_chunk_links_ready)
+        bridge.entities_ready.connect(self._on_bridge_entities_ready)
+        self.graph_view.graph_changed.connect(self._on_graph_graph_changed)
         bridge.health_changed.connect(self._show_health)
         bridge.error_occurred.connect(self.show_error)
         bridge.closed.connect(self._on_bridge_closed)
@@ -366,6 +371,7 @@ class MainWindow(QMainWindow):
             return
         self.outcome = outcome
         self._links = {k: list(v) for k, v in outcome.entities_by_chunk.items()}
+        self._asked.clear()
         self._selected_entity = ""
         self._selected_chunk = ""
         self._entity_cache.clear()
@@ -446,7 +452,24 @@ class MainWindow(QMainWindow):
 
     def _on_chunks_hovered(self, chunk_id: str) -> None:
         chunk_id = chunk_id or self._selected_chunk
-        self.graph_view.highlight_entities(self._links.get(chunk_id, []) if chunk_id else [])
+        self._hovered_chunk = chunk_id
+        named = self._links.get(chunk_id, []) if chunk_id else []
+        self.graph_view.highlight_entities(named)
+        # Entities the chunk names that are not drawn are fetched once and drawn beside.
+        missing = [
+            e for e in named if e not in self.graph_view.state.nodes and e not in self._asked
+        ]
+        self._asked.update(missing)
+        self.bridge.request_entities(missing)
+
+    def _on_bridge_entities_ready(self, entities: list[Entity]) -> None:
+        if self.graph_view.add_entities(entities):
+            self._pending_highlight = True
+
+    def _on_graph_graph_changed(self) -> None:
+        if self._pending_highlight:
+            self._pending_highlight = False
+            self.graph_view.highlight_entities(self._links.get(self._hovered_chunk, []))
 
     def _on_chunks_selected(self, chunk_id: str) -> None:
         self._selected_chunk = chunk_id

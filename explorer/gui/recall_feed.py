@@ -75,6 +75,7 @@ class RecallFeed(QWidget):
         self.opened: RecallCall | None = None
         self.unseen = 0
         self._last_id = 0
+        self._memory: Any = None  # the memory whose journal the rows come from
         self.dock: Any = None
 
         layout = QVBoxLayout(self)
@@ -118,11 +119,26 @@ class RecallFeed(QWidget):
 
     def poll(self) -> None:
         """Ask the journal for calls newer than the newest shown (answers arrive via ``add``)."""
-        if self.bridge.opened and self._journal() is not None:
+        if not self.bridge.opened:
+            return
+        if self.bridge.memory is not self._memory:
+            # Another memory was opened: its journal numbers its calls on its own.
+            self.reset(self.bridge.memory)
+        if self._journal() is not None:
             self.bridge.run_soon(self._fetch, kind="recall-feed")
 
+    def reset(self, memory: Any) -> None:
+        """Forget the calls shown; the next poll lists those of ``memory``'s journal."""
+        self._memory = memory
+        self._last_id = 0
+        self.summaries = []
+        self.opened = None
+        self.unseen = 0
+        self.table.setRowCount(0)
+        self._retitle()
+
     async def _fetch(self) -> None:
-        journal = self._journal()
+        journal, memory = self._journal(), self._memory
         if journal is None:
             return
         try:
@@ -130,7 +146,8 @@ class RecallFeed(QWidget):
         except ExplorerError as error:
             self.status.setText(f"The recall journal is unavailable: {error}")
             return
-        self.add(summaries)
+        if memory is self._memory:  # not an answer about a memory closed meanwhile
+            self.add(summaries)
 
     def add(self, summaries: Sequence[RecallSummary]) -> None:
         """Show new calls (oldest first in ``summaries``) at the top of the table."""

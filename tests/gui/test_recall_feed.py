@@ -90,3 +90,16 @@ def test_the_tab_counts_calls_not_yet_seen(
     assert bottom.page_title(feed).startswith("Agent recalls (")
     bottom.show_page(feed)
     qtbot.waitUntil(lambda: bottom.page_title(feed) == "Agent recalls", timeout=2_000)
+
+
+def test_opening_another_memory_starts_the_feed_again(
+    qloop: Any, qtbot: Any, window: Any, memory: Any
+) -> None:
+    feed = window.recall_feed
+    caller = f"agent-{uuid.uuid4().hex[:8]}"
+    _call(qloop, memory, caller, {"query": "Priya", "n_chunks": 1, "kg_top_k": 1})
+    qtbot.waitUntil(lambda: _row(feed, caller) is not None, timeout=2_000)
+    feed.reset(object())  # as if the rows came from a memory opened before this one
+    assert feed.summaries == [] and feed.table.rowCount() == 0
+    qtbot.waitUntil(lambda: _row(feed, caller) is not None, timeout=2_000)
+    assert feed._memory is window.bridge.memory

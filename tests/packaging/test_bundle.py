@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -28,7 +29,7 @@ SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     out = tmp_path_factory.mktemp("bundle")
     done = subprocess.run(
         [
@@ -44,7 +45,9 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=1500,
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
-    return out / "dist"
+    yield out / "dist"
+    # Over a gigabyte with the copies the install test makes; pytest would keep three runs.
+    shutil.rmtree(out, ignore_errors=True)
 
 
 def _clean_env(home: Path) -> dict[str, str]:
@@ -66,9 +69,12 @@ def _run(argv: list[str], home: Path, timeout: float = 300) -> subprocess.Comple
 
 
 def _left_running(bundle: Path, data: Path) -> list[str]:
+    """Server processes (of the bundle, or on its data directory) still alive."""
     found = []
-    for proc in psutil.process_iter(["pid", "exe", "cmdline", "status"]):
+    for proc in psutil.process_iter(["pid", "name", "exe", "cmdline", "status"]):
         if proc.info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        if proc.info["name"] not in ("redis-server", "postgres"):
             continue
         exe = proc.info["exe"] or ""
         cmdline = " ".join(proc.info["cmdline"] or [])
@@ -146,3 +152,5 @@ def test_archive_installs_a_valid_launcher_entry(dist: Path, tmp_path: Path) -> 
     if validator is not None:
         checked = subprocess.run([validator, str(entry)], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stdout + checked.stderr
+    shutil.rmtree(unpacked)
+    shutil.rmtree(prefix)

@@ -59,7 +59,7 @@ from explorer.gui.graph_model import (
     with_positions,
 )
 from explorer.gui.graph_search import GraphSearchBar
-from explorer.gui.label_placement import LabelCandidate, Rect, place_labels
+from explorer.gui.label_placement import LabelCandidate, Placer, Rect
 from explorer.gui.layout import LayoutRequest, LayoutResult
 from explorer.gui.legend import LegendWidget
 from explorer.gui.requests import Expansion, QueryOutcome
@@ -89,6 +89,10 @@ SCENE_EXTENT = 1e6
 EDGE_WIDTHS = (1.0, 2.2, 3.6)
 DIMMED_OPACITY = 0.15
 UNLIT_OPACITY = 0.3
+# Nodes further off screen than this (pixels) are skipped when labels are placed.
+OFFSCREEN_REACH = 150.0
+# Circles smaller than this on screen (pixels) may be covered by a label.
+MIN_AVOIDED_RADIUS = 3.0
 # A label further than this (pixels) from its circle is tied to it by a dotted line.
 LEADER_MIN_GAP = 10.0
 HUB_MIN_DEGREE = 4
@@ -156,6 +160,7 @@ class NodeItem(QGraphicsEllipseItem):
         styles = _styles()
         self.data_ = data
         radius = self.view.node_radius(data)
+        self.r = radius  # read by label placement on every zoom, cheaper than rect()
         self.setRect(QRectF(-radius, -radius, 2 * radius, 2 * radius))
         self.setBrush(styles.brush(data.type))
         if self._label is not None:
@@ -167,12 +172,14 @@ class NodeItem(QGraphicsEllipseItem):
         label.setText(self.view.label_text(self.data_))
         label.setFont(_styles().fonts[self.data_.root])
 
-    def place_label(self, dx: float, dy: float) -> None:
-        """Show the label with its top-left corner ``dx, dy`` screen pixels from the centre
-        (labels keep their size on screen at any zoom, so placement is in pixels)."""
+    def place_label(self, dx: float, dy: float, scale: float) -> None:
+        """Show the label with its top-left corner ``dx, dy`` screen pixels from the centre at
+        zoom ``scale`` (labels keep their size on screen and are placed again on every zoom;
+        a plain position draws cheaper than an extra transform)."""
         label = self.label
-        label.setPos(0, 0)
-        label.setTransform(QTransform.fromTranslate(dx, dy))
+        point = QPointF(dx / scale, dy / scale)
+        if label.pos() != point:
+            label.setPos(point)
         if not label.isVisible():
             label.setVisible(True)
 
@@ -344,7 +351,8 @@ class GraphView(QGraphicsView):
         self._scene.addItem(self._focus_edges)
         self._edge_labels: list[QGraphicsSimpleTextItem] = []
         self._leaders = QGraphicsPathItem()
-        leader_pen = QPen(QColor("#9aa0a6"), 0.8, Qt.PenStyle.DotLine)
+        # Solid: a dotted cosmetic pen costs several times more per frame.
+        leader_pen = QPen(QColor("#c4c7c5"), 1.0)
         leader_pen.setCosmetic(True)
         self._leaders.setPen(leader_pen)
         self._leaders.setZValue(-1)
@@ -371,6 +379,8 @@ class GraphView(QGraphicsView):
         self._lod = -1
         self._labels_forced = False
         self._label_rects: dict[str, Rect] = {}
+        self._hub_ids: set[str] = set()
+        self._label_sizes: dict[tuple[str, bool], tuple[float, float]] = {}
         self.hidden_types: set[str] = set()
         self.hidden_relation_types: set[str] = set()
         self.hidden_layers: set[str] = set()
@@ -988,6 +998,7 @@ class GraphView(QGraphicsView):
         self._apply_visibility()
 
     def _apply_visibility(self) -> None:
+        self._hub_ids = self._hubs()
         hidden = self._hidden_nodes()
         for node_id, item in self._items.items():
             item.setVisible(node_id not in hidden)
@@ -1130,6 +1141,8 @@ class GraphView(QGraphicsView):
         """Place the labels that should show (see ``label_placement``) so none overlaps another
         or a badge: the selected, hovered and lit-up nodes, pinned nodes, result entities and
         hubs always; every other node once zoomed in (or in an export), where there is room.
+        Runs on every zoom, so it works from plain numbers (positions, radii, label widths
+        kept in dicts) rather than asking each Qt item.
         """
         del force  # every refresh is a full placement; kept for callers
         scale = self.transform().m11()
@@ -1137,67 +1150,76 @@ class GraphView(QGraphicsView):
         focus = self._focus_node()
         forced = self._selected | self._highlighted | ({focus} if focus else set())
         self._label_forced = forced
-        to_screen = self.viewportTransform()
-        hubs = self._hubs()
-        fonts = _styles().metrics
+        view = self.viewportTransform()
+        sx, sy, ox, oy = view.m11(), view.m22(), view.dx(), view.dy()
+        hubs, pinned, nodes = self._hub_ids, self.state.pinned, self.state.nodes
+        hidden = self._hidden_nodes()
+        bounds = self._label_bounds()
+        reach = OFFSCREEN_REACH
+        all_labels = self._lod == 2
         candidates: list[LabelCandidate] = []
         circles: list[Rect] = []
-        for node_id, item in self._items.items():
-            if not item.isVisible():
+        centres: dict[str, tuple[float, float, float]] = {}
+        for node_id, (px, py) in self._pos.items():
+            item = self._items.get(node_id)
+            if item is None or node_id in hidden:
                 continue
-            centre = to_screen.map(item.pos())
-            radius = item.radius * scale
-            circles.append((centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius))
-            data = item.data_
+            x, y = px * sx + ox, py * sy + oy
+            if bounds is not None and not (
+                -reach < x < bounds[2] + reach and -reach < y < bounds[3] + reach
+            ):
+                continue  # far off screen: neither its label nor its circle can matter
+            radius = item.r * scale
+            centres[node_id] = (x, y, radius)
+            if radius >= MIN_AVOIDED_RADIUS:
+                circles.append((x - radius, y - radius, 2 * radius, 2 * radius))
+            data = nodes.get(node_id) or item.data_
             if node_id in forced:
                 priority = 0
-            elif node_id in self.state.pinned or data.root:
+            elif data.root or node_id in pinned:
                 priority = 1
             elif node_id in hubs:
                 priority = 2
-            elif self._lod == 2:
+            elif all_labels:
                 priority = 3
             else:
                 continue
-            metrics = fonts[data.root]
-            text = self.label_text(data)
+            width, height = self._label_size(data)
             candidates.append(
-                LabelCandidate(
-                    key=node_id,
-                    x=centre.x(),
-                    y=centre.y(),
-                    radius=radius,
-                    width=metrics.horizontalAdvance(text) + 2,
-                    height=metrics.height(),
-                    priority=priority,
-                    must=priority <= 2,
-                )
+                LabelCandidate(node_id, x, y, radius, width, height, priority, priority <= 2)
             )
-        badges = self._place_badges(circles)
+        placer = Placer(circles, bounds)
         if self.legend.isVisible():
             box = self.legend.geometry()
-            badges.append((box.x(), box.y(), box.width(), box.height()))
-        placed = place_labels(candidates, badges, circles, self._label_bounds())
+            placer.block([(box.x(), box.y(), box.width(), box.height())])
+        self._place_badges(placer)
+        placed = placer.place(candidates)
         self._label_rects = placed
-        back, _ = to_screen.inverted()
         leaders = QPainterPath()
         for node_id, item in self._items.items():
             rect = placed.get(node_id)
             if rect is None:
                 item.show_label(False)
                 continue
-            centre = to_screen.map(item.pos())
-            item.place_label(rect[0] - centre.x(), rect[1] - centre.y())
+            x, y, radius = centres[node_id]
+            item.place_label(rect[0] - x, rect[1] - y, scale)
             # A label moved away from its node gets a thin line back to it.
-            nearest = QPointF(
-                min(max(centre.x(), rect[0]), rect[0] + rect[2]),
-                min(max(centre.y(), rect[1]), rect[1] + rect[3]),
-            )
-            gap = math.hypot(nearest.x() - centre.x(), nearest.y() - centre.y())
-            if gap > item.radius * scale + LEADER_MIN_GAP:
+            nx = min(max(x, rect[0]), rect[0] + rect[2])
+            ny = min(max(y, rect[1]), rect[1] + rect[3])
+            if math.hypot(nx - x, ny - y) > radius + LEADER_MIN_GAP:
                 leaders.moveTo(item.pos())
-                leaders.lineTo(back.map(nearest))
+                leaders.lineTo(QPointF((nx - ox) / sx, (ny - oy) / sy))
         self._leaders.setPath(leaders)
+
+    def _label_size(self, data: NodeData) -> tuple[float, float]:
+        """A label's width and height in pixels (measured once per text and font)."""
+        text = self.label_text(data)
+        key = (text, data.root)
+        size = self._label_sizes.get(key)
+        if size is None:
+            metrics = _styles().metrics[data.root]
+            size = self._label_sizes[key] = (metrics.horizontalAdvance(text) + 2, metrics.height())
+        return size
 
     def _label_bounds(self) -> Rect | None:
         """Labels and badges are placed inside the viewport (an export draws the whole scene)."""
@@ -1216,7 +1238,7 @@ class GraphView(QGraphicsView):
         ranked = sorted(degree, key=lambda n: (-degree[n], n))
         return {n for n in ranked[:HUBS_LABELLED] if degree[n] >= HUB_MIN_DEGREE}
 
-    def _place_badges(self, circles: list[Rect]) -> list[Rect]:
+    def _place_badges(self, placer: Placer) -> None:
         """Put the "+N more" badges beside their nodes without overlapping each other; their
         rectangles then keep every label off them."""
         to_screen = self.viewportTransform()
@@ -1242,7 +1264,7 @@ class GraphView(QGraphicsView):
                     start=6,
                 )
             )
-        placed = place_labels(wanted, (), circles, self._label_bounds())
+        placed = placer.place(wanted)
         for node_id, handle in self._handles.items():
             rect = placed.get(node_id)
             item = self._items.get(node_id)
@@ -1255,7 +1277,6 @@ class GraphView(QGraphicsView):
                 QTransform.fromTranslate(rect[0] - centre.x(), rect[1] - centre.y())
             )
             handle.setVisible(True)
-        return list(placed.values())
 
     def scene_json(self) -> dict[str, Any]:
         """What the graph shows, in scene coordinates: the visible area, the legend, every node

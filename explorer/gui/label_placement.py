@@ -4,8 +4,8 @@ Every label that should be shown comes as a ``LabelCandidate`` (the node's centr
 screen, the label's size, a priority and whether it must be shown); obstacles (the "+N more"
 badges) come as rectangles. Candidates are placed in priority order, each at the first of a
 ring of positions around its node (below, above, right, left, then the diagonals, then the same
-further out for a must) whose rectangle meets no label placed before it and no obstacle,
-preferring spots that cover no other node. A candidate that finds no free spot is left
+further out for a must) whose rectangle meets no label placed before it and no obstacle; beside
+the node, a spot that covers no other node is preferred. A candidate that finds no free spot is left
 unlabelled, so no two drawn labels ever overlap. A grid of buckets keeps the overlap tests near
 constant time for a thousand labels. Imports only the standard library (no Qt).
 """
@@ -22,6 +22,7 @@ CELL = 24.0
 GAP = 2.0
 #: How many rings of positions are tried, each one label height further out.
 RINGS = 4
+SPOTS_PER_RING = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,21 +46,32 @@ class _Grid:
     def __init__(self) -> None:
         self.cells: dict[tuple[int, int], list[Rect]] = {}
 
-    def _keys(self, rect: Rect) -> Iterable[tuple[int, int]]:
+    @staticmethod
+    def _keys(rect: Rect) -> list[tuple[int, int]]:
         x0, y0 = int(rect[0] // CELL), int(rect[1] // CELL)
         x1, y1 = int((rect[0] + rect[2]) // CELL), int((rect[1] + rect[3]) // CELL)
-        for gx in range(x0, x1 + 1):
-            for gy in range(y0, y1 + 1):
-                yield gx, gy
+        return [(gx, gy) for gx in range(x0, x1 + 1) for gy in range(y0, y1 + 1)]
 
     def add(self, rect: Rect) -> None:
+        cells = self.cells
+        x0, y0 = int(rect[0] // CELL), int(rect[1] // CELL)
+        if x0 == int((rect[0] + rect[2]) // CELL) and y0 == int((rect[1] + rect[3]) // CELL):
+            cells.setdefault((x0, y0), []).append(rect)  # most rects lie in one cell
+            return
         for key in self._keys(rect):
-            self.cells.setdefault(key, []).append(rect)
+            bucket = cells.get(key)
+            if bucket is None:
+                cells[key] = [rect]
+            else:
+                bucket.append(rect)
 
-    def hits(self, rect: Rect) -> bool:
-        return any(
-            intersects(rect, other) for key in self._keys(rect) for other in self.cells.get(key, ())
-        )
+    def hits(self, rect: Rect, ignore: Rect | None = None) -> bool:
+        cells = self.cells
+        for key in self._keys(rect):
+            for other in cells.get(key, ()):
+                if other is not ignore and other != ignore and intersects(rect, other):
+                    return True
+        return False
 
 
 def _spots(c: LabelCandidate) -> Iterable[Rect]:
@@ -91,6 +103,53 @@ def _inside(rect: Rect, bounds: Rect | None) -> bool:
     )
 
 
+class Placer:
+    """Places labels one batch after another (badges, then names) on one screen: what a batch
+    placed is an obstacle to the next. Node circles outside ``bounds`` are left out."""
+
+    def __init__(self, nodes: Sequence[Rect] = (), bounds: Rect | None = None) -> None:
+        self.bounds = bounds
+        self.taken = _Grid()
+        self.circles = _Grid()
+        for rect in nodes:
+            if bounds is None or intersects(rect, bounds):
+                self.circles.add(rect)
+
+    def block(self, rects: Iterable[Rect]) -> None:
+        for rect in rects:
+            self.taken.add(rect)
+
+    def place(self, candidates: Sequence[LabelCandidate]) -> dict[str, Rect]:
+        """Where each placed label goes, by key; candidates left out are not drawn."""
+        placed: dict[str, Rect] = {}
+        for candidate in sorted(candidates, key=lambda c: (c.priority, c.key)):
+            if candidate.key in placed:
+                continue
+            own = (
+                candidate.x - candidate.radius,
+                candidate.y - candidate.radius,
+                2 * candidate.radius,
+                2 * candidate.radius,
+            )
+            fallback: Rect | None = None
+            chosen: Rect | None = None
+            for index, spot in enumerate(_spots(candidate)):
+                if fallback is not None and index >= SPOTS_PER_RING:
+                    break  # a free spot beside the node beats a node-free one further out
+                if not _inside(spot, self.bounds) or self.taken.hits(spot):
+                    continue
+                if index >= SPOTS_PER_RING or not self.circles.hits(spot, ignore=own):
+                    chosen = spot
+                    break
+                if fallback is None:
+                    fallback = spot
+            chosen = chosen or fallback
+            if chosen is not None:
+                placed[candidate.key] = chosen
+                self.taken.add(chosen)
+        return placed
+
+
 def place_labels(
     candidates: Sequence[LabelCandidate],
     obstacles: Sequence[Rect] = (),
@@ -99,39 +158,6 @@ def place_labels(
 ) -> dict[str, Rect]:
     """Where each placed label goes, by key; candidates left out are not drawn. With
     ``bounds``, every label lies inside it."""
-    taken = _Grid()
-    for rect in obstacles:
-        taken.add(rect)
-    circles = _Grid()
-    for rect in nodes:
-        circles.add(rect)
-    placed: dict[str, Rect] = {}
-    for candidate in sorted(candidates, key=lambda c: (c.priority, c.key)):
-        if candidate.key in placed:
-            continue
-        own = (
-            candidate.x - candidate.radius,
-            candidate.y - candidate.radius,
-            2 * candidate.radius,
-            2 * candidate.radius,
-        )
-        fallback: Rect | None = None
-        chosen: Rect | None = None
-        for spot in _spots(candidate):
-            if not _inside(spot, bounds) or taken.hits(spot):
-                continue
-            covers_node = any(
-                intersects(spot, other) and other != own
-                for key in circles._keys(spot)
-                for other in circles.cells.get(key, ())
-            )
-            if not covers_node:
-                chosen = spot
-                break
-            if fallback is None:
-                fallback = spot
-        chosen = chosen or fallback
-        if chosen is not None:
-            placed[candidate.key] = chosen
-            taken.add(chosen)
-    return placed
+    placer = Placer(nodes, bounds)
+    placer.block(obstacles)
+    return placer.place(candidates)

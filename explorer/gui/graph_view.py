@@ -116,6 +116,9 @@ class _Styles:
         self.linked_pen = QPen(style.LINK_HIGHLIGHT, 4.0)
         self.pinned_pen = QPen(QColor("#37474f"), 2.0, Qt.PenStyle.DashLine)
         self.metrics = {root: QFontMetricsF(font) for root, font in self.fonts.items()}
+        self.edge_font = QFont()
+        self.edge_font.setPointSizeF(7.5)
+        self.edge_metrics = QFontMetricsF(self.edge_font)
 
     def brush(self, entity_type: str) -> QBrush:
         brush = self.brushes.get(entity_type)
@@ -349,7 +352,9 @@ class GraphView(QGraphicsView):
         self._focus_edges.setZValue(-1)
         self._focus_edges.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._scene.addItem(self._focus_edges)
-        self._edge_labels: list[QGraphicsSimpleTextItem] = []
+        self._edge_labels: list[QGraphicsSimpleTextItem] = []  # the ones drawn now
+        self._edge_label_pool: list[QGraphicsSimpleTextItem] = []
+        self._edge_label_specs: list[tuple[str, str, str, str]] = []
         self._leaders = QGraphicsPathItem()
         # Solid: a dotted cosmetic pen costs several times more per frame.
         leader_pen = QPen(QColor("#c4c7c5"), 1.0)
@@ -1111,30 +1116,23 @@ class GraphView(QGraphicsView):
         return self._hovered
 
     def _update_focus(self) -> None:
-        """Draw the focused node's relations in the accent colour, with arrows and types."""
-        for label in self._edge_labels:
-            self._scene.removeItem(label)
-        self._edge_labels.clear()
+        """Draw the focused node's relations in the accent colour, with arrows; their types are
+        labelled where there is room (placed with the node labels, ``_place_edge_labels``)."""
         focus = self._focus_node()
         path = QPainterPath()
+        pairs: dict[tuple[str, str], list[EdgeData]] = {}
         if focus and focus in self._items:
-            font = QFont()
-            font.setPointSizeF(7.5)
+            hidden = self._hidden_nodes()
             for edge in self.state.edges_of(focus)[: MAX_EDGE_LABELS * 4]:
                 a, b = self._items.get(edge.source), self._items.get(edge.target)
-                if a is None or b is None:
+                if a is None or b is None or edge.source in hidden or edge.target in hidden:
                     continue
                 _add_arrow(path, a.pos(), b.pos(), b.radius)
-                if len(self._edge_labels) < MAX_EDGE_LABELS:
-                    label = QGraphicsSimpleTextItem(edge.type or "related")
-                    label.setFont(font)
-                    label.setBrush(QBrush(style.EDGE_HIGHLIGHT))
-                    label.setZValue(5)
-                    middle = (a.pos() + b.pos()) / 2
-                    label.setPos(middle.x() - label.boundingRect().width() / 2, middle.y() - 14)
-                    label.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-                    self._scene.addItem(label)
-                    self._edge_labels.append(label)
+                pairs.setdefault(tuple(sorted((edge.source, edge.target))), []).append(edge)  # type: ignore[arg-type]
+        self._edge_label_specs = [
+            (f"{a}|{b}", _edge_caption(edges), a, b)
+            for (a, b), edges in list(pairs.items())[:MAX_EDGE_LABELS]
+        ]
         self._focus_edges.setPath(path)
 
     def _refresh_labels(self, force: bool = False) -> None:
@@ -1210,6 +1208,44 @@ class GraphView(QGraphicsView):
                 leaders.moveTo(item.pos())
                 leaders.lineTo(QPointF((nx - ox) / sx, (ny - oy) / sy))
         self._leaders.setPath(leaders)
+        self._place_edge_labels(placer, sx, sy, ox, oy)
+
+    def _place_edge_labels(
+        self, placer: Placer, sx: float, sy: float, ox: float, oy: float
+    ) -> None:
+        """The focused node's relation types at the middle of their lines, where they fit."""
+        metrics = _styles().edge_metrics
+        wanted = []
+        middles: dict[str, tuple[QPointF, str]] = {}
+        for key, text, a, b in self._edge_label_specs:
+            pa, pb = self._pos.get(a), self._pos.get(b)
+            if pa is None or pb is None:
+                continue
+            middle = QPointF((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+            middles[key] = (middle, text)
+            x, y = middle.x() * sx + ox, middle.y() * sy + oy
+            width, height = metrics.horizontalAdvance(text) + 2, metrics.height()
+            wanted.append(LabelCandidate(key, x, y, 0.0, width, height, 5, False))
+        placed = placer.place(wanted)
+        while len(self._edge_label_pool) < len(placed):
+            label = QGraphicsSimpleTextItem()
+            label.setFont(_styles().edge_font)
+            label.setBrush(QBrush(style.EDGE_HIGHLIGHT))
+            label.setZValue(5)
+            label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+            label.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self._scene.addItem(label)
+            self._edge_label_pool.append(label)
+        self._edge_labels = []
+        for label, (key, rect) in zip(self._edge_label_pool, placed.items(), strict=False):
+            middle, text = middles[key]
+            x, y = middle.x() * sx + ox, middle.y() * sy + oy
+            label.setText(text)
+            label.setPos(middle + QPointF((rect[0] - x) / sx, (rect[1] - y) / sy))
+            label.setVisible(True)
+            self._edge_labels.append(label)
+        for label in self._edge_label_pool[len(placed) :]:
+            label.setVisible(False)
 
     def _label_size(self, data: NodeData) -> tuple[float, float]:
         """A label's width and height in pixels (measured once per text and font)."""
@@ -1546,6 +1582,14 @@ class GraphView(QGraphicsView):
     def _select_all(self) -> None:
         for item in self._items.values():
             item.setSelected(True)
+
+
+def _edge_caption(edges: list[EdgeData]) -> str:
+    """The types of the relations drawn as one line: ``LIVES_IN``, ``KNOWS, WORKS_WITH ×2``."""
+    kinds: dict[str, int] = {}
+    for edge in edges:
+        kinds[edge.type or "related"] = kinds.get(edge.type or "related", 0) + 1
+    return ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in sorted(kinds.items()))
 
 
 def _escape(text: str) -> str:

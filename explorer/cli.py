@@ -103,7 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("mcp", help="serve scour and memory_stats to an agent over MCP (stdio)")
 
     servers = sub.add_parser("servers", help="start, stop or show the embedded stores")
-    servers.add_argument("action", choices=["start", "stop", "status"])
+    servers.add_argument(
+        "action",
+        choices=["start", "stop", "status", "watch"],
+        help="start: keep them running until stop; watch: stop them once unused (internal)",
+    )
+    servers.add_argument("--idle", type=float, help="with watch: seconds unused before stopping")
 
     ingest = sub.add_parser("ingest", help="import conversations")
     ingest.add_argument("path", type=Path)
@@ -214,7 +219,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
         return run_app(settings)
     if args.command == "servers":
-        return commands.servers(settings, args.action)
+        return commands.servers(settings, args.action, idle=args.idle)
     handlers: dict[str, Callable[[], Coroutine[Any, Any, int]]] = {
         "query": lambda: commands.query(settings, args),
         "mcp": lambda: commands.mcp(settings),

@@ -22,13 +22,16 @@ def _print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
-def servers(settings: Settings, action: str) -> int:
-    """``servers start|stop|status`` for the embedded stores."""
+def servers(settings: Settings, action: str, idle: float | None = None) -> int:
+    """``servers start|stop|status|watch`` for the embedded stores."""
     from explorer.adapters.embedded import EmbeddedServers
 
     if not settings.embedded:
         raise ExplorerError("both stores are external (settings); there is nothing to manage")
     manager = EmbeddedServers(settings.data_dir, start_timeout=settings.start_timeout)
+    if action == "watch":
+        manager.watch(idle if idle is not None else settings.idle_timeout)
+        return 0
     if action == "start":
         statuses = manager.start()
     elif action == "stop":
@@ -42,6 +45,9 @@ def servers(settings: Settings, action: str) -> int:
         version = f" {status.version}" if status.version else ""
         detail = f" ({status.detail})" if status.detail else ""
         print(f"{status.name}: {state}{pid}{version} {status.address}{detail}")
+    users = manager.holders()
+    kept = "kept running until servers stop" if manager.persistent else "stopped when unused"
+    print(f"in use by {len(users)} process{'es' if len(users) != 1 else ''}; {kept}")
     return 0
 
 

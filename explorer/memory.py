@@ -131,6 +131,7 @@ class Memory:
             policy=policy or self.policy,
             term_scan=self.term_scan,
             lexical_index=self.lexical_index,
+            deadline=self.settings.query_timeout,
         )
         if self._cache_builds() != builds:
             _exempt_long_lived()
@@ -141,6 +142,13 @@ class Memory:
         if self.chunks is None and request.n_chunks and result.chunks_error is None:
             reason = self.errors.get("chunks", "not connected")
             result = replace(result, chunks_error=f"chunk store unavailable: {reason}")
+        # A store that never connected gave nothing: its half failed, like every route of it
+        # (the graph half still has its concept route while PostgreSQL is up).
+        down = {"chunks"} if self.chunks is None else set()
+        if self.graph is None and self.concepts is None:
+            down.add("graph")
+        if down - result.failed_halves:
+            result = replace(result, failed_halves=result.failed_halves | down)
         return result
 
     async def warm(self, scope: str = DEFAULT_SCOPE) -> None:
@@ -302,12 +310,14 @@ class Memory:
                     url=settings.falkordb_url,
                     graph=settings.graph_name,
                     deadline=settings.query_timeout,
+                    connect_deadline=settings.connect_timeout,
                 )
             else:
                 self.graph = await FalkorGraphStore.connect(
                     socket_path=self.servers.falkordb_socket,
                     graph=settings.graph_name,
                     deadline=settings.query_timeout,
+                    connect_deadline=settings.connect_timeout,
                 )
             self.errors.pop("graph", None)
             self.start_errors.pop("graph", None)
@@ -327,9 +337,13 @@ class Memory:
         deadline = self.settings.query_timeout
         try:
             if self.chunks is None:
-                self.chunks = await PgChunkStore.connect(dsn, deadline=deadline)
+                self.chunks = await PgChunkStore.connect(
+                    dsn, deadline=deadline, connect_deadline=self.settings.connect_timeout
+                )
             if self.concepts is None:
-                self.concepts = await PgConceptStore.connect(dsn, deadline=deadline)
+                self.concepts = await PgConceptStore.connect(
+                    dsn, deadline=deadline, connect_deadline=self.settings.connect_timeout
+                )
                 self.term_scan = TermScan(self.concepts)
             if self.journal is None:
                 self.journal = await PgRecallJournal.connect(
@@ -463,13 +477,6 @@ async def list_graphiti_graphs(settings: Settings) -> list[str]:
     )
 
 
-def _start_embedded(servers: Any) -> bool:
-    """Start the embedded servers; True when this call started at least one of them."""
-    before = servers.status()
-    servers.start()
-    return not all(status.running for status in before)
-
-
 @asynccontextmanager
 async def open_memory(
     settings: Settings | None = None,
@@ -479,8 +486,10 @@ async def open_memory(
 ) -> AsyncIterator[Memory]:
     """Start or attach the configured stores and yield the open ``Memory``.
 
-    ``stop_servers`` decides whether embedded servers are stopped on exit; by default only the
-    ones this call started are.
+    Embedded servers are used under a lease (``adapters.embedded.lease``): on exit the last
+    process using them stops them, unless ``servers start`` made them persistent, and a
+    watcher stops them ``idle_timeout`` seconds after a killed process. ``stop_servers=True``
+    stops them on exit whoever else uses them.
     """
     if settings is None:
         settings = load_settings(overrides={"data_dir": data_dir})
@@ -489,15 +498,18 @@ async def open_memory(
     memory = Memory(
         settings=settings, embedder=make_embedder(settings), extractor=make_extractor(settings)
     )
-    started = False
     # A graphiti graph on an external FalkorDB needs no embedded server at all.
     if settings.embedded and not (settings.graphiti_graph and settings.falkordb_url):
         from explorer.adapters.embedded import EmbeddedServers
 
-        memory.servers = EmbeddedServers(settings.data_dir, start_timeout=settings.start_timeout)
+        memory.servers = EmbeddedServers(
+            settings.data_dir,
+            start_timeout=settings.start_timeout,
+            reuse_timeout=settings.connect_timeout,
+        )
         loop = asyncio.get_running_loop()
         try:
-            started = await loop.run_in_executor(None, _start_embedded, memory.servers)
+            await loop.run_in_executor(None, memory.servers.open, settings.idle_timeout)
         except StoreUnavailable as error:
             # Whichever server did start is still usable; connect reports the other, with
             # the reason it did not start.
@@ -509,16 +521,19 @@ async def open_memory(
                 if server in failures:
                     memory.start_errors[half] = failures[server]
                     log.warning("embedded %s did not start: %s", server, failures[server])
-            started = True
-    stop = started if stop_servers is None else stop_servers
     try:
         await memory.connect()
+        if memory.errors:
+            # A store just failed within connect_timeout; the first query must not wait again.
+            memory._next_reconnect = time.monotonic() + RECONNECT_SECONDS
         yield memory
     finally:
         await memory.aclose()
-        if stop and memory.servers is not None:
+        if memory.servers is not None:
+            servers = memory.servers
+            leave = servers.stop if stop_servers else servers.close
             try:
-                await asyncio.get_running_loop().run_in_executor(None, memory.servers.stop)
+                await asyncio.get_running_loop().run_in_executor(None, leave)
             except StoreUnavailable as error:
                 # The command's own answer stands; a server left running is named here.
                 log.warning("embedded servers were not stopped: %s", error)

@@ -77,6 +77,8 @@ class Settings:
     connect_timeout: float = 5.0
     query_timeout: float = 10.0
     start_timeout: float = 60.0
+    # Seconds the embedded servers outlive the last process using them when it was killed.
+    idle_timeout: float = 30.0
     # The MCP server's caller and its privileges (comma-separated names, or "none"): set here,
     # never taken from the client.
     mcp_user: str = field(default_factory=_login_name)
@@ -108,7 +110,7 @@ class Settings:
             ("postgres://", "postgresql://")
         ):
             raise InvalidArgument("postgres_dsn must start with postgresql:// or postgres://")
-        for name in ("connect_timeout", "query_timeout", "start_timeout"):
+        for name in ("connect_timeout", "query_timeout", "start_timeout", "idle_timeout"):
             value = getattr(self, name)
             if not 0 < value <= 600:
                 raise InvalidArgument(f"{name} must be between 0 and 600 seconds, not {value}")

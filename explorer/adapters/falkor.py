@@ -16,10 +16,10 @@ Safety and deadlines. Every parameter goes through ``adapters.sanitize`` (plain 
 because the client pastes parameters into the query text; Cypher is never built from caller text
 (the one formatted query, the vector index, takes a validated ``int``). Reads use
 ``GRAPH.RO_QUERY``. The client's constructor blocks on a synchronous probe, so it runs in a
-worker thread after an async PING; every await is bounded by ``adapters.deadline.within``, every
+worker thread after an async PING; every await is bounded by ``core.deadline.within``, every
 socket has a timeout and every query passes its own server-side timeout, so a frozen server
 yields ``StoreTimeout`` and a missing one ``StoreUnavailable``, never a hang. Imports the core,
-``adapters.sanitize``, ``adapters.deadline``, ``falkordb`` and ``redis``.
+``adapters.sanitize``, ``core.deadline``, ``falkordb`` and ``redis``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from falkordb.asyncio.graph import AsyncGraph
 from falkordb.helpers import stringify_param_value
 
 from explorer.adapters import sanitize
-from explorer.adapters.deadline import DeadlineExceeded, within
+from explorer.core.deadline import DeadlineExceeded, within
 from explorer.core.errors import (
     EmbeddingMismatch,
     InvalidArgument,
@@ -452,11 +452,13 @@ class FalkorGraphStore:
         write_deadline: float = 60.0,
         max_connections: int = 16,
         ensure_schema: bool = True,
+        connect_deadline: float | None = None,
     ) -> FalkorGraphStore:
         """Connect by unix socket (embedded) or ``redis://``/``rediss://`` URL (external).
 
-        ``deadline`` (seconds) bounds connecting and every read, ``write_deadline`` every write
-        batch; each is also sent to the server as the query's own timeout.
+        ``deadline`` (seconds) bounds every read, ``write_deadline`` every write batch; each is
+        also sent to the server as the query's own timeout. ``connect_deadline`` (default:
+        ``deadline``) bounds connecting and the schema check.
         Raises ``StoreUnavailable`` when the server cannot be reached, ``StoreTimeout`` when it
         does not answer in time.
         """
@@ -468,11 +470,16 @@ class FalkorGraphStore:
             write_deadline, "write_deadline", low=0.05, high=86400.0
         )
         max_connections = sanitize.plain_int(max_connections, "max_connections", low=1, high=1024)
+        connect_timeout = (
+            timeout
+            if connect_deadline is None
+            else sanitize.plain_float(connect_deadline, "connect_deadline", low=0.05, high=3600.0)
+        )
         # The socket timeout is only a backstop behind the asyncio deadlines.
         socket_timeout = max(timeout, write_timeout) + 1.0
         options: dict[str, Any] = {
             "socket_timeout": socket_timeout,
-            "socket_connect_timeout": timeout,
+            "socket_connect_timeout": connect_timeout,
             "decode_responses": True,
             "max_connections": max_connections,
             # More concurrent queries than connections wait for one (within the deadline)
@@ -498,10 +505,10 @@ class FalkorGraphStore:
                 **options,
             )
         try:
-            await _bounded(aredis.Redis(connection_pool=pool).ping(), timeout, "connect")
+            await _bounded(aredis.Redis(connection_pool=pool).ping(), connect_timeout, "connect")
             # FalkorDB's constructor runs a blocking cluster probe; keep it off the loop.
             db = await _bounded(
-                asyncio.to_thread(FalkorDB, connection_pool=pool), timeout, "connect"
+                asyncio.to_thread(FalkorDB, connection_pool=pool), connect_timeout, "connect"
             )
         except BaseException:
             await pool.aclose()
@@ -509,7 +516,7 @@ class FalkorGraphStore:
         store = cls(db, pool, graph_name, timeout=timeout, write_timeout=write_timeout)
         if ensure_schema:
             try:
-                await store.ensure_schema()
+                await _bounded(store.ensure_schema(), connect_timeout, "schema check")
             except BaseException:
                 await store.aclose()
                 raise

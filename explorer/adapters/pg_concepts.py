@@ -121,6 +121,7 @@ class PgConceptStore:
         deadline: float = 5.0,
         write_deadline: float = 60.0,
         max_connections: int = 4,
+        connect_deadline: float | None = None,
     ) -> PgConceptStore:
         """Open a small pool on ``dsn`` and create the ``concepts`` table if missing."""
         pool, _, read_s, write_s = await open_pool(
@@ -131,6 +132,7 @@ class PgConceptStore:
             min_connections=1,
             max_connections=max_connections,
             setup=_CREATE_TABLES,
+            connect_deadline=connect_deadline,
         )
         return cls(pool, deadline=read_s, write_deadline=write_s)
 

@@ -15,8 +15,8 @@ exact scan when those come back short, so ``k`` matches come back whenever ``k``
 search ORs the query's English lexemes (built on the server from the parameter) and ranks with
 ``ts_rank_cd``. All SQL is constant text with numbered parameters; the only formatted parts are
 validated integers and the validated schema identifier. Every call runs under
-``adapters.deadline.within`` with asyncpg's own connect, command and pool-acquire timeouts behind
-it. Imports the core, ``adapters.sanitize``, ``adapters.deadline``, ``asyncpg``, ``pgvector`` and
+``core.deadline.within`` with asyncpg's own connect, command and pool-acquire timeouts behind
+it. Imports the core, ``adapters.sanitize``, ``core.deadline``, ``asyncpg``, ``pgvector`` and
 ``numpy``.
 """
 
@@ -33,7 +33,7 @@ from pgvector import HalfVector
 from pgvector.asyncpg import register_vector
 
 from explorer.adapters import sanitize
-from explorer.adapters.deadline import DeadlineExceeded, within
+from explorer.core.deadline import DeadlineExceeded, within
 from explorer.core.errors import (
     EmbeddingMismatch,
     InvalidArgument,
@@ -352,11 +352,13 @@ class PgChunkStore:
         write_deadline: float = 120.0,
         min_connections: int = 1,
         max_connections: int = 8,
+        connect_deadline: float | None = None,
     ) -> PgChunkStore:
         """Open a pool on ``dsn`` and create the schema's tables and indexes if missing.
 
-        ``deadline`` (seconds) bounds connecting, acquiring a connection and every read;
-        ``write_deadline`` every upsert. Raises ``StoreUnavailable``/``StoreTimeout``.
+        ``deadline`` (seconds) bounds acquiring a connection and every read, ``write_deadline``
+        every upsert, ``connect_deadline`` (default: ``deadline``) connecting. Raises
+        ``StoreUnavailable``/``StoreTimeout``.
         """
         pool, plain_schema, read_s, write_s = await open_pool(
             dsn,
@@ -366,6 +368,7 @@ class PgChunkStore:
             min_connections=min_connections,
             max_connections=max_connections,
             setup=_CREATE_TABLES,
+            connect_deadline=connect_deadline,
         )
         return cls(pool, schema=plain_schema, deadline=read_s, write_deadline=write_s)
 
@@ -791,17 +794,24 @@ async def open_pool(
     min_connections: int,
     max_connections: int,
     setup: str,
+    connect_deadline: float | None = None,
 ) -> tuple[asyncpg.Pool, str, float, float]:
-    """A pool whose connections use ``schema`` (created with ``setup`` DDL if missing)."""
+    """A pool whose connections use ``schema`` (created with ``setup`` DDL if missing);
+    ``connect_deadline`` (default: ``deadline``) bounds connecting and the set-up."""
     dsn = sanitize.dsn(dsn)
     plain_schema = sanitize.identifier(schema, "schema").lower()
     read_s = sanitize.plain_float(deadline, "deadline", low=0.05, high=3600.0)
     write_s = sanitize.plain_float(write_deadline, "write_deadline", low=0.05, high=86400.0)
     low = sanitize.plain_int(min_connections, "min_connections", low=0, high=100)
     high = sanitize.plain_int(max_connections, "max_connections", low=max(1, low), high=100)
+    connect_s = (
+        read_s
+        if connect_deadline is None
+        else sanitize.plain_float(connect_deadline, "connect_deadline", low=0.05, high=3600.0)
+    )
 
     async def prepare() -> str:
-        conn = await asyncpg.connect(dsn, timeout=read_s, command_timeout=write_s)
+        conn = await asyncpg.connect(dsn, timeout=connect_s, command_timeout=write_s)
         try:
             async with conn.transaction():
                 await conn.execute(_LOCK, _ADVISORY_KEY)
@@ -812,9 +822,9 @@ async def open_pool(
                 await conn.execute(setup)
             return vector_schema
         finally:
-            await conn.close(timeout=read_s)
+            await conn.close(timeout=connect_s)
 
-    vector_schema = await bounded(prepare(), read_s, "connect")
+    vector_schema = await bounded(prepare(), connect_s, "connect")
 
     async def init(conn: asyncpg.Connection) -> None:
         await register_vector(conn, schema=vector_schema)
@@ -824,12 +834,12 @@ async def open_pool(
             dsn,
             min_size=low,
             max_size=high,
-            timeout=read_s,
+            timeout=connect_s,
             command_timeout=read_s,
             init=init,
             server_settings={"search_path": f"{plain_schema}, {vector_schema}"},
         ),
-        read_s + 1.0,
+        connect_s + 1.0,
         "connect",
     )
     if pool_or_none is None:

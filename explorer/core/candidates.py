@@ -200,7 +200,7 @@ class CandidateBatch(Sequence[Candidate]):
     serve concurrent queries without one turn's tally leaking into another's.
     """
 
-    __slots__ = ("_items", "failures", "refused", "sources", "timings_ms", "unavailable")
+    __slots__ = ("_items", "asked", "failures", "refused", "sources", "timings_ms", "unavailable")
 
     def __init__(
         self,
@@ -211,8 +211,10 @@ class CandidateBatch(Sequence[Candidate]):
         unavailable: Sequence[str] = (),
         failures: Mapping[str, str] | None = None,
         timings_ms: Mapping[str, float] | None = None,
+        asked: Sequence[str] = (),
     ) -> None:
         self._items = tuple(items)
+        self.asked = tuple(asked)  # the routes the stores were asked along
         self.refused = tuple(refused)
         self.sources = dict(sources or {})
         self.unavailable = tuple(unavailable)

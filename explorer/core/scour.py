@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from explorer.core.budget import Budget, budgeted
 from explorer.core.candidates import (
     ROUTE_CONCEPTS,
     ROUTE_GRAPH,
@@ -285,6 +286,8 @@ class ScourResult:
     # Full records (with mentions) of recalled entities whose candidates came without them
     # (concept-scan hits, activation finds), so every entity in the answer shows its provenance.
     records: Mapping[str, Entity] = field(default_factory=dict)
+    # The halves ("graph", "chunks") every asked route of which failed: they gave nothing.
+    failed_halves: frozenset[str] = frozenset()
 
     @property
     def memories(self) -> tuple[Memory, ...]:
@@ -294,16 +297,16 @@ class ScourResult:
     def failure(self) -> str | None:
         """Why nothing could be recalled: every half asked failed; ``None`` otherwise."""
         asked = [
-            (name, error)
-            for name, count, error in (
-                ("knowledge graph", self.request.kg_top_k, self.kg_error),
-                ("chunks", self.request.n_chunks, self.chunks_error),
+            (name, half, error)
+            for name, half, count, error in (
+                ("knowledge graph", "graph", self.request.kg_top_k, self.kg_error),
+                ("chunks", "chunks", self.request.n_chunks, self.chunks_error),
             )
             if count
         ]
-        if not asked or any(error is None for _, error in asked):
+        if not asked or any(half not in self.failed_halves for _, half, _ in asked):
             return None
-        return "every half asked failed: " + "; ".join(f"{n}: {e}" for n, e in asked)
+        return "every half asked failed: " + "; ".join(f"{n}: {e}" for n, _, e in asked)
 
     @property
     def chunks(self) -> list[Memory]:
@@ -320,7 +323,13 @@ class ScourResult:
         timings = dict(self.timings_ms)
         timings["coordinator"] = (time.perf_counter() - started) * 1000.0
         return ScourResult(
-            self.request, retrieval, self.kg_error, self.chunks_error, timings, self.records
+            self.request,
+            retrieval,
+            self.kg_error,
+            self.chunks_error,
+            timings,
+            self.records,
+            self.failed_halves,
         )
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -428,16 +437,26 @@ async def scour(
     term_scan: TermScan | None = None,
     associations: AssociationSource | None = None,
     lexical_index: LexicalIndexCache | None = None,
+    deadline: float | None = None,
 ) -> ScourResult:
     """Query both halves of memory concurrently and merge them through the coordinator.
 
     ``term_scan`` lets a long-lived caller keep the concept read cache across calls, and
     ``lexical_index`` the per-scope BM25 indexes of the lexical route (without one, the chunk
     store's own full-text search ranks);
-    ``associations`` defaults to the graph store's neighbourhoods.
+    ``associations`` defaults to the graph store's neighbourhoods. ``deadline`` is each half's
+    budget in seconds for all its round trips together (``core.budget``).
     """
     started = time.perf_counter()
     query = request.memory_query()
+    if deadline is not None:
+        graph_budget = Budget("the knowledge graph", deadline)
+        chunk_budget = Budget("the chunk store", deadline)
+        graph = budgeted(graph, graph_budget)
+        concepts = budgeted(concepts, graph_budget)
+        associations = budgeted(associations, graph_budget)
+        chunks = budgeted(chunks, chunk_budget)
+        embedder = budgeted(embedder, chunk_budget)
     source = _TimedSource(
         StoreCandidateSource(
             chunks=chunks,
@@ -475,6 +494,7 @@ async def scour(
             kg_error=(_half_error(failures, GRAPH_ROUTES) or every) if asked_graph else None,
             chunks_error=(_half_error(failures, CHUNK_ROUTES) or every) if asked_chunks else None,
             timings_ms=timings,
+            failed_halves=frozenset({"graph", "chunks"}),
         )
 
     records = await _full_records(retrieval, graph)
@@ -491,4 +511,17 @@ async def scour(
         chunks_error=_half_error(failures, (ROUTE_VECTOR, ROUTE_LEXICAL)),
         timings_ms=timings,
         records=records,
+        failed_halves=frozenset(
+            half
+            for half, routes in (("graph", GRAPH_ROUTES), ("chunks", CHUNK_ROUTES))
+            if _all_failed(batch, routes)
+        ),
     )
+
+
+def _all_failed(batch: CandidateBatch | None, routes: tuple[str, ...]) -> bool:
+    """Whether the batch asked any of ``routes`` and every one it asked failed."""
+    if batch is None:
+        return False
+    asked = [route for route in routes if route in batch.asked]
+    return bool(asked) and all(route in batch.failures for route in asked)

@@ -343,6 +343,7 @@ class StoreCandidateSource:
             sources=sources,
             unavailable=unavailable,
             failures=failures,
+            asked=tuple(outcomes),
             timings_ms={
                 "embed": sum(embed_ms),
                 "chunks": half_ms(CHUNK_ROUTES),

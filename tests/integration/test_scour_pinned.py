@@ -1,0 +1,61 @@
+"""scour's full answer for the README's example queries on the demo memory, pinned.
+
+Speed work on scour (caches, snapshots, fewer round trips) must not change what it recalls: the
+``--explain`` answer of each example, timings aside, is compared with the one recorded in
+``tests/fixtures/scour/readme-examples.json``. After a change meant to alter recall, record it
+again with ``SCOUR_PIN_WRITE=1`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from explorer.cli import main
+
+PINNED = Path(__file__).parents[1] / "fixtures" / "scour" / "readme-examples.json"
+EXAMPLES = [
+    ["who is working on what project"],
+    ["who recommended the builder?", "--n-chunks", "5", "--kg-top-k", "5"],
+    ["marathon", "--domain", "health", "--temporal", "2026-Q2", "--scope", "demo/assistant/maya"],
+    ["Lisbon", "--preset", "full", "--min-relevance", "0.2", "--hops", "3"],
+    ["Lisbon"],
+    ["Declan Hughes", "--n-chunks", "1", "--kg-top-k", "1"],
+    ["Who recommended the builder Maya hired?"],
+]
+
+
+def _rounded(value: Any) -> Any:
+    # Twelve digits: the pin is about what is recalled and how it scores, not the last ulp.
+    if isinstance(value, float):
+        return round(value, 12)
+    if isinstance(value, dict):
+        return {key: _rounded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_rounded(item) for item in value]
+    return value
+
+
+def _answer(capsys: pytest.CaptureFixture[str], data_dir: Path, example: list[str]) -> Any:
+    capsys.readouterr()
+    assert main(["--data-dir", str(data_dir), "query", *example, "--explain"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    answer.pop("timings_ms", None)
+    return _rounded(answer)
+
+
+def test_readme_examples_answer_as_pinned(
+    capsys: pytest.CaptureFixture[str], demo_dir: Path
+) -> None:
+    answers = {" ".join(example): _answer(capsys, demo_dir, example) for example in EXAMPLES}
+    if os.environ.get("SCOUR_PIN_WRITE"):
+        PINNED.parent.mkdir(parents=True, exist_ok=True)
+        PINNED.write_text(json.dumps(answers, indent=1, ensure_ascii=False) + "\n")
+    pinned = json.loads(PINNED.read_text())
+    assert set(answers) == set(pinned)
+    for key, answer in answers.items():
+        assert answer == pinned[key], f"scour's answer to {key!r} changed"

@@ -207,11 +207,19 @@ class VisibilityMixin(_Parts):
         if edge is None:
             QToolTip.hideText()
             return
-        a, b = self.state.nodes.get(edge.source), self.state.nodes.get(edge.target)
-        text = f"{a.name if a else edge.source} —{edge.type}→ {b.name if b else edge.target}"
-        if edge.fact:
-            text += f"\n{edge.fact}"
-        QToolTip.showText(event.globalPosition().toPoint(), text, self)
+        QToolTip.showText(event.globalPosition().toPoint(), self.pair_tooltip(edge), self)
+
+    def pair_tooltip(self, edge: EdgeData) -> str:
+        """Every relation drawn on the line of ``edge`` (parallel ones share it), with facts."""
+        pair = {edge.source, edge.target}
+        lines = []
+        for other in self.state.edges.values():
+            if {other.source, other.target} != pair:
+                continue
+            a, b = self.state.nodes.get(other.source), self.state.nodes.get(other.target)
+            line = f"{a.name if a else other.source} —{other.type}→ {b.name if b else other.target}"
+            lines.append(line + (f"\n    {other.fact}" if other.fact else ""))
+        return "\n".join(lines)
 
     def _edge_near(self, point: QPointF, tolerance: float) -> EdgeData | None:
         best: tuple[float, EdgeData] | None = None

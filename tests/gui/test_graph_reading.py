@@ -166,3 +166,16 @@ def test_hovering_a_chunk_lights_its_entities_and_draws_missing_ones(
             assert item.opacity() < 0.5
     window._on_chunks_hovered("")
     assert all(view.node_item(n).opacity() == 1.0 for n in view.state.nodes)
+
+
+def test_parallel_relations_are_one_line_listed_on_hover(qtbot: Any, window: Any) -> None:
+    view = _ask(qtbot, window, "Who recommended the builder Maya hired?")
+    groups = view.edge_groups()
+    multi = next(((pair, edges) for pair, edges in groups.items() if len(edges) > 1), None)
+    assert multi is not None, "the demo answer has parallel relations"
+    (a, b), edges = multi
+    drawn = [e for e in view.scene_json()["edges"] if {e["source"], e["target"]} == {a, b}]
+    assert len(drawn) == 1 and drawn[0]["count"] == len(edges)
+    text = view.pair_tooltip(edges[0])
+    assert len(text.splitlines()) >= len(edges)
+    assert all(edge.type in text for edge in edges)

@@ -112,6 +112,8 @@ class Memory:
     term_scan: TermScan | None = None
     # Per-scope BM25 indexes of the lexical route, kept across calls (a write invalidates).
     lexical_index: LexicalIndexCache = field(default_factory=LexicalIndexCache)
+    # Restart attempts of embedded servers that died (``explorer.supervise``).
+    supervision: dict[str, Any] = field(default_factory=dict, repr=False)
     _next_reconnect: float = field(default=0.0, repr=False)
     _import: asyncio.Task[Any] | None = field(default=None, repr=False)
 
@@ -364,17 +366,44 @@ class Memory:
             raise StoreUnavailable(f"this command needs both stores: {reasons or 'not connected'}")
         return self.graph, self.chunks, self.concepts
 
+    async def supervise(self) -> dict[str, str]:
+        """Restart embedded servers that died (see ``explorer.supervise``); the halves being
+        restarted and how it goes. Only looks at processes while everything runs."""
+        from explorer.supervise import supervise
+
+        return await supervise(self)
+
+    async def reconnect_half(self, half: str) -> None:
+        """Connect the stores of one half (``graph``, ``chunks``) anew."""
+        from explorer.supervise import reconnect_half
+
+        self.supervision.clear()
+        await reconnect_half(self, half)
+
+    async def restart_half(self, half: str) -> None:
+        """Restart the embedded server of one half and reconnect its stores."""
+        from explorer.supervise import restart_half
+
+        self.supervision.clear()
+        await restart_half(self, half)
+
     async def health(self) -> dict[str, str]:
-        """``"ok"`` or the reason, per store; never raises."""
+        """``"ok"`` or the reason, per store; never raises. A dead embedded server is
+        restarted first (its half says ``restarting…`` until it answers)."""
+        try:
+            restarting = await self.supervise()
+        except ExplorerError as error:
+            restarting = {"graph": str(error), "chunks": str(error)}
         await self.reconnect()
         report = {
             "graph": self.errors.get("graph", "ok"),
             "chunks": self.errors.get("chunks", "ok"),
+            **restarting,
         }
         probes: list[tuple[str, Any]] = []
-        if self.graph is not None:
+        if self.graph is not None and "graph" not in restarting:
             probes.append(("graph", self.graph.counts()))
-        if self.chunks is not None:
+        if self.chunks is not None and "chunks" not in restarting:
             probes.append(("chunks", self.chunks.counts()))
         results = await asyncio.gather(*(probe for _, probe in probes), return_exceptions=True)
         for (name, _), outcome in zip(probes, results, strict=True):

@@ -267,6 +267,7 @@ class ServiceBridge(QObject):
         self._opened = True
         self.memory_ready.emit()
         self.request_overview()
+        self._spawn(self._watch_servers(), kind="watchdog")
         pending, self._pending_query = self._pending_query, None
         if pending is not None:
             self.submit_query(pending)
@@ -662,6 +663,45 @@ class ServiceBridge(QObject):
                 self.submit_query(self._last_query)
             if all(status == OK for status in halves.values()):
                 return
+
+    async def _watch_servers(self) -> None:
+        """Every few seconds, have the memory restart an embedded server that died; its half
+        shows ``restarting…`` and the health poll turns it green once it answers."""
+        memory = self._memory
+        if not hasattr(memory, "supervise"):
+            return
+        while not self._closing and memory is self._memory:
+            await asyncio.sleep(self._poll_interval * 1.5)
+            try:
+                changes = await memory.supervise()
+            except ExplorerError as exc:
+                _log.info("server watch failed: %s", exc)
+                continue
+            if changes:
+                self._set_health(changes)
+
+    def reconnect_store(self, half: str) -> None:
+        """Connect one half's store (``graph``/``chunks``) anew; health follows."""
+        self._spawn(self._act_on_store("reconnect_half", half), kind=f"store-{half}")
+
+    def restart_store(self, half: str) -> None:
+        """Restart one half's embedded server (reconnect an external one); health follows."""
+        self._spawn(self._act_on_store("restart_half", half), kind=f"store-{half}")
+
+    async def _act_on_store(self, action: str, half: str) -> None:
+        memory = self._memory
+        if memory is None or not hasattr(memory, action):
+            return
+        verb = "Restarting" if action == "restart_half" else "Reconnecting"
+        self._set_health({half: f"{verb.lower()}…"})
+        self.opening_progress.emit(f"{verb} the {'graph' if half == GRAPH else 'chunk'} store…")
+        try:
+            await getattr(memory, action)(half)
+        except ExplorerError as exc:
+            self._set_health({half: str(exc)})
+            self.error_occurred.emit(f"{verb} failed", str(exc))
+            return
+        await self._refresh_health()
 
     # ------------------------------------------------------------------ shutdown
 

@@ -162,6 +162,9 @@ class MainWindow(QMainWindow):
         from explorer.gui.graph_menu import install_graph_menu
 
         self.graph_menu = install_graph_menu(self)
+        from explorer.gui.store_actions import install_store_actions
+
+        self.store_actions = install_store_actions(self)
         self._restore_settings()
         self.chunk_list.show_message("Type a query above and press Enter.")
 

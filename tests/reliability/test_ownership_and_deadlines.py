@@ -204,3 +204,41 @@ def test_servers_start_keeps_them_until_servers_stop(tmp_path: Path) -> None:
     finally:
         assert run_cli([*args, "servers", "stop"], tmp_path).returncode == 0
     assert servers_under(data) == []
+
+
+async def _until_healthy(memory: Memory, half: str, within: float) -> tuple[float, list[str]]:
+    """Poll ``health`` as the window does until ``half`` is ok; the seconds and what it said."""
+    began = time.monotonic()
+    seen: list[str] = []
+    while True:
+        report = await memory.health()
+        seen.append(report[half])
+        if report[half] == "ok":
+            return time.monotonic() - began, seen
+        assert time.monotonic() - began < within, seen[-3:]
+        await asyncio.sleep(0.3)
+
+
+@pytest.mark.parametrize(
+    ("half", "pid_of"), [("graph", "falkordb_pid"), ("chunks", "postgres_pid")]
+)
+async def test_a_killed_server_is_restarted_with_its_data(
+    memory: Memory, half: str, pid_of: str
+) -> None:
+    servers = memory.servers
+    assert servers is not None
+    store = memory.graph if half == "graph" else memory.chunks
+    assert store is not None
+    before = await store.counts()
+    pid = getattr(servers, pid_of)()
+    os.kill(pid, signal.SIGKILL)
+    with suppress(psutil.NoSuchProcess):
+        psutil.Process(pid).wait(timeout=10)
+    took, seen = await _until_healthy(memory, half, within=20.0)
+    assert took < 10.0, took
+    assert any(status.startswith("restarting") for status in seen) or took < 1.0
+    assert getattr(servers, pid_of)() not in (None, pid)
+    store = memory.graph if half == "graph" else memory.chunks
+    assert store is not None and await store.counts() == before  # AOF / WAL: nothing lost
+    _, answer = await _timed_scour(memory)
+    assert answer["kg_count"] > 0 and answer["chunk_count"] > 0

@@ -143,6 +143,28 @@ class EmbeddedServers:
                     return True
         return False
 
+    def dead(self) -> list[str]:
+        """The servers (``falkordb``, ``postgres``) whose process is not running."""
+        return [server.NAME for server in (self._falkordb, self._postgres) if not server.process()]
+
+    def revive(self) -> tuple[ServerStatus, ServerStatus]:
+        """Start whichever server died (its AOF or WAL brings its data back); the running one
+        is left alone. Raises ``ServersFailed`` like ``open``."""
+        statuses, _ = self._start(persist=self.persistent)
+        return statuses
+
+    def restart(self, name: str) -> ServerStatus:
+        """Stop the server ``name`` (gracefully, else by signal) and start it again."""
+        server = {s.NAME: s for s in (self._falkordb, self._postgres)}.get(name)
+        if server is None:
+            raise StoreUnavailable(f"no embedded server named {name!r}")
+        with self._thread_lock, _locked(self._lock_path, self._timeout * 3):
+            try:
+                server.stop(self._timeout)
+                return server.start(self._timeout, self._reuse_timeout)
+            except OSError as exc:
+                raise StoreUnavailable(f"{name} could not restart: {_os_reason(exc)}") from exc
+
     def holders(self) -> list[str]:
         """The processes' leases on these servers (``pid.n``), stale ones removed."""
         return lease.holders(self._data_dir)

@@ -19,6 +19,7 @@ from typing import Any
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
+from PySide6.QtCore import Qt
 
 from explorer.adapters.embedded import EmbeddedServers
 from explorer.gui.bridge import ServiceBridge
@@ -342,3 +343,25 @@ def test_screenshot_says_what_it_shows(generated_dir: Path, tmp_path: Path) -> N
     line = next(x for x in answer.stdout.splitlines() if x.startswith("shown: "))
     entities, chunks = (int(part.split()[0]) for part in line[7:].split(", ")[:2])
     assert entities > 0 and chunks > 0 and line.endswith("scope (root)")
+
+
+def test_dropping_a_file_on_the_window_opens_the_import(qtbot: Any, own_window: Any) -> None:
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    path = FIXTURES / "messages.jsonl"
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    point = QPointF(200, 200)
+    buttons, keys = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(point.toPoint(), Qt.DropAction.CopyAction, mime, buttons, keys)
+    QApplication.sendEvent(own_window, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(point, Qt.DropAction.CopyAction, mime, buttons, keys)
+    QApplication.sendEvent(own_window, drop)
+    dialog = own_window.memory_actions.import_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.path.text() == str(path) and dialog.format.currentData() == "jsonl"
+    assert dialog.scope.text() == "messages" and dialog.import_button.isEnabled()
+    dialog.reject()

@@ -11,6 +11,7 @@ every test.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,7 @@ def test_the_window_shows_an_entitys_facts_beside_the_episode_text(
     graphiti_dir: Path,
     graphiti: GraphitiFixture,
     settings_store: Any,
+    tmp_path: Path,
 ) -> None:
     settings = Settings(data_dir=graphiti_dir, graphiti_graph=graphiti.graph, load_demo=True)
     window = _window(qtbot, settings, settings_store)
@@ -94,6 +96,12 @@ def test_the_window_shows_an_entitys_facts_beside_the_episode_text(
         lisbon = chunks.card(graphiti.episodes["lisbon"])
         assert lisbon is not None
         assert sorted(t.lower() for t in lisbon.highlighted_texts()) == ["maya", "maya"]
+        # The exports work on it as on any memory.
+        window.export_json(tmp_path / "result.json")
+        exported = json.loads((tmp_path / "result.json").read_text("utf-8"))
+        assert maya in {e["id"] for e in exported["kg_entities"]}
+        window.graph_view.export_svg(tmp_path / "graph.svg")
+        assert "Maya" in (tmp_path / "graph.svg").read_text("utf-8")
     finally:
         close_window(qloop, window)
 

@@ -12,6 +12,7 @@ zero on an empty text. Imports the core, ``adapters.sanitize``, ``numpy`` and ``
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Executor
@@ -82,7 +83,7 @@ class LocalEmbedder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                from wordllama import WordLlama
+                WordLlama = _import_quietly()
 
                 # The weights ship inside the wheel (and the bundle); find them as its resources.
                 package_dir = Path(str(files("wordllama")))
@@ -93,3 +94,22 @@ class LocalEmbedder:
                     disable_download=True,
                 )
             return self._model
+
+
+def _import_quietly() -> Any:
+    """``wordllama.WordLlama``, without what importing it does to the caller's logging.
+
+    The package calls ``logging.basicConfig(level=INFO)`` at import, which would give any
+    program using this library a stderr handler printing every info line (audit lines with
+    query text among them); the root logger is put back as it was.
+    """
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        from wordllama import WordLlama
+    finally:
+        for handler in root.handlers[:]:
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
+    return WordLlama

@@ -99,7 +99,7 @@ def test_the_window_shows_an_entitys_facts_beside_the_episode_text(
         # The exports work on it as on any memory.
         window.export_json(tmp_path / "result.json")
         exported = json.loads((tmp_path / "result.json").read_text("utf-8"))
-        assert maya in {e["id"] for e in exported["kg_entities"]}
+        assert maya in {e["id"] for e in exported["result"]["kg_entities"]}
         window.graph_view.export_svg(tmp_path / "graph.svg")
         assert "Maya" in (tmp_path / "graph.svg").read_text("utf-8")
     finally:

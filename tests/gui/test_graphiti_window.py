@@ -167,3 +167,23 @@ def test_a_screenshot_can_select_an_entity(
             run(qloop, capture(window, tmp_path / "none.png", select="Nobody"))
     finally:
         close_window(qloop, window)
+
+
+def test_a_graph_that_is_not_there_is_named_in_the_window(
+    qloop: asyncio.AbstractEventLoop,
+    qtbot: Any,
+    graphiti_dir: Path,
+    graphiti: GraphitiFixture,
+    settings_store: Any,
+) -> None:
+    settings = Settings(data_dir=graphiti_dir, graphiti_graph="nothing_here")
+    bridge = ServiceBridge(settings, poll_interval=0.3)
+    window = make_window(bridge, settings_store)
+    try:
+        with qtbot.waitSignal(bridge.memory_failed, timeout=60_000) as failed:
+            bridge.open()
+        message = failed.args[0]
+        assert "there is no graph 'nothing_here'" in message and graphiti.graph in message
+        assert window.errors and window.errors[-1] == ("Memory unavailable", message)
+    finally:
+        close_window(qloop, window)

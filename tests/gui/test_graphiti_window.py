@@ -4,8 +4,9 @@ Embedded servers of this module hold a graphiti graph written with graphiti's ow
 window opened on it shows its overview, answers a query, and for a selected entity shows its
 facts with their validity history in the inspector beside the episode texts with the entity's
 name highlighted. File → Open graphiti memory… lists the server's graphiti graphs (not the
-explorer's own graph) and switches the window to the chosen one. The graph is unchanged after
-every test.
+explorer's own graph) and switches the window to the chosen one; a graph that is not there is
+named with the ones that are. Exports and a screenshot with an entity selected work on it. The
+graph is unchanged after every test.
 """
 
 from __future__ import annotations

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import math
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -315,6 +317,15 @@ RETURN {_as_list("n", _SPREAD_ENTITY_KEYS)},
         endNode(pair[0]).id, {_as_list("pair[0]", _RELATION_KEYS)}]]
 """
 
+# The graph's shape for ``core.shape``: every entity's lean fields and every relation, read
+# whole, and a token every write replaces, so a reader knows when to read them again.
+_SHAPE_ENTITIES = f"MATCH (n:Entity) RETURN {_as_list('n', _SPREAD_ENTITY_KEYS)}"
+_SHAPE_RELATIONS = (
+    f"MATCH (a:Entity)-[r:REL]->(b:Entity) RETURN a.id, b.id, {_as_list('r', _RELATION_KEYS)}"
+)
+_SHAPE_VERSION = "MATCH (v:Shape) RETURN v.version"
+_BUMP_SHAPE = "MERGE (v:Shape {id: 'graph'}) SET v.version = $token RETURN v.version"
+
 _DEGREE = """
 UNWIND $ids AS id
 MATCH (n:Entity {id: id})
@@ -538,14 +549,25 @@ class FalkorGraphStore:
         return self._graph_name
 
     async def ensure_schema(self) -> None:
-        """Create the range, full-text and (once a dimension is known) vector indexes if missing."""
-        # A read on a graph that was never written fails, so make sure the key exists first.
-        await self._write("RETURN 1", {})
-        for entity_type, label, prop, kind, statement in _SCHEMA:
-            await self._create_index(statement, [(entity_type, label, prop, kind)])
-        await self._create_index(
-            _CREATE_FULLTEXT, [("NODE", "Entity", f, "FULLTEXT") for f in _FULLTEXT_FIELDS]
-        )
+        """Create the range, full-text and (once a dimension is known) vector indexes if missing.
+
+        Once per schema version: a graph whose marker key holds this schema's digest is only
+        read, so a connect never writes to a store that is already set up.
+        """
+        client = aredis.Redis(connection_pool=self._pool)
+        marker = f"{_SCHEMA_MARKER}{self._graph_name}"
+        stored = await self._call(lambda: client.get(marker), self._timeout, "schema check")
+        if stored != _SCHEMA_DIGEST or not await self._graph_exists():
+            # A read on a graph that was never written fails, so make sure the key exists first.
+            await self._write("RETURN 1", {})
+            for entity_type, label, prop, kind, statement in _SCHEMA:
+                await self._create_index(statement, [(entity_type, label, prop, kind)])
+            await self._create_index(
+                _CREATE_FULLTEXT, [("NODE", "Entity", f, "FULLTEXT") for f in _FULLTEXT_FIELDS]
+            )
+            await self._call(
+                lambda: client.set(marker, _SCHEMA_DIGEST), self._write_timeout, "schema mark"
+            )
         self._vector_dimension = await self._stored_vector_dimension()
 
     async def delete_graph(self, *, recreate_schema: bool = True) -> None:
@@ -554,6 +576,9 @@ class FalkorGraphStore:
         self._check_open()
         if await self._graph_exists():
             await self._call(lambda: self._graph.delete(), self._write_timeout, "delete")
+        client = aredis.Redis(connection_pool=self._pool)
+        marker = f"{_SCHEMA_MARKER}{self._graph_name}"
+        await self._call(lambda: client.delete(marker), self._write_timeout, "delete")
         self._vector_dimension = None
         if recreate_schema:
             await self.ensure_schema()
@@ -588,6 +613,9 @@ class FalkorGraphStore:
         await self._write_batches(_UPSERT_VECTORS, vector_rows)
         await self._write_batches(_UPSERT_MENTIONS, mention_rows)
         await self._write_batches(_UPSERT_RELATIONS, relation_rows)
+        if entity_rows or relation_rows:
+            # After the writes: a reader that saw the old token reads the shape again.
+            await self._write(_BUMP_SHAPE, {"token": uuid.uuid4().hex})
 
     # -- reads ------------------------------------------------------------------------------
 
@@ -734,6 +762,28 @@ class FalkorGraphStore:
                 relations.setdefault(str(fields["id"]), _relation(str(source), str(target), fields))
         ordered = tuple(relations[key] for key in sorted(relations))
         return Subgraph(entities=entities, relations=ordered)
+
+    async def shape_version(self) -> str:
+        """A token that every write of entities or relations replaces (``""`` before any)."""
+        self._check_open()
+        rows = await self._read(_SHAPE_VERSION, {})
+        return str(rows[0][0]) if rows and rows[0][0] is not None else ""
+
+    async def shape(self) -> tuple[list[Entity], list[Relation]]:
+        """Every entity with the fields ``spread_neighbourhood`` reads, and every relation."""
+        self._check_open()
+        entity_rows, relation_rows = await _gather_both(
+            self._read(_SHAPE_ENTITIES, {}), self._read(_SHAPE_RELATIONS, {})
+        )
+        entities = [
+            _entity(dict(zip(_SPREAD_ENTITY_KEYS, values, strict=True)), ())
+            for (values,) in entity_rows
+        ]
+        relations = [
+            _relation(str(source), str(target), dict(zip(_RELATION_KEYS, values, strict=True)))
+            for source, target, values in relation_rows
+        ]
+        return entities, relations
 
     async def degree(self, ids: Sequence[str]) -> dict[str, int]:
         """Relation counts of the known entities among ``ids``; unknown ids are left out."""
@@ -1116,6 +1166,13 @@ async def _bounded(awaitable: Awaitable[T], deadline: float, what: str) -> T:
         raise StoreUnavailable(f"FalkorDB {what} failed: {error}") from None
     except OSError as error:
         raise StoreUnavailable(f"FalkorDB is unreachable ({what}): {error}") from None
+
+
+# Beside each graph, the digest of the schema it was set up with (see ensure_schema).
+_SCHEMA_MARKER = "scour:schema:"
+_SCHEMA_DIGEST = hashlib.sha256(
+    repr((_SCHEMA, _CREATE_FULLTEXT, _FULLTEXT_FIELDS)).encode()
+).hexdigest()[:32]
 
 
 def _module_version(modules: Any) -> str:

@@ -23,6 +23,7 @@ it. Imports the core, ``adapters.sanitize``, ``core.deadline``, ``asyncpg``, ``p
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
@@ -178,6 +179,13 @@ _VECTOR_SCHEMA = (
     "WHERE e.extname = 'vector'"
 )
 _LOCK = "SELECT pg_advisory_xact_lock($1)"
+# Which set-up DDL (by digest) a schema has had, so a connect to a set-up store only reads.
+_MIGRATIONS = "scour_migrations"
+_CREATE_MIGRATIONS = (
+    "CREATE TABLE IF NOT EXISTS {table} (digest text PRIMARY KEY, applied_at timestamptz "
+    "NOT NULL DEFAULT now())"
+)
+_RECORD_MIGRATION = "INSERT INTO {table} (digest) VALUES ($1) ON CONFLICT DO NOTHING"
 
 _CREATE_STAGING = """
 CREATE TEMP TABLE chunk_staging (
@@ -810,9 +818,16 @@ async def open_pool(
         else sanitize.plain_float(connect_deadline, "connect_deadline", low=0.05, high=3600.0)
     )
 
+    digest = hashlib.sha256(setup.encode()).hexdigest()[:32]
+    table = f"{plain_schema}.{_MIGRATIONS}"
+
     async def prepare() -> str:
         conn = await asyncpg.connect(dsn, timeout=connect_s, command_timeout=write_s)
         try:
+            # A store already set up with this very DDL is only read: no DDL on every connect
+            # (it needs write access, and fails on a full disk or a read-only standby).
+            if await _migrated(conn, table, digest):
+                return str(await conn.fetchval(_VECTOR_SCHEMA))
             async with conn.transaction():
                 await conn.execute(_LOCK, _ADVISORY_KEY)
                 await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
@@ -820,6 +835,8 @@ async def open_pool(
                 vector_schema = str(await conn.fetchval(_VECTOR_SCHEMA))
                 await conn.execute(f"SET LOCAL search_path TO {plain_schema}, {vector_schema}")
                 await conn.execute(setup)
+                await conn.execute(_CREATE_MIGRATIONS.format(table=table))
+                await conn.execute(_RECORD_MIGRATION.format(table=table), digest)
             return vector_schema
         finally:
             await conn.close(timeout=connect_s)
@@ -845,6 +862,15 @@ async def open_pool(
     if pool_or_none is None:
         raise StoreUnavailable("PostgreSQL pool could not be created")
     return pool_or_none, plain_schema, read_s, write_s
+
+
+async def _migrated(conn: asyncpg.Connection, table: str, digest: str) -> bool:
+    """Whether ``table`` records the set-up DDL of ``digest`` (False when there is none yet)."""
+    if not await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", table):
+        return False
+    return bool(
+        await conn.fetchval(f"SELECT EXISTS (SELECT FROM {table} WHERE digest = $1)", digest)
+    )
 
 
 async def close_pool(pool: asyncpg.Pool, deadline: float) -> None:

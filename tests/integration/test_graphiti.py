@@ -97,6 +97,9 @@ async def test_scour_returns_entities_facts_with_validity_and_episodes_with_span
         assert lisbon["expired_at"].startswith("2026-05-03")
         assert lisbon["recorded_at"].startswith("2026-02-01")
         assert lived["Berlin"]["valid_to"] is None and lived["Berlin"]["expired_at"] is None
+        # A fact graphiti retired counts for less than a current one.
+        assert lisbon["confidence"] == 0.5 and lived["Berlin"]["confidence"] == 1.0
+        assert maya["first_seen"].startswith("2026-01-10")
         # Episodes are the chunks: verbatim, with their time and source description.
         chunks = {c["id"]: c for c in result["chunks"]}
         assert graphiti.episodes["lisbon"] in chunks

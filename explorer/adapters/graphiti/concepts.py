@@ -86,6 +86,7 @@ class GraphitiConceptStore:
                 "confidence": entity.confidence,
                 "salience": entity.salience,
                 "updated_at": entity.updated_at.isoformat() if entity.updated_at else None,
+                "first_seen": entity.first_seen.isoformat() if entity.first_seen else None,
                 "last_seen": entity.last_seen.isoformat() if entity.last_seen else None,
                 "scope": entity.scope,
             }

@@ -7,7 +7,8 @@ salience grows with the episodes that mention it (``m / (m + 2)``), confidence i
 mentions are the character spans where its name occurs in each mentioning episode's text (the
 whole episode when the name does not occur). A ``RELATES_TO`` fact is a relation typed by its
 ``name`` and valid from ``valid_at`` to ``invalid_at``, with ``created_at`` and ``expired_at``
-kept as when graphiti learned and retired it; its provenance is its ``episodes``, each a
+kept as when graphiti learned and retired it, confidence 1 while it is current and
+``RETIRED_CONFIDENCE`` once invalidated or expired; its provenance is its ``episodes``, each a
 whole-episode mention. An episode is a chunk: its content as text, ``valid_at`` as its time,
 ``source_description`` as the conversation, ``group_id`` as the scope, the actor of a one-line
 ``message`` episode (``"actor: text"``) as the speaker. Imports only the standard library and
@@ -28,6 +29,9 @@ from explorer.core.models import Chunk, Entity, MemoryLayer, Mention, Relation
 NO_TIME = datetime.fromtimestamp(0, tz=UTC)
 #: The type of an entity graphiti gave no label beyond ``Entity``.
 PLAIN_TYPE = "Entity"
+#: The confidence of a fact graphiti has invalidated or expired (a current one has 1), so
+#: activation spreads less over it and answers list current facts first.
+RETIRED_CONFIDENCE = 0.5
 #: The longest message-episode actor taken as the chunk's speaker.
 MAX_SPEAKER = 60
 
@@ -133,17 +137,18 @@ def relation(
         if episode is not None:
             mentions.append(Mention(episode.uuid, 0, episode.length, episode.valid_at))
     mentions.sort(key=lambda m: (m.timestamp, m.chunk_id))
+    valid_to, expired_at = when(fields.get("invalid_at")), when(fields.get("expired_at"))
     return Relation(
         id=str(fields["uuid"]),
         source_id=str(source),
         target_id=str(target),
         type=str(fields.get("name") or ""),
         fact=str(fields.get("fact") or ""),
-        confidence=1.0,
+        confidence=1.0 if valid_to is None and expired_at is None else RETIRED_CONFIDENCE,
         valid_from=when(fields.get("valid_at")),
-        valid_to=when(fields.get("invalid_at")),
+        valid_to=valid_to,
         recorded_at=when(fields.get("created_at")),
-        expired_at=when(fields.get("expired_at")),
+        expired_at=expired_at,
         mentions=tuple(mentions),
     )
 

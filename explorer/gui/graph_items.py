@@ -74,6 +74,8 @@ MIN_AVOIDED_RADIUS = 3.0
 # A label further than this (pixels) from its circle is tied to it by a dotted line.
 LEADER_MIN_GAP = 10.0
 HUB_MIN_DEGREE = 4
+# Labels are drawn above every node and edge.
+LABEL_Z = 6
 
 
 class ItemStyles:
@@ -129,6 +131,7 @@ class NodeItem(QGraphicsEllipseItem):
         self.data_ = data
         # Made on first show: most labels of a big graph are hidden at the zoom it opens at.
         self._label: QGraphicsSimpleTextItem | None = None
+        self._label_offset = QPointF(0, 0)
         self.highlighted = False
         self.setFlags(
             QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
@@ -158,23 +161,50 @@ class NodeItem(QGraphicsEllipseItem):
         zoom ``scale`` (labels keep their size on screen and are placed again on every zoom;
         a plain position draws cheaper than an extra transform)."""
         label = self.label
-        point = QPointF(dx / scale, dy / scale)
-        if label.pos() != point:
-            label.setPos(point)
+        self._label_offset = QPointF(dx / scale, dy / scale)
+        self.follow_label()
         if not label.isVisible():
             label.setVisible(True)
 
+    def follow_label(self) -> None:
+        """Keep the label beside the node after the node moved (a drag)."""
+        if self._label is not None:
+            point = self.pos() + self._label_offset
+            if self._label.pos() != point:
+                self._label.setPos(point)
+
     @property
     def label(self) -> QGraphicsSimpleTextItem:
-        """The name under the node (created on first use)."""
+        """The name beside the node (created on first use). A scene item of its own rather
+        than a child, so that it is drawn above every circle, not only its own."""
         if self._label is None:
-            label = QGraphicsSimpleTextItem(self)
+            label = QGraphicsSimpleTextItem()
             label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
             label.setBrush(item_styles().label_brush)
             label.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            label.setZValue(LABEL_Z)
+            label.setVisible(False)
             self._style_label(label)
+            scene = self.scene()
+            if scene is not None:
+                scene.addItem(label)
             self._label = label
         return self._label
+
+    def set_faded(self, opacity: float) -> None:
+        """The node and its label at ``opacity`` (1.0: drawn as usual)."""
+        if self.opacity() != opacity:
+            self.setOpacity(opacity)
+        if self._label is not None and self._label.opacity() != opacity:
+            self._label.setOpacity(opacity)
+
+    def detach_label(self) -> None:
+        """Take the label out of the scene with the node."""
+        if self._label is not None:
+            scene = self._label.scene()
+            if scene is not None:
+                scene.removeItem(self._label)
+            self._label = None
 
     def label_shown(self) -> bool:
         return self._label is not None and self._label.isVisible()

@@ -415,7 +415,9 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         self.state = state
         self._remembered.update(state.positions)
         for node_id in [n for n in self._items if n not in state.nodes]:
-            self._scene.removeItem(self._items.pop(node_id))
+            gone = self._items.pop(node_id)
+            gone.detach_label()
+            self._scene.removeItem(gone)
             self._pos.pop(node_id, None)
             self._highlighted.discard(node_id)
             self._selected.discard(node_id)
@@ -511,6 +513,7 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
             if self._pos.get(node_id) != point:
                 self._pos[node_id] = point
                 self._place_handle(node_id)
+                item.follow_label()
         self._rebuild_edges()
         self._update_focus()
 

@@ -59,11 +59,11 @@ class VisibilityMixin(_Parts):
         lit = self._highlighted
         for node_id, item in self._items.items():
             if node_id in self.dimmed:
-                item.setOpacity(DIMMED_OPACITY)
+                item.set_faded(DIMMED_OPACITY)
             elif lit and node_id not in lit:
-                item.setOpacity(UNLIT_OPACITY)
+                item.set_faded(UNLIT_OPACITY)
             else:
-                item.setOpacity(1.0)
+                item.set_faded(1.0)
 
     def _hidden_nodes(self) -> set[str]:
         """Nodes filtered out: of a hidden type, or a result of a hidden layer or source."""

@@ -102,7 +102,8 @@ class MemoryActions(QObject):
             self.window.setWindowTitle(f"{APPLICATION} — {where(settings)}")
 
     def _on_bridge_overview_ready(self, overview: MemoryOverview) -> None:
-        first = self.overview is None or self.window.outcome is None
+        # Until the first answer is shown; an answer that came first is not replaced.
+        first = self.window.outcome is None
         self.overview = overview
         self.window.query_bar.scope_picker.set_tree(overview.scopes)
         settings = self.bridge.settings

@@ -101,13 +101,14 @@ async def test_tools_answer_refuse_bad_arguments_and_stay_up(demo_dir: Path) -> 
         assert stats.is_error is False
         figures = json.loads(_text(stats))
         assert figures["chunks"] > 0 and figures["entities"] > 0
-    # Every scour call was journaled under the caller the settings name.
-    calls = await _journaled(demo_dir, "desk-agent")
-    assert [(c.query, c.success) for c in calls][:2] == [("Lisbon", True), ("Lisbon", True)]
-    assert ("Priya", True, 2) in {(c.query, c.success, c.chunk_count) for c in calls}
-    # Six were refused by scour itself; the registry refused three before scour ran (unexpected
-    # and missing arguments, an unknown tool), which are not scour calls and are not journaled.
-    assert sum(not c.success for c in calls) == 6
+        # Every scour call was journaled under the caller the settings name (read while the
+        # session is open, so the stores are up whoever started them).
+        calls = await _journaled(demo_dir, "desk-agent")
+        assert [(c.query, c.success) for c in calls][:2] == [("Lisbon", True), ("Lisbon", True)]
+        assert ("Priya", True, 2) in {(c.query, c.success, c.chunk_count) for c in calls}
+        # Six were refused by scour itself; the registry refused three before scour ran
+        # (unexpected and missing arguments, an unknown tool): not scour calls, not journaled.
+        assert sum(not c.success for c in calls) == 6
 
 
 async def test_a_caller_without_core_memory_gets_the_permission_error(demo_dir: Path) -> None:
@@ -127,8 +128,8 @@ async def test_a_caller_without_core_memory_gets_the_permission_error(demo_dir: 
         assert "unexpected arguments: ctx, privileges" in _text(smuggled)
         stats = await session.call_tool("memory_stats", {})
         assert stats.is_error is True and "CORE_MEMORY" in _text(stats)
-    calls = await _journaled(demo_dir, "guest")
-    assert calls and all(not c.success and "CORE_MEMORY" in str(c.error) for c in calls)
+        calls = await _journaled(demo_dir, "guest")
+        assert calls and all(not c.success and "CORE_MEMORY" in str(c.error) for c in calls)
 
 
 async def test_a_misspelt_privilege_stops_the_server_with_a_clear_line(

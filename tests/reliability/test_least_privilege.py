@@ -69,3 +69,38 @@ async def test_a_graph_set_up_is_only_read_on_connect(servers: EmbeddedServers) 
         assert (await fresh.counts())["entities"] == 0
     finally:
         await fresh.aclose()
+
+
+async def test_the_app_role_is_no_superuser_and_each_data_dir_has_its_own_password(
+    servers: EmbeddedServers, tmp_path: Path
+) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(servers.postgres_dsn)
+    try:
+        row = await conn.fetchrow(
+            "SELECT current_user AS who, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles "
+            "WHERE rolname = current_user"
+        )
+    finally:
+        await conn.close()
+    assert dict(row) == {
+        "who": "scour",
+        "rolsuper": False,
+        "rolcreaterole": False,
+        "rolcreatedb": False,
+    }
+    without = servers.postgres_dsn.split("&passfile=")[0]
+    for user in ("scour", "postgres"):
+        with pytest.raises(asyncpg.InvalidPasswordError):
+            await asyncpg.connect(without.replace("scour@", f"{user}@", 1), timeout=5)
+    passfile = servers.data_dir / "postgres.pgpass"
+    assert passfile.stat().st_mode & 0o077 == 0
+    other = EmbeddedServers(tmp_path / "other")
+    other.start()
+    try:
+        mine = passfile.read_text()
+        theirs = (tmp_path / "other" / "postgres.pgpass").read_text()
+        assert mine.splitlines()[1].split(":")[4] != theirs.splitlines()[1].split(":")[4]
+    finally:
+        other.stop()

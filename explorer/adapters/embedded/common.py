@@ -241,6 +241,7 @@ def _run(
     run_as: _RunAs | None = None,
     stdin_text: str | None = None,
     cwd: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run a short command, capturing its output in files rather than pipes.
 
@@ -264,7 +265,7 @@ def _run(
                 text=True,
                 timeout=timeout,
                 cwd=str(cwd) if cwd is not None else "/",
-                env=_clean_env(),
+                env={**_clean_env(), **(env or {})},
                 umask=0o077,
                 start_new_session=True,
                 # Without group and extra_groups the child would keep root's gid and groups.

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import psutil
 
+from explorer.adapters.embedded import pg_roles
 from explorer.adapters.embedded.access import (
     _ensure_reachable,
     _ensure_world_readable_tree,
@@ -76,9 +77,15 @@ class _Postgres:
             return Path(lines[4].strip())
         return self.planned_socket_dir
 
+    @property
+    def passfile(self) -> Path:
+        return self.pgdata.parent / pg_roles.PASSFILE
+
     def dsn(self, socket_dir: Path | None = None, database: str = _PG_DATABASE) -> str:
+        """The app role's DSN; its password stays in the data dir's password file."""
         host = urllib.parse.quote(str(socket_dir or self.socket_dir), safe="/")
-        return f"postgresql://{_PG_SUPERUSER}@/{database}?host={host}"
+        passfile = urllib.parse.quote(str(self.passfile), safe="/")
+        return f"postgresql://{pg_roles.APP_ROLE}@/{database}?host={host}&passfile={passfile}"
 
     def process(self) -> psutil.Process | None:
         if not self.pgdata.is_dir():
@@ -98,7 +105,8 @@ class _Postgres:
             f"connect_timeout={max(2, int(timeout))}"
         )
         argv = [self._bin("psql"), "-X", "-w", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", conninfo]
-        result = _run(argv, timeout=timeout + 5.0, stdin_text=script)
+        passfile = {"PGPASSFILE": str(self.passfile)}
+        result = _run(argv, timeout=timeout + 5.0, stdin_text=script, env=passfile)
         if result.returncode != 0:
             raise StoreUnavailable(
                 f"psql on {socket_dir} failed ({result.returncode}): {result.stderr.strip()}"
@@ -106,7 +114,9 @@ class _Postgres:
         return result.stdout.strip()
 
     def _prepare(self, socket_dir: Path, timeout: float) -> str:
-        """Create the scour database and the vector extension if missing; return the versions."""
+        """Create the scour database and the vector extension if missing, the app role with
+        this data dir's passwords (``pg_roles``); return the versions."""
+        creds = pg_roles.credentials(self.pgdata.parent)
         script = (
             "SET client_min_messages = warning;\n"
             f"SELECT 'CREATE DATABASE {_PG_DATABASE}' WHERE NOT EXISTS "
@@ -114,10 +124,15 @@ class _Postgres:
             f"\\c {_PG_DATABASE}\n"
             "SET client_min_messages = warning;\n"
             "CREATE EXTENSION IF NOT EXISTS vector;\n"
+            f"{pg_roles.role_script(creds, _PG_DATABASE)}"
             "SELECT current_setting('server_version') || ' (pgvector ' || extversion || ')' "
             "FROM pg_extension WHERE extname = 'vector';\n"
         )
-        return self._psql(socket_dir, script, timeout)
+        version = self._psql(socket_dir, script, timeout)
+        if not pg_roles.hba_private(self.pgdata):
+            pg_roles.write_hba(self.pgdata)
+            self._psql(socket_dir, "SELECT pg_reload_conf();\n", timeout)
+        return version.splitlines()[-1] if version else version
 
     def _version(self, socket_dir: Path, timeout: float) -> str:
         script = (

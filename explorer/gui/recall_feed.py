@@ -168,6 +168,14 @@ class RecallFeed(QWidget):
         self.calls_arrived.emit(len(fresh))
 
     def _fill(self) -> None:
+        # Rows move down as calls arrive; that is not the user selecting another call.
+        self.table.blockSignals(True)
+        try:
+            self._fill_rows()
+        finally:
+            self.table.blockSignals(False)
+
+    def _fill_rows(self) -> None:
         self.table.setRowCount(len(self.summaries))
         for row, summary in enumerate(self.summaries):
             errors = _errors(summary)

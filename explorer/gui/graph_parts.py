@@ -62,6 +62,8 @@ class GraphViewParts(QGraphicsView):
     hidden_layers: set[str]
     hidden_sources: set[str]
     dimmed: set[str]
+    _applied_hidden: set[str]
+    _applied_faded: dict[str, float]
     size_by: str
     colour_by: str
     captions: dict[str, str]

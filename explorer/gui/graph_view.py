@@ -167,6 +167,9 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         self.hidden_layers: set[str] = set()
         self.hidden_sources: set[str] = set()
         self.dimmed: set[str] = set()
+        # What _apply_visibility last did to the items (it only touches what changes).
+        self._applied_hidden: set[str] = set()
+        self._applied_faded: dict[str, float] = {}
         # Where every node seen in this view was last placed, so one that comes back returns.
         self._remembered: dict[str, tuple[float, float]] = {}
         self._shown_params: object = None
@@ -417,6 +420,8 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         for node_id in [n for n in self._items if n not in state.nodes]:
             gone = self._items.pop(node_id)
             gone.detach_label()
+            self._applied_hidden.discard(node_id)
+            self._applied_faded.pop(node_id, None)
             self._scene.removeItem(gone)
             self._pos.pop(node_id, None)
             self._highlighted.discard(node_id)

@@ -57,13 +57,19 @@ class VisibilityMixin(_Parts):
     def _apply_opacity(self) -> None:
         """Greyed out by the time filter; while some nodes are lit, the others step back."""
         lit = self._highlighted
-        for node_id, item in self._items.items():
+        if not lit and not self.dimmed and not self._applied_faded:
+            return
+        faded: dict[str, float] = {}
+        for node_id in self._items:
             if node_id in self.dimmed:
-                item.set_faded(DIMMED_OPACITY)
+                faded[node_id] = DIMMED_OPACITY
             elif lit and node_id not in lit:
-                item.set_faded(UNLIT_OPACITY)
-            else:
-                item.set_faded(1.0)
+                faded[node_id] = UNLIT_OPACITY
+        for node_id in faded.keys() | self._applied_faded.keys():
+            item = self._items.get(node_id)
+            if item is not None:
+                item.set_faded(faded.get(node_id, 1.0))
+        self._applied_faded = faded
 
     def _hidden_nodes(self) -> set[str]:
         """Nodes filtered out: of a hidden type, or a result of a hidden layer or source."""
@@ -135,8 +141,12 @@ class VisibilityMixin(_Parts):
     def _apply_visibility(self) -> None:
         self._hub_ids = self._hubs()
         hidden = self._hidden_nodes()
-        for node_id, item in self._items.items():
-            item.setVisible(node_id not in hidden)
+        # Only the items whose state changes are touched: this runs after every edit.
+        for node_id in hidden ^ self._applied_hidden:
+            item = self._items.get(node_id)
+            if item is not None:
+                item.setVisible(node_id not in hidden)
+        self._applied_hidden = {n for n in hidden if n in self._items}
         self._apply_opacity()
         self._rebuild_edges()
         self._update_handles()
@@ -145,7 +155,6 @@ class VisibilityMixin(_Parts):
         counts: dict[str, int] = {}
         for node in self.state.nodes.values():
             counts[node.type] = counts.get(node.type, 0) + 1
-        self.hidden_types &= set(counts) | self.hidden_types
         self.legend.set_types(counts, self.hidden_types)
 
     def _update_handles(self) -> None:

@@ -160,6 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if not args.verbose:
+        # asyncpg logs a traceback each time a pool cannot refill while its server restarts;
+        # the half's error already says so in one line.
+        logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)
     try:
         settings = _settings(args)
         return _dispatch(args, settings)

@@ -12,6 +12,7 @@ Imports the standard library, core models and ingest helpers.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -114,3 +115,28 @@ def concept_records(
             }
         )
     return dict(by_scope)
+
+
+def merged_with_stored(record: dict[str, object], stored: str | None) -> dict[str, object]:
+    """``record`` with the sources and provenance an earlier import gave the same concept kept
+    in front of its own (each once, newest last), so importing another file never drops them."""
+    if not stored:
+        return record
+    try:
+        old = json.loads(stored)
+    except ValueError:
+        return record
+    if not isinstance(old, dict):
+        return record
+    merged = dict(record)
+    for key, cap in (("sources", MAX_SOURCES), ("provenance", MAX_PROVENANCE)):
+        merged[key] = list(dict.fromkeys([*_strings(old.get(key)), *_strings(record.get(key))]))[
+            -cap:
+        ]
+    if not merged.get("body") and isinstance(old.get("body"), str):
+        merged["body"] = old["body"]
+    return merged
+
+
+def _strings(value: object) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []

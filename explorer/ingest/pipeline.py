@@ -38,7 +38,7 @@ from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation, chunk_e
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.ingest.aliases import merge_keys, merge_near_duplicates
 from explorer.ingest.chunking import chunk_turns
-from explorer.ingest.concepts import concept_records
+from explorer.ingest.concepts import concept_records, merged_with_stored
 from explorer.ingest.evidence import combine, score
 from explorer.ingest.extractor import Extraction, Extractor, OfflineExtractor, speaker_type
 from explorer.ingest.ids import entity_id
@@ -541,6 +541,9 @@ async def _write_concepts(
     written = 0
     for agent in sorted(records):
         for batch in _batches(records[agent], CONCEPT_BATCH):
+            # Sources merge across imports: what an earlier file gave a concept stays.
+            stored = await concepts.read(agent, [str(record["name"]) for record in batch])
+            batch = [merged_with_stored(dict(r), stored.get(str(r["name"]))) for r in batch]
             count = await concepts.upsert(agent, batch)
             if count != len(batch):
                 raise WriteFailed(

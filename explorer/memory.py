@@ -34,6 +34,7 @@ from explorer.core.overview import (
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore, RecallJournal
 from explorer.core.scour import ScourRequest, ScourResult, scour
+from explorer.core.shape import ShapeCache
 from explorer.core.termscan import TermScan
 from explorer.settings import Settings, load_settings
 
@@ -112,10 +113,14 @@ class Memory:
     term_scan: TermScan | None = None
     # Per-scope BM25 indexes of the lexical route, kept across calls (a write invalidates).
     lexical_index: LexicalIndexCache = field(default_factory=LexicalIndexCache)
+    # The graph's entities and relations in process for activation (a write invalidates).
+    shape: ShapeCache = field(default_factory=ShapeCache)
     # Restart attempts of embedded servers that died (``explorer.supervise``).
     supervision: dict[str, Any] = field(default_factory=dict, repr=False)
     _next_reconnect: float = field(default=0.0, repr=False)
     _import: asyncio.Task[Any] | None = field(default=None, repr=False)
+    # Cache builds already taken out of garbage collection (the shape also builds between calls).
+    _exempted_builds: int = field(default=0, repr=False)
 
     async def scour(
         self, request: ScourRequest, policy: RetrievalPolicy | None = None
@@ -123,7 +128,6 @@ class Memory:
         """Run scour over whichever halves are connected."""
         if self.errors:
             await self.reconnect()
-        builds = self._cache_builds()
         result = await scour(
             request,
             graph=self.graph,
@@ -133,9 +137,11 @@ class Memory:
             policy=policy or self.policy,
             term_scan=self.term_scan,
             lexical_index=self.lexical_index,
+            shape=self.shape,
             deadline=self.settings.query_timeout,
         )
-        if self._cache_builds() != builds:
+        if self._cache_builds() != self._exempted_builds:
+            self._exempted_builds = self._cache_builds()
             _exempt_long_lived()
         # A half whose store never connected is reported with the reason, like a failed call.
         if self.graph is None and request.kg_top_k and result.kg_error is None:
@@ -246,7 +252,7 @@ class Memory:
 
     def _cache_builds(self) -> int:
         scans = self.term_scan.builds if self.term_scan is not None else 0
-        return self.lexical_index.builds + scans
+        return self.lexical_index.builds + scans + self.shape.builds
 
     async def connect(self) -> None:
         """Connect every store not yet connected; failures are kept in ``errors``."""

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import hashlib
 import math
+import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -319,10 +320,17 @@ RETURN {_as_list("n", _SPREAD_ENTITY_KEYS)},
 
 # The graph's shape for ``core.shape``: every entity's lean fields and every relation, read
 # whole, and a token every write replaces, so a reader knows when to read them again.
-_SHAPE_ENTITIES = f"MATCH (n:Entity) RETURN {_as_list('n', _SPREAD_ENTITY_KEYS)}"
-_SHAPE_RELATIONS = (
-    f"MATCH (a:Entity)-[r:REL]->(b:Entity) RETURN a.id, b.id, {_as_list('r', _RELATION_KEYS)}"
+# Read in pages of internal node ids, so neither side holds the whole graph as one reply.
+_SHAPE_BOUNDS = "MATCH (n:Entity) RETURN min(id(n)), max(id(n))"
+_SHAPE_ENTITIES = (
+    "MATCH (n:Entity) WHERE id(n) >= $low AND id(n) < $high "
+    f"RETURN {_as_list('n', _SPREAD_ENTITY_KEYS)}"
 )
+_SHAPE_RELATIONS = (
+    "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE id(a) >= $low AND id(a) < $high "
+    f"RETURN a.id, b.id, {_as_list('r', _RELATION_KEYS)}"
+)
+SHAPE_PAGE = 8_192
 _SHAPE_VERSION = "MATCH (v:Shape) RETURN v.version"
 _BUMP_SHAPE = "MERGE (v:Shape {id: 'graph'}) SET v.version = $token RETURN v.version"
 
@@ -772,17 +780,25 @@ class FalkorGraphStore:
     async def shape(self) -> tuple[list[Entity], list[Relation]]:
         """Every entity with the fields ``spread_neighbourhood`` reads, and every relation."""
         self._check_open()
-        entity_rows, relation_rows = await _gather_both(
-            self._read(_SHAPE_ENTITIES, {}), self._read(_SHAPE_RELATIONS, {})
-        )
-        entities = [
-            _entity(dict(zip(_SPREAD_ENTITY_KEYS, values, strict=True)), ())
-            for (values,) in entity_rows
-        ]
-        relations = [
-            _relation(str(source), str(target), dict(zip(_RELATION_KEYS, values, strict=True)))
-            for source, target, values in relation_rows
-        ]
+        bounds = await self._read(_SHAPE_BOUNDS, {})
+        entities: list[Entity] = []
+        relations: list[Relation] = []
+        if not bounds or bounds[0][0] is None:
+            return entities, relations
+        low, high = int(bounds[0][0]), int(bounds[0][1])
+        for start in range(low, high + 1, SHAPE_PAGE):
+            page = {"low": start, "high": start + SHAPE_PAGE}
+            entity_rows, relation_rows = await _gather_both(
+                self._read(_SHAPE_ENTITIES, page), self._read(_SHAPE_RELATIONS, page)
+            )
+            # Types, scopes and layers repeat across the graph: one string each is kept.
+            for (values,) in entity_rows:
+                fields = dict(zip(_SPREAD_ENTITY_KEYS, map(_interned, values), strict=True))
+                entities.append(_entity(fields, ()))
+            for source, target, values in relation_rows:
+                fields = dict(zip(_RELATION_KEYS, values, strict=True))
+                fields["type"] = _interned(fields["type"])
+                relations.append(_relation(str(source), str(target), fields))
         return entities, relations
 
     async def degree(self, ids: Sequence[str]) -> dict[str, int]:
@@ -1173,6 +1189,10 @@ _SCHEMA_MARKER = "scour:schema:"
 _SCHEMA_DIGEST = hashlib.sha256(
     repr((_SCHEMA, _CREATE_FULLTEXT, _FULLTEXT_FIELDS)).encode()
 ).hexdigest()[:32]
+
+
+def _interned(value: object) -> object:
+    return sys.intern(value) if isinstance(value, str) else value
 
 
 def _module_version(modules: Any) -> str:

@@ -58,6 +58,7 @@ from explorer.core.models import (
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.core.select import Memory
+from explorer.core.shape import ShapeAssociations, ShapeCache
 from explorer.core.sources import (
     CHUNK_ROUTES,
     GRAPH_ROUTES,
@@ -437,6 +438,7 @@ async def scour(
     term_scan: TermScan | None = None,
     associations: AssociationSource | None = None,
     lexical_index: LexicalIndexCache | None = None,
+    shape: ShapeCache | None = None,
     deadline: float | None = None,
 ) -> ScourResult:
     """Query both halves of memory concurrently and merge them through the coordinator.
@@ -444,11 +446,13 @@ async def scour(
     ``term_scan`` lets a long-lived caller keep the concept read cache across calls, and
     ``lexical_index`` the per-scope BM25 indexes of the lexical route (without one, the chunk
     store's own full-text search ranks);
-    ``associations`` defaults to the graph store's neighbourhoods. ``deadline`` is each half's
+    ``associations`` defaults to the graph store's neighbourhoods, read from ``shape`` (the
+    graph held in process) when the store offers one. ``deadline`` is each half's
     budget in seconds for all its round trips together (``core.budget``).
     """
     started = time.perf_counter()
     query = request.memory_query()
+    unbounded_graph = graph
     if deadline is not None:
         graph_budget = Budget("the knowledge graph", deadline)
         chunk_budget = Budget("the chunk store", deadline)
@@ -470,6 +474,9 @@ async def scour(
     )
     if associations is None and graph is not None:
         associations = GraphAssociations(graph)
+        spreads = policy.activation.enabled and policy.activation.hops > 0
+        if shape is not None and spreads and policy.effective_layers(query) & GRAPH_LAYERS:
+            associations = ShapeAssociations(shape, graph, associations, unbounded_graph)
     coordinator = RetrievalCoordinator(source=source, policy=policy, associations=associations)
     try:
         retrieval = await coordinator.coordinate(query)

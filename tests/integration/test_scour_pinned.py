@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from explorer.cli import main
+from explorer.core.shape import ShapeCache
 
 PINNED = Path(__file__).parents[1] / "fixtures" / "scour" / "readme-examples.json"
 EXAMPLES = [
@@ -48,11 +49,18 @@ def _answer(capsys: pytest.CaptureFixture[str], data_dir: Path, example: list[st
     return _rounded(answer)
 
 
+@pytest.mark.parametrize("from_shape", [False, True], ids=["store reads", "graph shape"])
 def test_readme_examples_answer_as_pinned(
-    capsys: pytest.CaptureFixture[str], demo_dir: Path
+    capsys: pytest.CaptureFixture[str],
+    demo_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    from_shape: bool,
 ) -> None:
+    # A one-shot command reads activation's neighbourhoods through the store (the graph's shape
+    # loads in the background); waiting for the shape makes the same query read it instead.
+    monkeypatch.setattr(ShapeCache, "wait_for_load", from_shape)
     answers = {" ".join(example): _answer(capsys, demo_dir, example) for example in EXAMPLES}
-    if os.environ.get("SCOUR_PIN_WRITE"):
+    if os.environ.get("SCOUR_PIN_WRITE") and not from_shape:
         PINNED.parent.mkdir(parents=True, exist_ok=True)
         PINNED.write_text(json.dumps(answers, indent=1, ensure_ascii=False) + "\n")
     pinned = json.loads(PINNED.read_text())

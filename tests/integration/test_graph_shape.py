@@ -1,0 +1,117 @@
+"""The graph's shape held in process (``core.shape``) against the real embedded FalkorDB: every
+neighbourhood read from it equals the store's own lean read, and a write invalidates it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from explorer.adapters.falkor import FalkorGraphStore
+from explorer.core.models import Entity, Relation
+from explorer.core.shape import GraphShape, ShapeCache
+
+SCOPES = ["", "acme", "acme/assistant", "acme/assistant/ana", "acme/bot", "globex/bot"]
+START = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def _graph(seed: int) -> tuple[list[Entity], list[Relation]]:
+    rng = random.Random(seed)
+    entities = [
+        Entity(
+            id=f"e{n:03d}",
+            name=f"Entity {n}",
+            type=rng.choice(["person", "place", "project"]),
+            description="not part of the shape",
+            confidence=rng.choice([0.5, 0.8, 1.0]),
+            # Few distinct values, so the store's tie-breaks (salience, then id) decide often.
+            salience=rng.choice([0.1, 0.4, 0.4, 0.9]),
+            last_seen=START + timedelta(days=rng.randrange(300)),
+            scope=rng.choice(SCOPES),
+        )
+        for n in range(120)
+    ]
+    hubs = [entity.id for entity in entities[:4]]
+    relations = []
+    for n in range(900):
+        source = rng.choice(hubs) if n % 3 == 0 else rng.choice(entities).id
+        target = rng.choice(entities).id
+        if target == source:
+            continue
+        relations.append(
+            Relation(
+                id=f"r{rng.randrange(10**6):06d}-{n}",
+                source_id=source,
+                target_id=target,
+                type=rng.choice(["KNOWS", "WORKS_ON", "CO_OCCURS"]),
+                fact=f"fact {n}",
+                confidence=rng.choice([0.3, 0.6, 0.6, 0.9]),
+                valid_from=START + timedelta(days=n) if n % 5 == 0 else None,
+            )
+        )
+    return entities, relations
+
+
+async def test_every_neighbourhood_from_the_shape_equals_the_stores_lean_read(
+    graph_store: FalkorGraphStore,
+) -> None:
+    entities, relations = _graph(7)
+    await graph_store.upsert(entities, relations)
+    shape = GraphShape(*await graph_store.shape())
+    assert len(shape) == len(relations) and len(shape.entities) == len(entities)
+    rng = random.Random(3)
+    ids = [entity.id for entity in entities]
+    for round_ in range(40):
+        seeds = [*rng.sample(ids, rng.choice([1, 3, 12])), "missing"]
+        limit = rng.choice([1, 5, 25])
+        scope = rng.choice([None, *SCOPES[1:]])
+        expected = await graph_store.spread_neighbourhood(seeds, limit_per_node=limit, scope=scope)
+        found = shape.neighbours(seeds, limit_per_node=limit, scope=scope)
+        assert found.relations == expected.relations, (round_, seeds, limit, scope)
+        assert found.entities == expected.entities, (round_, seeds, limit, scope)
+
+
+async def test_a_write_replaces_the_shape_version_and_the_cache_reads_it_again(
+    graph_store: FalkorGraphStore,
+) -> None:
+    entities, relations = _graph(11)
+    await graph_store.upsert(entities[:60], [])
+    cache = ShapeCache()
+    first = await cache.shape(graph_store, wait=True)
+    assert first is not None and len(first.entities) == 60 and len(first) == 0
+    assert await cache.shape(graph_store) is first and cache.builds == 1
+    inside = [r for r in relations if r.source_id < "e060" and r.target_id < "e060"]
+    await graph_store.upsert([], inside)
+    second = await cache.shape(graph_store, wait=True)
+    assert second is not first and len(second) == len(inside) and cache.builds == 2
+
+
+async def test_a_missing_shape_loads_in_the_background_while_the_query_goes_on(
+    graph_store: FalkorGraphStore,
+) -> None:
+    entities, relations = _graph(5)
+    await graph_store.upsert(entities, relations)
+    cache = ShapeCache()
+    assert await cache.shape(graph_store) is None
+    for _ in range(200):
+        if cache.builds:
+            break
+        await asyncio.sleep(0.05)
+    shape = await cache.shape(graph_store)
+    assert shape is not None and len(shape) == len(relations) and cache.builds == 1
+
+
+async def test_a_store_without_a_shape_gives_none() -> None:
+    assert await ShapeCache().shape(object()) is None
+
+
+@pytest.mark.parametrize("scope", [None, "acme/assistant/ana"])
+async def test_an_empty_graph_has_an_empty_shape(
+    graph_store: FalkorGraphStore, scope: str | None
+) -> None:
+    shape = GraphShape(*await graph_store.shape())
+    assert await graph_store.shape_version() == ""
+    found = shape.neighbours(["x"], limit_per_node=5, scope=scope)
+    assert found.entities == {} and found.relations == ()

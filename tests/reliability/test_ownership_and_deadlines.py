@@ -242,3 +242,65 @@ async def test_a_killed_server_is_restarted_with_its_data(
     assert store is not None and await store.counts() == before  # AOF / WAL: nothing lost
     _, answer = await _timed_scour(memory)
     assert answer["kg_count"] > 0 and answer["chunk_count"] > 0
+
+
+def _backends(postmaster: int) -> list[psutil.Process]:
+    """The postmaster's children serving a client connection (``postgres: scour scour …``)."""
+    found = []
+    for child in psutil.Process(postmaster).children():
+        with suppress(psutil.Error):
+            if " scour " in " ".join(child.cmdline()) + " ":
+                found.append(child)
+    return found
+
+
+async def test_a_killed_backend_costs_at_most_one_answer_and_the_pool_heals(
+    memory: Memory,
+) -> None:
+    servers = memory.servers
+    assert servers is not None
+    postmaster = servers.postgres_pid()
+    assert postmaster is not None
+    victims = _backends(postmaster)
+    assert victims
+    os.kill(victims[0].pid, signal.SIGKILL)  # the postmaster resets every backend
+    answers = []
+    for _ in range(6):
+        took, answer = await _timed_scour(memory)
+        assert took < QUERY_S + SLACK_S, took
+        assert answer["kg_count"] > 0  # the graph half never notices
+        answers.append(answer)
+        if answer["chunk_count"] > 0 and "chunks_error" not in answer:
+            break
+        await asyncio.sleep(0.5)
+    assert "chunks_error" not in answers[-1] and answers[-1]["chunk_count"] > 0, answers[-1]
+    assert servers.postgres_pid() == postmaster  # the same server, no restart needed
+
+
+async def test_a_client_killed_while_it_uses_the_servers_takes_nothing_with_it(
+    memory: Memory, data_dir: Path, tmp_path: Path
+) -> None:
+    servers = memory.servers
+    assert servers is not None
+    pids = (servers.falkordb_pid(), servers.postgres_pid())
+    process = await asyncio.create_subprocess_exec(
+        *[sys.executable, "-m", "explorer", "--data-dir", str(data_dir), "query", "Ada rowed"],
+        cwd=ROOT,
+        env=cli_env(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(servers.holders()) < 2:
+            assert process.returncode is None, "the command ended before it was killed"
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+    finally:
+        process.kill()
+        await asyncio.wait_for(process.wait(), 10)
+    assert len(servers.holders()) == 1  # its lease went with it
+    await asyncio.sleep(IDLE_S + 1.0)  # the watcher does not stop what the memory still uses
+    assert (servers.falkordb_pid(), servers.postgres_pid()) == pids
+    _, answer = await _timed_scour(memory)
+    assert answer["kg_count"] > 0 and answer["chunk_count"] > 0

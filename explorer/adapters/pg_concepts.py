@@ -62,6 +62,8 @@ _STAMPS = (
 _BODIES = (
     "SELECT name, body FROM concepts WHERE tenant = $1 AND agent = $2 AND name = ANY($3::text[])"
 )
+# Serialises the read-merge-write of one agent's concepts across connections and processes.
+_LOCK_AGENT = "SELECT pg_advisory_xact_lock(hashtext($1))"
 _UPSERT = """
 INSERT INTO concepts (tenant, agent, name, body, updated_at)
 SELECT $1, $2, r.name, r.body, r.updated_at
@@ -187,39 +189,41 @@ class PgConceptStore:
     ) -> int:
         """Write each record under its ``name``; a later record with the same name wins."""
         tenant_key, agent_key = _key(agent, tenant)
-        if isinstance(records, str | bytes) or not isinstance(records, Sequence):
-            raise InvalidArgument("records must be a sequence of mappings")
-        bodies: dict[str, tuple[str, str]] = {}
-        for index, record in enumerate(records):
-            if not isinstance(record, Mapping):
-                raise InvalidArgument(f"records[{index}] is not a mapping")
-            name = sanitize.plain_text(
-                record.get("name"), f"records[{index}].name", max_chars=1_000, allow_empty=False
-            )
-            stamp = _stamps.next()
-            try:
-                body = json.dumps(
-                    {**record, "name": name, "updated_at": stamp},
-                    ensure_ascii=False,
-                    allow_nan=False,
-                )
-            except (TypeError, ValueError) as error:
-                raise InvalidArgument(f"records[{index}] is not JSON: {error}") from None
-            bodies[name] = (sanitize.plain_text(body, "record", max_chars=MAX_RECORD_CHARS), stamp)
+        bodies = _bodies(records)
         if not bodies:
             return 0
-        names = list(bodies)
-        texts = [bodies[n][0] for n in names]
-        stamps = [bodies[n][1] for n in names]
         seconds = self._write_deadline
         await self._run(
-            lambda c: c.execute(
-                _UPSERT, tenant_key, agent_key, names, texts, stamps, timeout=seconds
-            ),
-            "write",
-            seconds,
+            lambda c: _write(c, tenant_key, agent_key, bodies, seconds), "write", seconds
         )
-        return len(names)
+        return len(bodies)
+
+    async def merge_upsert(
+        self,
+        agent: str,
+        records: Sequence[Mapping[str, object]],
+        merge: Callable[[dict[str, object], str | None], dict[str, object]],
+        tenant: str | None = None,
+    ) -> int:
+        """Like ``upsert``, each record first merged with the stored one (``merge(record,
+        stored JSON or None)``), all in one transaction that holds the agent's lock: two
+        imports writing the same concepts at once both keep what they add."""
+        tenant_key, agent_key = _key(agent, tenant)
+        _bodies(records)  # refuse bad records before taking any lock
+        seconds = self._write_deadline
+
+        async def work(conn: Connection) -> int:
+            async with conn.transaction():
+                await conn.execute(_LOCK_AGENT, f"{tenant_key}/{agent_key}", timeout=seconds)
+                names = [str(record["name"]) for record in records]
+                rows = await conn.fetch(_BODIES, tenant_key, agent_key, _names(names))
+                stored = {str(row["name"]): str(row["body"]) for row in rows}
+                merged = [merge(dict(r), stored.get(str(r["name"]))) for r in records]
+                bodies = _bodies(merged)
+                await _write(conn, tenant_key, agent_key, bodies, seconds)
+                return len(bodies)
+
+        return await self._run(work, "write", seconds)
 
     async def _run(
         self, work: Callable[[Connection], Awaitable[T]], what: str, deadline: float | None = None
@@ -227,3 +231,40 @@ class PgConceptStore:
         if self._closed:
             raise StoreUnavailable("the PostgreSQL concept store is closed")
         return await run_bounded(self._pool, work, what, deadline or self._deadline)
+
+
+async def _write(
+    conn: Connection,
+    tenant_key: str,
+    agent_key: str,
+    bodies: Mapping[str, tuple[str, str]],
+    seconds: float,
+) -> None:
+    names = list(bodies)
+    texts = [bodies[n][0] for n in names]
+    stamps = [bodies[n][1] for n in names]
+    await conn.execute(_UPSERT, tenant_key, agent_key, names, texts, stamps, timeout=seconds)
+
+
+def _bodies(records: Sequence[Mapping[str, object]]) -> dict[str, tuple[str, str]]:
+    """Each record's JSON text and stamp by name, checked; a later record of a name wins."""
+    if isinstance(records, str | bytes) or not isinstance(records, Sequence):
+        raise InvalidArgument("records must be a sequence of mappings")
+    bodies: dict[str, tuple[str, str]] = {}
+    for index, record in enumerate(records):
+        if not isinstance(record, Mapping):
+            raise InvalidArgument(f"records[{index}] is not a mapping")
+        name = sanitize.plain_text(
+            record.get("name"), f"records[{index}].name", max_chars=1_000, allow_empty=False
+        )
+        stamp = _stamps.next()
+        try:
+            body = json.dumps(
+                {**record, "name": name, "updated_at": stamp},
+                ensure_ascii=False,
+                allow_nan=False,
+            )
+        except (TypeError, ValueError) as error:
+            raise InvalidArgument(f"records[{index}] is not JSON: {error}") from None
+        bodies[name] = (sanitize.plain_text(body, "record", max_chars=MAX_RECORD_CHARS), stamp)
+    return bodies

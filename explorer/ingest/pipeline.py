@@ -541,10 +541,15 @@ async def _write_concepts(
     written = 0
     for agent in sorted(records):
         for batch in _batches(records[agent], CONCEPT_BATCH):
-            # Sources merge across imports: what an earlier file gave a concept stays.
-            stored = await concepts.read(agent, [str(record["name"]) for record in batch])
-            batch = [merged_with_stored(dict(r), stored.get(str(r["name"]))) for r in batch]
-            count = await concepts.upsert(agent, batch)
+            # Sources merge across imports: what an earlier file gave a concept stays. A store
+            # that can merge under a lock does it, so overlapping imports both keep theirs.
+            merging = getattr(concepts, "merge_upsert", None)
+            if callable(merging):
+                count = await merging(agent, batch, merged_with_stored)
+            else:
+                stored = await concepts.read(agent, [str(record["name"]) for record in batch])
+                merged = [merged_with_stored(dict(r), stored.get(str(r["name"]))) for r in batch]
+                count = await concepts.upsert(agent, merged)
             if count != len(batch):
                 raise WriteFailed(
                     f"the concept store acknowledged {count} of {len(batch)} records for {agent!r}"

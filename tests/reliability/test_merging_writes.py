@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import pytest
 
 from explorer.ingest.concepts import concept_agent
 from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
 from explorer.memory import open_memory
-from explorer.settings import Settings
+from explorer.settings import Settings, load_settings
+from tests.reliability.conftest import run_cli, write_settings
 
 SCOPE = "merge/helper/noor"
 
@@ -52,3 +56,54 @@ async def test_a_second_file_adds_its_sources_and_keeps_the_firsts(tmp_path: Pat
         # The same file again adds nothing and loses nothing.
         assert (await ingest_turns(memory, _file("trip-a", 0))).ok
         assert (await _lisbon(memory))["sources"] == ["trip-a", "trip-b"]
+
+
+def _jsonl(path: Path, name: str, day: int) -> Path:
+    lines = [
+        json.dumps(
+            {
+                "conversation_id": f"trip-{name}-{i % 4}",
+                "speaker": "Noor",
+                "text": f"Noor flew to Lisbon with Karim, note {name}{i}.",
+                "timestamp": f"2025-03-{day:02d}T10:{i:02d}:00",
+            }
+        )
+        for i in range(40)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.timeout(240)
+async def test_two_overlapping_imports_both_keep_what_they_add(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_settings(data)
+    files = [_jsonl(tmp_path / f"{n}.jsonl", n, day) for n, day in (("a", 1), ("b", 2))]
+    args = ["--data-dir", str(data)]
+    assert run_cli([*args, "servers", "start"], tmp_path).returncode == 0
+    try:
+        runs = await asyncio.gather(
+            *(
+                asyncio.to_thread(
+                    run_cli,
+                    [*args, "ingest", str(f), "--format", "jsonl", "--scope", SCOPE],
+                    tmp_path,
+                )
+                for f in files
+            )
+        )
+        assert [r.returncode for r in runs] == [0, 0], [r.stderr[-500:] for r in runs]
+        async with open_memory(load_settings(overrides={"data_dir": data})) as memory:
+            record = await _lisbon(memory)
+            wanted = {f"trip-{n}-{i}" for n in "ab" for i in range(4)}
+            assert set(record["sources"]) == wanted  # type: ignore[arg-type]
+            assert memory.chunks is not None and memory.graph is not None
+            assert (await memory.chunks.counts())["chunks"] == 80
+            hits = await memory.graph.search_entities("Lisbon", 1, scope=SCOPE)
+            conversations = {
+                chunk.conversation_id
+                for chunk in await memory.chunks.get([m.chunk_id for m in hits[0].entity.mentions])
+            }
+            assert conversations == wanted  # entity provenance merged as well
+    finally:
+        run_cli([*args, "servers", "stop"], tmp_path)

@@ -4,9 +4,9 @@
 the fewest-relations path between them and lists its steps, each relation with its fact,
 above the chunks in hand that mention both ends of a step (their provenance). *Colour by
 community* and *Size by* (score, salience, degree, centrality) come from networkx over the
-drawn graph. *Style…* sets a colour and a caption per entity type; the style is kept in the
-window's ``QSettings`` and used by PNG/SVG export. Imports Qt, the standard library and the GUI
-modules.
+drawn graph. *Style…* sets a colour, a caption and what sizes the nodes per entity type; the
+style is kept in the window's ``QSettings`` and used by PNG/SVG export. Imports Qt, the standard
+library and the GUI modules.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 STYLE_KEY = "graph/style"
 SIZE_MEASURES = ("score", "salience", "degree", "centrality")
 CAPTIONS = ("name", "name and type")
+SAME_SIZE = "as all nodes"
 
 
 class GraphMenu(QObject):
@@ -113,14 +114,21 @@ class GraphMenu(QObject):
     def open_style(self) -> StyleDialog:
         view = self.window.graph_view
         types = sorted({n.type for n in view.state.nodes.values()} | set(view.captions))
-        dialog = StyleDialog(types, view.captions, self.window)
-        dialog.accepted.connect(lambda: self.apply(dialog.colours(), dialog.captions()))
+        dialog = StyleDialog(types, view.captions, view.type_sizes, self.window)
+        dialog.accepted.connect(
+            lambda: self.apply(dialog.colours(), dialog.captions(), dialog.sizes())
+        )
         self.dialog = dialog
         dialog.show()
         return dialog
 
-    def apply(self, colours: dict[str, str], captions: dict[str, str]) -> None:
-        self.window.graph_view.set_style(colours, captions)
+    def apply(
+        self,
+        colours: dict[str, str],
+        captions: dict[str, str],
+        sizes: dict[str, str] | None = None,
+    ) -> None:
+        self.window.graph_view.set_style(colours, captions, sizes)
         self._save()
 
     def _save(self) -> None:
@@ -128,6 +136,7 @@ class GraphMenu(QObject):
         body = {
             "colours": dict(style.TYPE_COLOUR_OVERRIDES),
             "captions": view.captions,
+            "sizes": view.type_sizes,
             "size_by": view.size_by,
         }
         self.window.store.setValue(STYLE_KEY, json.dumps(body))
@@ -142,7 +151,8 @@ class GraphMenu(QObject):
             return
         colours = {str(k): str(v) for k, v in (body.get("colours") or {}).items()}
         captions = {str(k): str(v) for k, v in (body.get("captions") or {}).items()}
-        self.window.graph_view.set_style(colours, captions)
+        sizes = {str(k): str(v) for k, v in (body.get("sizes") or {}).items() if v in SIZE_MEASURES}
+        self.window.graph_view.set_style(colours, captions, sizes)
         measure = body.get("size_by")
         if measure in SIZE_MEASURES:
             self.window.graph_view.set_size_by(str(measure))
@@ -153,7 +163,11 @@ class StyleDialog(QDialog):
     """A colour and a caption per entity type."""
 
     def __init__(
-        self, types: list[str], captions: dict[str, str], parent: QWidget | None = None
+        self,
+        types: list[str],
+        captions: dict[str, str],
+        sizes: dict[str, str],
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Graph style")
@@ -161,6 +175,8 @@ class StyleDialog(QDialog):
         grid.addWidget(QLabel("<b>type</b>"), 0, 0)
         grid.addWidget(QLabel("<b>colour</b>"), 0, 1)
         grid.addWidget(QLabel("<b>caption</b>"), 0, 2)
+        grid.addWidget(QLabel("<b>size by</b>"), 0, 3)
+        self.size_boxes: dict[str, QComboBox] = {}
         self._colours: dict[str, QColor] = {}
         self.colour_buttons: dict[str, QPushButton] = {}
         self.caption_boxes: dict[str, QComboBox] = {}
@@ -176,6 +192,11 @@ class StyleDialog(QDialog):
             box.setCurrentText(captions.get(name, "name"))
             self.caption_boxes[name] = box
             grid.addWidget(box, row, 2)
+            size = QComboBox()
+            size.addItems([SAME_SIZE, *SIZE_MEASURES])
+            size.setCurrentText(sizes.get(name) or SAME_SIZE)
+            self.size_boxes[name] = size
+            grid.addWidget(size, row, 3)
             self._show(name)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -204,6 +225,11 @@ class StyleDialog(QDialog):
 
     def captions(self) -> dict[str, str]:
         return {name: box.currentText() for name, box in self.caption_boxes.items()}
+
+    def sizes(self) -> dict[str, str]:
+        """The measure chosen per type; types left at "as all nodes" are absent."""
+        chosen = {name: box.currentText() for name, box in self.size_boxes.items()}
+        return {name: measure for name, measure in chosen.items() if measure != SAME_SIZE}
 
 
 def install_graph_menu(window: MainWindow) -> GraphMenu:

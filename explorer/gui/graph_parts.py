@@ -56,7 +56,8 @@ class GraphViewParts(QGraphicsView):
     _lod: int
     _fitted: bool
     _node_overlay: dict[str, QColor] | None
-    _size_values: dict[str, float] | None
+    _size_values: dict[str, dict[str, float]] | None
+    type_sizes: dict[str, str]
     hidden_types: set[str]
     hidden_relation_types: set[str]
     hidden_layers: set[str]

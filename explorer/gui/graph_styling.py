@@ -34,15 +34,23 @@ class StylingMixin(_Parts):
     """Part of ``GraphView``; see the module docstring."""
 
     def node_radius(self, data: NodeData) -> float:
-        """A node's size: by its score (result entities) or by the chosen measure."""
-        if self._size_values is None:
+        """A node's size: by its score (result entities) or by the measure chosen for its type,
+        else for every node."""
+        measure = self.type_sizes.get(data.type) or self.size_by
+        values = (self._size_values or {}).get(measure)
+        if values is None:
             return style.node_radius(data.score, data.root)
-        return style.node_radius(self._size_values.get(data.id, 0.0), True)
+        return style.node_radius(values.get(data.id, 0.0), True)
 
     def set_size_by(self, mode: str) -> None:
         """Size nodes by ``score`` (the default), ``salience``, ``degree`` or ``centrality``."""
         self.size_by = mode
-        self._size_values = None if mode == "score" else self._measure(mode)
+        self._remeasure()
+
+    def _remeasure(self) -> None:
+        """Compute the measures in use (for every node and per type) and resize the nodes."""
+        wanted = ({self.size_by} | set(self.type_sizes.values())) - {"score"}
+        self._size_values = {measure: self._measure(measure) for measure in wanted} or None
         for item in self._items.values():
             item.restyle(item.data_)
         self._refresh_labels()
@@ -74,11 +82,19 @@ class StylingMixin(_Parts):
             return f"{name} ({data.type})"
         return name
 
-    def set_style(self, colours: Mapping[str, str], captions: Mapping[str, str]) -> None:
-        """Colours (``#rrggbb``) and captions (``name`` or ``name and type``) per entity type."""
+    def set_style(
+        self,
+        colours: Mapping[str, str],
+        captions: Mapping[str, str],
+        sizes: Mapping[str, str] | None = None,
+    ) -> None:
+        """Per entity type: colours (``#rrggbb``), captions (``name`` or ``name and type``) and
+        what sizes its nodes (a measure, or absent for the one chosen for every node)."""
         style.TYPE_COLOUR_OVERRIDES.clear()
         style.TYPE_COLOUR_OVERRIDES.update({k.strip().lower(): v for k, v in colours.items()})
         self.captions = dict(captions)
+        self.type_sizes = {k: v for k, v in (sizes or {}).items() if v}
+        self._remeasure()
         item_styles().brushes.clear()
         for item in self._items.values():
             item.restyle(item.data_)

@@ -173,7 +173,8 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         # Where every node seen in this view was last placed, so one that comes back returns.
         self._remembered: dict[str, tuple[float, float]] = {}
         self._shown_params: object = None
-        self._size_values: dict[str, float] | None = None
+        self._size_values: dict[str, dict[str, float]] | None = None
+        self.type_sizes: dict[str, str] = {}
         self.size_by = "score"
         self.colour_by = "type"
         self.captions: dict[str, str] = {}

@@ -125,20 +125,27 @@ def test_style_colour_and_caption_persist(qtbot: Any, window: Any, settings_stor
         dialog = window.graph_menu.open_style()
         dialog.set_colour("person", QColor("#123456"))
         dialog.caption_boxes["person"].setCurrentText("name and type")
+        dialog.size_boxes["place"].setCurrentText("degree")
         dialog.accept()
         person = next(n for n in view.state.nodes.values() if n.type == "person")
         item = view.node_item(person.id)
         assert item.brush().color().name() == "#123456"
         assert item.label.text().endswith("(person)")
         stored = settings_store.value("graph/style")
-        assert "#123456" in str(stored)
+        assert "#123456" in str(stored) and '"place": "degree"' in str(stored)
+        assert view.type_sizes == {"place": "degree"}
+        places = [n for n in view.state.nodes.values() if n.type == "place"]
+        degrees = view._size_values["degree"]
+        assert places and all(
+            view.node_item(p.id).r == style.node_radius(degrees[p.id], True) for p in places
+        )
         style.TYPE_COLOUR_OVERRIDES.clear()
         window.graph_menu.restore()  # as a new window would
         assert style.type_colour("person").name() == "#123456"
         window.graph_menu.set_size_by("centrality")
         assert view.size_by == "centrality"
     finally:
-        window.graph_menu.apply({}, {})
+        window.graph_menu.apply({}, {}, {})
         window.graph_menu.set_size_by("score")
 
 

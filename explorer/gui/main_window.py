@@ -53,6 +53,7 @@ APPLICATION = "Scour Explorer"
 SLOW_MS = 2000.0
 RECENT_LIMIT = 30
 SIDE_WIDTH = 280  # the column of side docks, when no layout was saved
+DOCK_LAYOUT = 2  # a dock layout saved by an older arrangement is not restored
 
 JsonDict = dict[str, Any]
 
@@ -308,9 +309,8 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1280, 800)
         state = store.value("window/state")
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
-        else:
+        restored = isinstance(state, QByteArray) and not state.isEmpty()
+        if not (restored and self.restoreState(state, DOCK_LAYOUT)):
             self.resizeDocks([self.inspector_dock], [SIDE_WIDTH], Qt.Orientation.Horizontal)
         self.trace.bottom.restore()
         splitter = store.value("window/splitter")
@@ -336,7 +336,7 @@ class MainWindow(QMainWindow):
     def save_settings(self) -> None:
         store = self.store
         store.setValue("window/geometry", self.saveGeometry())
-        store.setValue("window/state", self.saveState())
+        store.setValue("window/state", self.saveState(DOCK_LAYOUT))
         store.setValue("window/splitter", self.splitter.saveState())
         store.setValue("query/recent", self.query_bar.history()[:RECENT_LIMIT])
         store.setValue("query/n_chunks", self.query_bar.n_chunks.value())

@@ -131,3 +131,30 @@ def test_the_bottom_dock_is_remembered(qloop: Any, qtbot: Any, window: Any, memo
         assert again.trace.bottom.current_page() is again.trace.hits
     finally:
         close_window(qloop, again)
+
+
+def test_a_dock_layout_saved_by_an_older_arrangement_is_not_restored(
+    qloop: Any, qtbot: Any, window: Any, memory: Any
+) -> None:
+    store = window.store
+    policy = window.trace.policy_dock
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, policy)
+    assert window.dockWidgetArea(policy) == Qt.DockWidgetArea.LeftDockWidgetArea
+    window.save_settings()
+    store.setValue("window/state", window.saveState(0))  # as an older version saved it
+    bridge = ServiceBridge(memory=memory, poll_interval=0.3)
+    again = make_window(bridge, store)
+    try:
+        moved = again.trace.policy_dock
+        assert again.dockWidgetArea(moved) == Qt.DockWidgetArea.RightDockWidgetArea
+    finally:
+        close_window(qloop, again)
+    # The current arrangement's own layout is restored as saved.
+    window.save_settings()
+    bridge = ServiceBridge(memory=memory, poll_interval=0.3)
+    again = make_window(bridge, store)
+    try:
+        moved = again.trace.policy_dock
+        assert again.dockWidgetArea(moved) == Qt.DockWidgetArea.LeftDockWidgetArea
+    finally:
+        close_window(qloop, again)

@@ -132,8 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
         "reembed", help="re-embed every chunk and entity name with the configured embedder"
     )
 
-    evaluate = sub.add_parser("eval", help="retrieval quality on a public benchmark")
-    evaluate.add_argument("benchmark", choices=["locomo"])
+    evaluate = sub.add_parser(
+        "eval", help="retrieval quality on a public benchmark, or extraction against a gold file"
+    )
+    evaluate.add_argument("benchmark", choices=["locomo", "extraction"])
     evaluate.add_argument("path", type=Path)
     evaluate.add_argument("--k", default="5,10,25,50")
     evaluate.add_argument("--json", type=Path, dest="json_out")

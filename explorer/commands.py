@@ -210,9 +210,16 @@ async def reembed(settings: Settings) -> int:
 
 
 async def evaluate(settings: Settings, args: argparse.Namespace) -> int:
-    """``eval locomo PATH``: evidence recall@k per configuration."""
+    """``eval locomo PATH``: evidence recall@k per configuration; ``eval extraction GOLD``."""
     from explorer.core.policy import load_presets
     from explorer.eval.locomo import run_eval_command
+
+    if args.benchmark == "extraction":
+        from explorer.eval import extraction
+        from explorer.memory import make_embedder
+
+        # Extraction needs the embedder (near-duplicate names) but no store.
+        return await extraction.run_eval_command(args.path, make_embedder(settings), args.json_out)
 
     try:
         ks = tuple(int(k) for k in args.k.split(","))

@@ -170,6 +170,8 @@ def test_stopping_falkordb_shows_the_banner_keeps_chunks_and_recovers(
 ) -> None:
     healthy = _ask(qtbot, window)
     assert healthy.result["kg_entities"]
+    # The memory restarts a server that died; hold that back while the outage is looked at.
+    memory.supervision.update(next_try=time.monotonic() + 3600, why="(held by the test)")
     server = _falkordb(memory)
     server.send_signal(signal.SIGTERM)
     server.wait(30)
@@ -178,14 +180,16 @@ def test_stopping_falkordb_shows_the_banner_keeps_chunks_and_recovers(
         assert outcome.kg_error
         assert not outcome.chunks_error
         assert window.graph_banner.isVisible()
-        assert "Knowledge graph unavailable" in window.graph_banner.text()
+        assert "knowledge graph" in window.graph_banner.text().lower()
         assert not window.chunks_banner.isVisible()
         assert window.chunk_list.chunk_ids() == [c["id"] for c in outcome.result["chunks"]]
         assert window.chunk_list.cards
-        assert "●" in window.graph_status.text() and "d93025" in window.graph_status.text()
+        assert "●" in window.graph_status.text()
+        assert "d93025" in window.graph_status.text() or "f29900" in window.graph_status.text()
     finally:
-        run(qloop, qloop.run_in_executor(None, memory.servers.start), 120)
-    # Recovery is automatic: the bridge polls health and runs the query again.
+        memory.supervision.clear()
+    # Recovery is automatic: the memory restarts the server, the bridge polls health and runs
+    # the query again.
     qtbot.waitUntil(
         lambda: (
             window.outcome.token != outcome.token

@@ -159,6 +159,14 @@ class Memory:
             result = replace(result, failed_halves=result.failed_halves | down)
         return result
 
+    async def settle(self) -> None:
+        """Wait for caches still loading in the background (the graph's shape, after a first
+        query) and take them out of garbage collection, as a query that built them would."""
+        await self.shape.settled()
+        if self._cache_builds() != self._exempted_builds:
+            self._exempted_builds = self._cache_builds()
+            _exempt_long_lived()
+
     async def warm(self, scope: str = DEFAULT_SCOPE) -> None:
         """Build what a first query at ``scope`` would build (its BM25 and concept word indexes,
         the loaded embedding model), so the first real query does not wait seconds for it on a

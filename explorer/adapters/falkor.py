@@ -328,7 +328,7 @@ _SHAPE_ENTITIES = (
 )
 _SHAPE_RELATIONS = (
     "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE id(a) >= $low AND id(a) < $high "
-    f"RETURN a.id, b.id, {_as_list('r', _RELATION_KEYS)}"
+    "RETURN a.id, b.id, r.id, r.type, r.fact, r.confidence, r.valid_from, r.valid_to"
 )
 SHAPE_PAGE = 8_192
 _SHAPE_VERSION = "MATCH (v:Shape) RETURN v.version"
@@ -788,17 +788,13 @@ class FalkorGraphStore:
         low, high = int(bounds[0][0]), int(bounds[0][1])
         for start in range(low, high + 1, SHAPE_PAGE):
             page = {"low": start, "high": start + SHAPE_PAGE}
-            entity_rows, relation_rows = await _gather_both(
-                self._read(_SHAPE_ENTITIES, page), self._read(_SHAPE_RELATIONS, page)
+            replies = await _gather_both(
+                self._reply(_SHAPE_ENTITIES, page), self._reply(_SHAPE_RELATIONS, page)
             )
-            # Types, scopes and layers repeat across the graph: one string each is kept.
-            for (values,) in entity_rows:
-                fields = dict(zip(_SPREAD_ENTITY_KEYS, map(_interned, values), strict=True))
-                entities.append(_entity(fields, ()))
-            for source, target, values in relation_rows:
-                fields = dict(zip(_RELATION_KEYS, values, strict=True))
-                fields["type"] = _interned(fields["type"])
-                relations.append(_relation(str(source), str(target), fields))
+            # Decoded in a worker thread: the event loop keeps serving queries meanwhile.
+            found, linked = await asyncio.to_thread(_shape_page, *replies)
+            entities += found
+            relations += linked
         return entities, relations
 
     async def degree(self, ids: Sequence[str]) -> dict[str, int]:
@@ -958,6 +954,9 @@ class FalkorGraphStore:
         return await _bounded(make(), deadline, what)
 
     async def _read(self, statement: str, params: Mapping[str, object]) -> list[list[Any]]:
+        return compact_rows(await self._reply(statement, params))
+
+    async def _reply(self, statement: str, params: Mapping[str, object]) -> Any:
         # The client decodes replies cell by cell through coroutines, which costs more than the
         # query itself for a neighbourhood; reads send the same command and decode it here.
         command = (
@@ -968,10 +967,9 @@ class FalkorGraphStore:
             "timeout",
             max(1, int(self._timeout * 1000)),
         )
-        reply = await self._call(
+        return await self._call(
             lambda: self._graph.execute_command(*command), self._timeout, "read"
         )
-        return compact_rows(reply)
 
     async def _write(self, statement: str, params: Mapping[str, object]) -> list[list[Any]]:
         plain = sanitize.plain_params(params)
@@ -1193,6 +1191,31 @@ _SCHEMA_DIGEST = hashlib.sha256(
 
 def _interned(value: object) -> object:
     return sys.intern(value) if isinstance(value, str) else value
+
+
+def _shape_page(entity_reply: Any, relation_reply: Any) -> tuple[list[Entity], list[Relation]]:
+    """One page of the graph's shape, decoded as ``spread_neighbourhood`` decodes its rows
+    (types, scopes and layers interned: they repeat across the graph)."""
+    entities = [
+        _entity(dict(zip(_SPREAD_ENTITY_KEYS, map(_interned, values), strict=True)), ())
+        for (values,) in compact_rows(entity_reply)
+    ]
+    relations = [
+        Relation(
+            id=str(relation_id),
+            source_id=str(source),
+            target_id=str(target),
+            type=sys.intern(str(kind or "")),
+            fact=str(fact or ""),
+            confidence=float(confidence or 0.0),
+            valid_from=moment(valid_from),
+            valid_to=moment(valid_to),
+        )
+        for source, target, relation_id, kind, fact, confidence, valid_from, valid_to in (
+            compact_rows(relation_reply)
+        )
+    ]
+    return entities, relations
 
 
 def _module_version(modules: Any) -> str:

@@ -90,6 +90,8 @@ def render(figures: dict[str, Any]) -> str:
         "| figure | p50 ms | p95 ms | p99 ms |",
         "| --- | ---: | ---: | ---: |",
         f"| scour cold (first {figures['cold']['n']} after start) | {_ms(figures['cold'])} |",
+        "| then waiting for background loads (the graph's shape) before warm | "
+        f"{figures['cold'].get('settle_ms', 0.0):.1f} | | |",
         f"| scour warm (end to end, JSON included) | {_ms(figures['warm'])} |",
         f"| floor: embed + FalkorDB entity KNN ‖ pgvector KNN | {_ms(figures['floor'])} |",
         f"| floor: embedding | {_ms(figures['floor']['embed'])} |",

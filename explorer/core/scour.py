@@ -505,6 +505,8 @@ async def scour(
         )
 
     records = await _full_records(retrieval, graph)
+    if shape is not None:
+        shape.load_pending()
     batch = source.batch
     failures = batch.failures if batch is not None else {}
     timings = dict(batch.timings_ms) if batch is not None else {}

@@ -137,8 +137,9 @@ class GraphShape:
 class ShapeCache:
     """The shape of one graph, loaded again when the store's shape version changes.
 
-    A query that finds no shape for the version it read does not wait for one: the load runs
-    in the background and the query reads through the store, which answers the same.
+    A query that finds no shape for the version it read does not wait for one: it reads
+    through the store, which answers the same, and the load runs in the background once it is
+    answered (``load_pending``).
     """
 
     #: Wait for a missing shape instead (tests, to read every query from the shape).
@@ -148,6 +149,7 @@ class ShapeCache:
         self._entry: tuple[object, str, GraphShape] | None = None
         self._lock = asyncio.Lock()
         self._loading: asyncio.Task[GraphShape] | None = None
+        self._pending: tuple[ShapeStore, object, str] | None = None
         #: Shapes loaded so far.
         self.builds = 0
 
@@ -171,13 +173,30 @@ class ShapeCache:
                 if entry is not None and entry[:2] == (key, version):
                     return entry[2]
                 return await self._load(source, key, version)
-        if self._loading is None or self._loading.done():
-            self._loading = asyncio.ensure_future(self._locked_load(source, key, version))
-            self._loading.add_done_callback(_retrieved)
+        self._pending = (source, key, version)
         return None
+
+    def load_pending(self) -> None:
+        """Start loading the shape a query found missing; called once that query is answered,
+        so the load does not compete with it (a first query also builds other indexes)."""
+        if self._pending is None or (self._loading is not None and not self._loading.done()):
+            return
+        source, key, version = self._pending
+        self._pending = None
+        self._loading = asyncio.ensure_future(self._locked_load(source, key, version))
+        self._loading.add_done_callback(_retrieved)
+
+    async def settled(self) -> None:
+        """Wait for a background load under way, if any (its failure is not raised)."""
+        loading = self._loading
+        if loading is not None:
+            await asyncio.wait([loading])
 
     async def _locked_load(self, store: ShapeStore, key: object, version: str) -> GraphShape:
         async with self._lock:
+            entry = self._entry
+            if entry is not None and entry[:2] == (key, version):
+                return entry[2]  # asked for again while it loaded
             return await self._load(store, key, version)
 
     async def _load(self, store: ShapeStore, key: object, version: str) -> GraphShape:

@@ -66,4 +66,7 @@ def test_readme_examples_answer_as_pinned(
     pinned = json.loads(PINNED.read_text())
     assert set(answers) == set(pinned)
     for key, answer in answers.items():
-        assert answer == pinned[key], f"scour's answer to {key!r} changed"
+        changed = [part for part in pinned[key] if answer.get(part) != pinned[key][part]]
+        assert answer == pinned[key], f"scour's answer to {key!r} changed in {changed}: " + (
+            json.dumps(answer.get(changed[0]))[:2000] if changed else ""
+        )

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
@@ -152,7 +153,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run(coro_factory: Callable[[], Coroutine[Any, Any, int]]) -> int:
-    return asyncio.run(coro_factory())
+    async def command() -> int:
+        # SIGTERM cancels the command like Ctrl+C, so it closes the memory (and stops the
+        # servers it was the last to use) instead of dying with them still running.
+        task = asyncio.current_task()
+        if task is not None and hasattr(signal, "SIGTERM"):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+        try:
+            return await coro_factory()
+        except asyncio.CancelledError:
+            print("scour-explorer: terminated", file=sys.stderr)
+            return 143  # 128 + SIGTERM
+
+    return asyncio.run(command())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

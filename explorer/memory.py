@@ -520,6 +520,23 @@ async def list_graphiti_graphs(settings: Settings) -> list[str]:
     )
 
 
+async def _start_servers(memory: Memory) -> None:
+    """Start or reuse the embedded servers under this process's lease; a server that did not
+    start is kept in ``start_errors`` (the other one is still half a memory)."""
+    loop = asyncio.get_running_loop()
+    try:
+        await loop.run_in_executor(None, memory.servers.open, memory.settings.idle_timeout)
+    except StoreUnavailable as error:
+        failures = getattr(error, "failures", None) or {
+            "falkordb": str(error),
+            "postgres": str(error),
+        }
+        for server, half in (("falkordb", "graph"), ("postgres", "chunks")):
+            if server in failures:
+                memory.start_errors[half] = failures[server]
+                log.warning("embedded %s did not start: %s", server, failures[server])
+
+
 @asynccontextmanager
 async def open_memory(
     settings: Settings | None = None,
@@ -550,21 +567,10 @@ async def open_memory(
             start_timeout=settings.start_timeout,
             reuse_timeout=settings.connect_timeout,
         )
-        loop = asyncio.get_running_loop()
-        try:
-            await loop.run_in_executor(None, memory.servers.open, settings.idle_timeout)
-        except StoreUnavailable as error:
-            # Whichever server did start is still usable; connect reports the other, with
-            # the reason it did not start.
-            failures = getattr(error, "failures", None) or {
-                "falkordb": str(error),
-                "postgres": str(error),
-            }
-            for server, half in (("falkordb", "graph"), ("postgres", "chunks")):
-                if server in failures:
-                    memory.start_errors[half] = failures[server]
-                    log.warning("embedded %s did not start: %s", server, failures[server])
     try:
+        # Inside the try: a command cancelled (SIGTERM) while the servers start still lets go.
+        if memory.servers is not None:
+            await _start_servers(memory)
         await memory.connect()
         if memory.errors:
             # A store just failed within connect_timeout; the first query must not wait again.

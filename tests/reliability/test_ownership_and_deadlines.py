@@ -304,3 +304,31 @@ async def test_a_client_killed_while_it_uses_the_servers_takes_nothing_with_it(
     assert (servers.falkordb_pid(), servers.postgres_pid()) == pids
     _, answer = await _timed_scour(memory)
     assert answer["kg_count"] > 0 and answer["chunk_count"] > 0
+
+
+@pytest.mark.timeout(120)
+def test_a_terminated_command_stops_the_servers_it_was_the_last_to_use(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_settings(data, idle_timeout=60.0)  # so only the command itself can be what stops them
+    process = subprocess.Popen(
+        [sys.executable, "-m", "explorer", "--data-dir", str(data), "mcp"],
+        cwd=ROOT,
+        env=cli_env(tmp_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(servers_under(data)) < 2 or _holders(data) == 0:
+            assert time.monotonic() < deadline, "the servers never started"
+            time.sleep(0.2)
+        process.send_signal(signal.SIGTERM)
+        terminated = time.monotonic()
+        while servers_under(data):
+            assert time.monotonic() - terminated < 15.0, "SIGTERM left the servers running"
+            time.sleep(0.2)
+    finally:
+        # The MCP SDK's stdin reader ends with its input, which communicate closes.
+        _, err = process.communicate(timeout=30)
+    assert process.returncode == 143 and b"Traceback" not in err, err[-2000:]

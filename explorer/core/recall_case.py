@@ -497,6 +497,10 @@ class RecallCase:
             kg_error=result.get("kg_error"),
             chunks_error=result.get("chunks_error"),
             timings_ms=timings,
+            # A saved answer in which every half asked failed stays one when rebuilt.
+            failed_halves=frozenset({"graph", "chunks"})
+            if result.get("success") is False
+            else frozenset(),
         )
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from explorer.adapters.embedded import EmbeddedServers
 from explorer.cli import main
 from explorer.core.shape import ShapeCache
 
@@ -28,6 +30,19 @@ EXAMPLES = [
     ["Declan Hughes", "--n-chunks", "1", "--kg-top-k", "1"],
     ["Who recommended the builder Maya hired?"],
 ]
+
+
+@pytest.fixture(scope="module")
+def pinned_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A demo memory of its own: the session's shared one may be written to by other tests."""
+    data_dir = tmp_path_factory.mktemp("pinned-demo")
+    servers = EmbeddedServers(data_dir)
+    servers.start()
+    try:
+        assert main(["--data-dir", str(data_dir), "demo"]) == 0
+        yield data_dir
+    finally:
+        servers.stop()
 
 
 def _rounded(value: Any) -> Any:
@@ -52,14 +67,14 @@ def _answer(capsys: pytest.CaptureFixture[str], data_dir: Path, example: list[st
 @pytest.mark.parametrize("from_shape", [False, True], ids=["store reads", "graph shape"])
 def test_readme_examples_answer_as_pinned(
     capsys: pytest.CaptureFixture[str],
-    demo_dir: Path,
+    pinned_demo: Path,
     monkeypatch: pytest.MonkeyPatch,
     from_shape: bool,
 ) -> None:
     # A one-shot command reads activation's neighbourhoods through the store (the graph's shape
     # loads in the background); waiting for the shape makes the same query read it instead.
     monkeypatch.setattr(ShapeCache, "wait_for_load", from_shape)
-    answers = {" ".join(example): _answer(capsys, demo_dir, example) for example in EXAMPLES}
+    answers = {" ".join(example): _answer(capsys, pinned_demo, example) for example in EXAMPLES}
     if os.environ.get("SCOUR_PIN_WRITE") and not from_shape:
         PINNED.parent.mkdir(parents=True, exist_ok=True)
         PINNED.write_text(json.dumps(answers, indent=1, ensure_ascii=False) + "\n")

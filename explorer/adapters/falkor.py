@@ -330,6 +330,10 @@ _SHAPE_RELATIONS = (
     "MATCH (a:Entity)-[r:REL]->(b:Entity) WHERE id(a) >= $low AND id(a) < $high "
     "RETURN a.id, b.id, r.id, r.type, r.fact, r.confidence, r.valid_from, r.valid_to"
 )
+_SHAPE_MENTIONS = (
+    "MATCH (e:Entity)-[:MENTIONED_IN]->(s:Source) WHERE id(e) >= $low AND id(e) < $high "
+    "RETURN s.id, e.id"
+)
 SHAPE_PAGE = 8_192
 _SHAPE_VERSION = "MATCH (v:Shape) RETURN v.version"
 _BUMP_SHAPE = "MERGE (v:Shape {id: 'graph'}) SET v.version = $token RETURN v.version"
@@ -777,25 +781,31 @@ class FalkorGraphStore:
         rows = await self._read(_SHAPE_VERSION, {})
         return str(rows[0][0]) if rows and rows[0][0] is not None else ""
 
-    async def shape(self) -> tuple[list[Entity], list[Relation]]:
-        """Every entity with the fields ``spread_neighbourhood`` reads, and every relation."""
+    async def shape(self) -> tuple[list[Entity], list[Relation], list[tuple[str, str]]]:
+        """Every entity with the fields ``spread_neighbourhood`` reads, every relation, and
+        every (chunk id, entity id) pair of a mention."""
         self._check_open()
         bounds = await self._read(_SHAPE_BOUNDS, {})
         entities: list[Entity] = []
         relations: list[Relation] = []
+        mentions: list[tuple[str, str]] = []
         if not bounds or bounds[0][0] is None:
-            return entities, relations
+            return entities, relations, mentions
         low, high = int(bounds[0][0]), int(bounds[0][1])
         for start in range(low, high + 1, SHAPE_PAGE):
             page = {"low": start, "high": start + SHAPE_PAGE}
-            replies = await _gather_both(
-                self._reply(_SHAPE_ENTITIES, page), self._reply(_SHAPE_RELATIONS, page)
+            replies = await asyncio.gather(
+                *(
+                    self._reply(q, page)
+                    for q in (_SHAPE_ENTITIES, _SHAPE_RELATIONS, _SHAPE_MENTIONS)
+                )
             )
             # Decoded in a worker thread: the event loop keeps serving queries meanwhile.
-            found, linked = await asyncio.to_thread(_shape_page, *replies)
+            found, linked, named = await asyncio.to_thread(_shape_page, *replies)
             entities += found
             relations += linked
-        return entities, relations
+            mentions += named
+        return entities, relations, mentions
 
     async def degree(self, ids: Sequence[str]) -> dict[str, int]:
         """Relation counts of the known entities among ``ids``; unknown ids are left out."""
@@ -1193,7 +1203,9 @@ def _interned(value: object) -> object:
     return sys.intern(value) if isinstance(value, str) else value
 
 
-def _shape_page(entity_reply: Any, relation_reply: Any) -> tuple[list[Entity], list[Relation]]:
+def _shape_page(
+    entity_reply: Any, relation_reply: Any, mention_reply: Any
+) -> tuple[list[Entity], list[Relation], list[tuple[str, str]]]:
     """One page of the graph's shape, decoded as ``spread_neighbourhood`` decodes its rows
     (types, scopes and layers interned: they repeat across the graph)."""
     entities = [
@@ -1215,7 +1227,8 @@ def _shape_page(entity_reply: Any, relation_reply: Any) -> tuple[list[Entity], l
             compact_rows(relation_reply)
         )
     ]
-    return entities, relations
+    mentions = [(str(chunk), str(entity)) for chunk, entity in compact_rows(mention_reply)]
+    return entities, relations, mentions
 
 
 def _module_version(modules: Any) -> str:

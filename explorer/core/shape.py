@@ -5,7 +5,8 @@ other ends. Asking the graph store for them costs one round trip per hop and a s
 of every relation of each node, hubs included. A ``GraphShape`` holds the same lean records (no
 descriptions, aliases or provenance) for the whole graph, with each node's relations already in
 the store's order: confidence, then the other end's salience (both descending), then relation
-id. A neighbourhood read is then a slice per node, with no round trip.
+id. A neighbourhood read is then a slice per node, with no round trip; which entities a chunk
+mentions (what seeds activation from a chunk hit) is a lookup too.
 
 ``ShapeCache`` keeps the shape of one graph and loads it again only when the store's shape
 version (a token every write replaces) has changed, so a write invalidates it by itself, also one
@@ -38,9 +39,10 @@ class ShapeStore(Protocol):
         """A stamp that changes whenever an entity or relation is written."""
         ...
 
-    async def shape(self) -> tuple[list[Entity], list[Relation]]:
-        """Every entity with the fields activation scores with, and every relation, no
-        provenance: the records ``spread_neighbourhood`` would return."""
+    async def shape(self) -> tuple[list[Entity], list[Relation], list[tuple[str, str]]]:
+        """Every entity with the fields activation scores with and every relation, no
+        provenance (the records ``spread_neighbourhood`` would return), and every mention as a
+        (chunk id, entity id) pair."""
         ...
 
 
@@ -57,9 +59,24 @@ def _in_scope(entity_scope: str, scope: str) -> bool:
 class GraphShape:
     """Every entity and relation of a graph, each node's relations in the store's order."""
 
-    __slots__ = ("_masks", "ends", "entities", "ids", "index", "offsets", "others", "relations")
+    __slots__ = (
+        "_masks",
+        "ends",
+        "entities",
+        "ids",
+        "index",
+        "mentioned",
+        "offsets",
+        "others",
+        "relations",
+    )
 
-    def __init__(self, entities: Sequence[Entity], relations: Sequence[Relation]) -> None:
+    def __init__(
+        self,
+        entities: Sequence[Entity],
+        relations: Sequence[Relation],
+        mentions: Sequence[tuple[str, str]] = (),
+    ) -> None:
         self.entities = list(entities)
         self.ids = [entity.id for entity in self.entities]
         self.index = {entity_id: position for position, entity_id in enumerate(self.ids)}
@@ -87,9 +104,17 @@ class GraphShape:
         self.offsets = np.zeros(len(self.entities) + 1, dtype=np.int64)
         np.cumsum(np.bincount(node, minlength=len(self.entities)), out=self.offsets[1:])
         self._masks: dict[str, npt.NDArray[np.bool_]] = {}
+        named: dict[str, set[str]] = {}
+        for chunk_id, entity_id in mentions:
+            named.setdefault(chunk_id, set()).add(entity_id)
+        self.mentioned = {chunk_id: sorted(found) for chunk_id, found in named.items()}
 
     def __len__(self) -> int:
         return len(self.relations)
+
+    def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Every asked chunk id with the sorted ids of the entities mentioned in it."""
+        return {chunk_id: list(self.mentioned.get(chunk_id, ())) for chunk_id in chunk_ids}
 
     def _mask(self, scope: str) -> npt.NDArray[np.bool_]:
         mask = self._masks.get(scope)
@@ -200,8 +225,8 @@ class ShapeCache:
             return await self._load(store, key, version)
 
     async def _load(self, store: ShapeStore, key: object, version: str) -> GraphShape:
-        entities, relations = await store.shape()
-        built = await asyncio.to_thread(GraphShape, entities, relations)
+        entities, relations, mentions = await store.shape()
+        built = await asyncio.to_thread(GraphShape, entities, relations, mentions)
         self.builds += 1
         self._entry = (key, version, built)
         return built
@@ -249,6 +274,9 @@ class ShapeAssociations:
         return shape.neighbours(ids, limit_per_node=limit_per_node, scope=scope)
 
     async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> Mapping[str, Sequence[str]]:
+        shape = await self._shape()
+        if shape is not None:
+            return shape.entities_in_chunks(chunk_ids)
         lookup = getattr(self._fallback, "entities_in_chunks", None)
         if not callable(lookup):
             return {}

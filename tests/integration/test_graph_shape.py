@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from explorer.adapters.falkor import FalkorGraphStore
-from explorer.core.models import Entity, Relation
+from explorer.core.models import Entity, Mention, Relation
 from explorer.core.shape import GraphShape, ShapeCache
 
 SCOPES = ["", "acme", "acme/assistant", "acme/assistant/ana", "acme/bot", "globex/bot"]
@@ -30,6 +30,10 @@ def _graph(seed: int) -> tuple[list[Entity], list[Relation]]:
             salience=rng.choice([0.1, 0.4, 0.4, 0.9]),
             last_seen=START + timedelta(days=rng.randrange(300)),
             scope=rng.choice(SCOPES),
+            mentions=tuple(
+                Mention(chunk_id=f"c{rng.randrange(40)}", start=at, end=at + 4, timestamp=START)
+                for at in range(rng.randrange(4))
+            ),
         )
         for n in range(120)
     ]
@@ -71,6 +75,9 @@ async def test_every_neighbourhood_from_the_shape_equals_the_stores_lean_read(
         found = shape.neighbours(seeds, limit_per_node=limit, scope=scope)
         assert found.relations == expected.relations, (round_, seeds, limit, scope)
         assert found.entities == expected.entities, (round_, seeds, limit, scope)
+    chunks = [f"c{n}" for n in range(45)]  # five of them never mentioned
+    assert shape.entities_in_chunks(chunks) == await graph_store.entities_in_chunks(chunks)
+    assert any(shape.entities_in_chunks(chunks).values())
 
 
 async def test_a_write_replaces_the_shape_version_and_the_cache_reads_it_again(

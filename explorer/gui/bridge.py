@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +45,8 @@ OK = "ok"
 #: Mentions fetched at once when an entity is selected; "all N mentions" fetches the rest.
 FIRST_MENTIONS = 12
 MAX_MENTIONS = 500
+#: How long a query may take before its chunks are asked for (and shown) on their own.
+PREVIEW_AFTER = 0.3
 
 Opener = Callable[..., contextlib.AbstractAsyncContextManager[Any]]
 
@@ -86,6 +89,7 @@ class ServiceBridge(QObject):
     busy_changed = Signal(bool)
     query_started = Signal(int, str)
     query_finished = Signal(object)  # QueryOutcome
+    query_preview = Signal(object)  # QueryOutcome of the chunks alone, while the graph is slow
     query_failed = Signal(int, str)
     query_cancelled = Signal(int)
     expansion_ready = Signal(object)  # Expansion
@@ -355,7 +359,7 @@ class ServiceBridge(QObject):
         self.query_started.emit(token, params.query)
         try:
             request = self._build_request(params)
-            raw = await self._memory.scour(request)
+            raw = await self._scour_with_preview(token, params, request)
             result = raw.to_json_dict() if hasattr(raw, "to_json_dict") else dict(raw)
             if not result.get("success", True):
                 # Every half failed: the lights still say which store is down and why.
@@ -379,6 +383,37 @@ class ServiceBridge(QObject):
             if isinstance(exc, StoreUnavailable):
                 self._set_health({GRAPH: str(exc), CHUNKS: str(exc)})
             self.query_failed.emit(token, str(exc))
+
+    async def _scour_with_preview(self, token: int, params: QueryParams, request: Any) -> Any:
+        """The whole answer; if it is not there within ``PREVIEW_AFTER`` seconds (a slow or
+        frozen graph half), the chunks alone are asked for as well and shown as soon as they
+        arrive (``query_preview``), while the whole answer is still awaited."""
+        full = asyncio.ensure_future(self._memory.scour(request))
+        preview: asyncio.Future[Any] | None = None
+        try:
+            if request.kg_top_k and request.n_chunks:
+                done, _ = await asyncio.wait({full}, timeout=PREVIEW_AFTER)
+                if not done:
+                    chunks_only = dataclasses.replace(request, kg_top_k=0)
+                    preview = asyncio.ensure_future(self._memory.scour(chunks_only))
+                    await asyncio.wait({full, preview}, return_when=asyncio.FIRST_COMPLETED)
+                    if preview.done() and not full.done():
+                        self._emit_preview(token, params, preview)
+            return await full
+        finally:
+            for future in (full, preview):
+                if future is not None and not future.done():
+                    future.cancel()
+
+    def _emit_preview(self, token: int, params: QueryParams, preview: asyncio.Future[Any]) -> None:
+        if preview.cancelled() or preview.exception() is not None:
+            return
+        raw = preview.result()
+        result = raw.to_json_dict() if hasattr(raw, "to_json_dict") else dict(raw)
+        if result.get("success") and result.get("chunks"):
+            self.query_preview.emit(
+                QueryOutcome(token=token, params=params, result=result, raw=raw)
+            )
 
     async def _links_for(
         self, result: Mapping[str, Any]

@@ -276,6 +276,7 @@ class MainWindow(QMainWindow):
         bridge.domains_loaded.connect(self.query_bar.set_domains)
         bridge.query_started.connect(self._on_bridge_query_started)
         bridge.query_finished.connect(self._on_bridge_query_finished)
+        bridge.query_preview.connect(self._on_bridge_query_preview)
         bridge.query_failed.connect(self._on_bridge_query_failed)
         bridge.query_cancelled.connect(self._on_bridge_query_cancelled)
         bridge.expansion_ready.connect(self.graph_view.apply_expansion)
@@ -388,6 +389,19 @@ class MainWindow(QMainWindow):
         kg, chunks = result.get("kg_count", 0), result.get("chunk_count", 0)
         self._set_status(f"“{outcome.params.query}”: {kg} entities, {chunks} chunks")
         self.outcome_changed.emit(outcome)
+
+    def _on_bridge_query_preview(self, outcome: QueryOutcome) -> None:
+        """The chunks of a query whose graph half is still answering, shown at once."""
+        if outcome.token != self._latest_token:
+            return
+        chunks = list(outcome.result.get("chunks") or [])
+        title = (
+            f"<b>{len(chunks)}</b> chunks for “{_esc(outcome.params.query)}” "
+            "— the knowledge graph is still answering…"
+        )
+        self.side.setCurrentWidget(self.chunk_list)
+        self.chunk_list.show_chunks(chunks, query=outcome.params.query, title=title)
+        self._set_status(f"“{outcome.params.query}”: chunks shown; waiting for the graph…")
 
     def _on_bridge_query_failed(self, token: int, message: str) -> None:
         if token == self._latest_token:

@@ -340,3 +340,30 @@ def test_run_app_opens_the_stores_and_stops_them_on_sigterm(tmp_path: Path) -> N
     assert not [pid for pid in pids if pid is not None and _running(pid)]
     assert "destroyed but it is pending" not in output
     assert "Traceback" not in output, output
+
+
+def test_a_frozen_graph_shows_the_chunks_at_once(
+    qloop: asyncio.AbstractEventLoop, qtbot: Any, window: Any, memory: Any
+) -> None:
+    from explorer.gui.bridge import PREVIEW_AFTER
+
+    _ask(qtbot, window)  # warm: the first query builds the search indexes
+    previews: list[Any] = []
+    window.bridge.query_preview.connect(previews.append)
+    server = _falkordb(memory)
+    server.suspend()
+    try:
+        started = time.monotonic()
+        token = window.run_query("Where does Maya live?")
+        qtbot.waitUntil(lambda: bool(previews), timeout=8_000)
+        shown_after = time.monotonic() - started
+        assert window.outcome is None or window.outcome.token != token  # still waiting
+        chunks = previews[-1].result["chunks"]
+        assert chunks and window.chunk_list.chunk_ids() == [c["id"] for c in chunks]
+        assert "still answering" in window.chunk_list.title.text()
+        assert shown_after < PREVIEW_AFTER + 5.0
+    finally:
+        server.resume()
+        window.bridge.query_preview.disconnect(previews.append)
+    wait_for_answer(qtbot, window, token, 60_000)
+    assert window.outcome.token == token and window.outcome.result["chunks"]

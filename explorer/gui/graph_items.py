@@ -52,9 +52,9 @@ EDGE_ANTIALIAS_LIMIT = 1500
 ZOOM_STEP = 1.25
 MIN_SCALE = 0.02
 MAX_SCALE = 8.0
-# Label level of detail: every label from this zoom up, result-entity labels from the lower one.
+# From this zoom up every node may be labelled (where there is room); below it only the ones
+# that must be.
 LABELS_ALL_SCALE = 0.7
-LABELS_ROOT_SCALE = 0.0
 # Hubs labelled at any zoom: the best-connected few, if they have at least this many relations.
 HUBS_LABELLED = 6
 # Fit leaves this much room (screen pixels) around the nodes for their labels, and never zooms

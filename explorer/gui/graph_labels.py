@@ -94,7 +94,6 @@ class LabelsMixin(_Parts):
         self._lod = 2 if scale >= LABELS_ALL_SCALE or self._labels_forced else 1
         focus = self._focus_node()
         forced = self._selected | self._highlighted | ({focus} if focus else set())
-        self._label_forced = forced
         view = self.viewportTransform()
         sx, sy, ox, oy = view.m11(), view.m22(), view.dx(), view.dy()
         hubs, pinned, nodes = self._hub_ids, self.state.pinned, self.state.nodes

@@ -48,7 +48,6 @@ class GraphViewParts(QGraphicsView):
     _highlighted: set[str]
     _hovered: str
     _selected: set[str]
-    _label_forced: set[str]
     _labels_forced: bool
     _label_rects: dict[str, Rect]
     _label_sizes: dict[tuple[str, bool], tuple[float, float]]

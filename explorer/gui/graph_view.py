@@ -149,7 +149,6 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         self._drag_before: GraphState | None = None
         self._dragging = False
         self._selected: set[str] = set()
-        self._label_forced: set[str] = set()
         self._apply_queue: list[NodeData] = []
         self._apply_timer = QTimer(self)
         self._apply_timer.setSingleShot(True)
@@ -427,7 +426,6 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
             self._pos.pop(node_id, None)
             self._highlighted.discard(node_id)
             self._selected.discard(node_id)
-            self._label_forced.discard(node_id)
         fresh: list[NodeData] = []
         for node_id, data in state.nodes.items():
             item = self._items.get(node_id)
@@ -499,13 +497,6 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         )
         self._pending[request.request_id] = settle
         self.layout_requested.emit(request)
-
-    def _positions_now(self) -> dict[str, tuple[float, float]]:
-        return dict(self._pos)
-
-    # ----------------------------------------------------------------- focus, labels
-
-    # ----------------------------------------------------------------- item callbacks
 
     def _on_nodes_dragged(self) -> None:
         """Nodes moved under the mouse: follow with edges, handles and the focus overlay."""

@@ -1,12 +1,13 @@
-"""Collision-free label placement for the graph view, as a pure function of screen geometry.
+"""Collision-free label placement for the graph view, from screen geometry alone.
 
 Every label that should be shown comes as a ``LabelCandidate`` (the node's centre and radius on
-screen, the label's size, a priority and whether it must be shown); obstacles (the "+N more"
-badges) come as rectangles. Candidates are placed in priority order, each at the first of a
+screen, the label's size, a priority and whether it must be shown); a ``Placer`` takes the node
+circles and the bounds of the view, obstacles (the legend) are blocked, and batches (badges,
+then names, then relation types) are placed one after another. Candidates are placed in priority order, each at the first of a
 ring of positions around its node (below, above, right, left, then the diagonals, then the same
 further out for a must) whose rectangle meets no label placed before it and no obstacle; beside
-the node, a spot that covers no other node is preferred. A candidate that finds no free spot is left
-unlabelled, so no two drawn labels ever overlap. A grid of buckets keeps the overlap tests near
+the node, a spot that covers no other node is preferred. A candidate that finds no free spot
+is left unlabelled, so no two drawn labels ever overlap. A grid of buckets keeps the overlap tests near
 constant time for a thousand labels. Imports only the standard library (no Qt).
 """
 
@@ -148,16 +149,3 @@ class Placer:
                 placed[candidate.key] = chosen
                 self.taken.add(chosen)
         return placed
-
-
-def place_labels(
-    candidates: Sequence[LabelCandidate],
-    obstacles: Sequence[Rect] = (),
-    nodes: Sequence[Rect] = (),
-    bounds: Rect | None = None,
-) -> dict[str, Rect]:
-    """Where each placed label goes, by key; candidates left out are not drawn. With
-    ``bounds``, every label lies inside it."""
-    placer = Placer(nodes, bounds)
-    placer.block(obstacles)
-    return placer.place(candidates)

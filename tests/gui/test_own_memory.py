@@ -148,8 +148,9 @@ def test_strict_import_of_a_bad_file_imports_nothing(qtbot: Any, own_window: Any
     dialog = _import(qtbot, own_window, FIXTURES / "messages_bad.jsonl", "bad/strict")
     assert dialog.outcome.error and "nothing was imported" in dialog.outcome.error
     assert "Nothing was imported" in dialog.summary.toPlainText()
-    own_window.bridge.request_overview()
-    qtbot.wait(500)
+    stale = own_window.memory_actions.overview
+    own_window.bridge.request_overview()  # a fresh read of the stores, not the one in hand
+    qtbot.waitUntil(lambda: own_window.memory_actions.overview is not stale, timeout=30_000)
     assert own_window.memory_actions.overview.chunks == before
     assert own_window.memory_actions.overview.scopes.find("bad/strict") is None
     skipped = _import(qtbot, own_window, FIXTURES / "messages_bad.jsonl", "bad/skip", skip_bad=True)

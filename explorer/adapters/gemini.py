@@ -73,13 +73,9 @@ def load_gemini_key(
         value = env.get(name, "").strip()
         if value:
             return value
-    lookup = keyring_lookup if keyring_lookup is not None else _keyring_password
+    lookup = keyring_lookup if keyring_lookup is not None else stored_gemini_key
     stored = (lookup() or "").strip()
     return stored or None
-
-
-def _keyring_password() -> str | None:
-    return stored_gemini_key()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ from explorer.core.models import SCOPE_SEPARATOR, Entity, Relation, scope_parts
 
 #: How many example queries an overview offers.
 EXAMPLES = 4
-#: Entity types that make poor example questions on their own.
-UNASKED_TYPES = frozenset({"date", "time", "number"})
+#: Entity types that make poor example questions (dates, numbers, the assistant itself).
+UNASKED_TYPES = frozenset({"date", "time", "number", "agent"})
 
 
 @dataclass(frozen=True)

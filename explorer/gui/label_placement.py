@@ -3,12 +3,13 @@
 Every label that should be shown comes as a ``LabelCandidate`` (the node's centre and radius on
 screen, the label's size, a priority and whether it must be shown); a ``Placer`` takes the node
 circles and the bounds of the view, obstacles (the legend) are blocked, and batches (badges,
-then names, then relation types) are placed one after another. Candidates are placed in priority order, each at the first of a
-ring of positions around its node (below, above, right, left, then the diagonals, then the same
-further out for a must) whose rectangle meets no label placed before it and no obstacle; beside
-the node, a spot that covers no other node is preferred. A candidate that finds no free spot
-is left unlabelled, so no two drawn labels ever overlap. A grid of buckets keeps the overlap tests near
-constant time for a thousand labels. Imports only the standard library (no Qt).
+then names, then relation types) are placed one after another. Candidates are placed in priority
+order, each at the first of a ring of positions around its node (below, above, right, left, then
+the diagonals, then the same further out for a must) whose rectangle meets no label placed
+before it and no obstacle; beside the node, a spot that covers no other node is preferred. A
+candidate that finds no free spot is left unlabelled, so no two drawn labels ever overlap. A grid
+of buckets keeps the overlap tests near constant time for a thousand labels. Imports only the
+standard library (no Qt).
 """
 
 from __future__ import annotations

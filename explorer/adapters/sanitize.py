@@ -6,7 +6,8 @@ value's own ``replace``, so an ``int`` or ``str`` subclass with a hostile ``__st
 own slots (``str.__str__``, ``int.__index__``, ``float.__float__``), which never run a subclass's
 overrides, and rejects what the stores cannot hold (NUL bytes, lone surrogates, non-finite
 floats, unknown types) with ``InvalidArgument`` before any I/O. It also builds safe full-text
-search terms from user text. Imports only the standard library and core errors.
+search terms from user text with ``core.text``. Imports only the standard library, core errors
+and core text.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from explorer.core.errors import InvalidArgument
+from explorer.core.text import SEARCH_STOP_WORDS, key_words, stem, words
 
 PlainValue = None | bool | int | float | str | list["PlainValue"] | dict[str, "PlainValue"]
 
@@ -23,15 +25,6 @@ MAX_TEXT_CHARS = 1_000_000
 MAX_DEPTH = 8
 # Parameter names and map keys are written into the query header as identifiers.
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
-_WORD = re.compile(r"\w+")
-# RediSearch's default English stop words plus question words, which carry no search signal.
-_STOP_WORD_TEXT = """
-a an and are as at be but by for if in into is it no not of on or such that the their then there
-these they this to was will with i me my we our you your he she him her his its what which who
-whom when where why how do does did done can could would should about tell know any some all has
-have had been from so than too very just also
-"""
-STOP_WORDS = frozenset(_STOP_WORD_TEXT.split())
 
 
 def _plain_str(value: str, name: str, max_chars: int) -> str:
@@ -159,32 +152,23 @@ def plain_strings(
 
 
 def search_terms(text: str, *, max_terms: int = 32) -> list[str]:
-    """Lower-case word terms of ``text`` without stop words, deduplicated, in order.
+    """The full-text search terms of ``text``: ``core.text`` words without its search stop words,
+    each once, in order, at most ``max_terms``.
 
-    Only ``\\w`` runs survive, so no full-text query syntax (``| - @ ~ * % " ( ) { }``) can reach
-    the search engine; the caller joins the terms itself.
+    Only runs of letters and digits survive, so no full-text query syntax
+    (``| - @ ~ * % " ( ) { }``) can reach the search engine; the caller joins the terms itself.
     """
-    terms: list[str] = []
-    for word in _WORD.findall(str.__str__(text).lower()):
-        if len(word) < 2 or word in STOP_WORDS or word in terms:
-            continue
-        terms.append(word)
-        if len(terms) >= max_terms:
-            break
-    return terms
+    return key_words(str.__str__(text), SEARCH_STOP_WORDS)[:max_terms]
 
 
 def light_stem(word: str) -> str:
-    """A crude English stem so "engines" and "engine" count as the same term when scoring."""
-    for suffix in ("ing", "ies", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    """``core.text.stem`` for prefix matching, so "engines" and "engine" meet when scoring."""
+    return stem(word, for_prefix=True)
 
 
 def word_stems(text: str) -> set[str]:
-    """The stems of every word in ``text``."""
-    return {light_stem(word) for word in _WORD.findall(text.lower())}
+    """The prefix-matching stems of every ``core.text`` word in ``text``."""
+    return {light_stem(word) for word in words(text)}
 
 
 _DSN_PORT = re.compile(r"(?:^|\s)port\s*=\s*'?([^\s']*)")

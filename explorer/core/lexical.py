@@ -2,8 +2,9 @@
 
 Full-text rank functions of a database (``ts_rank_cd``) reward term density but know nothing of
 how rare a word is across the scope, which is what BM25's inverse document frequency adds. A
-``LexicalIndex`` holds one scope's chunks tokenised (lower case, stop words out, a light suffix
-stemmer so "painting", "painted" and "paints" meet) with the speaker's name as part of the text.
+``LexicalIndex`` holds one scope's chunks tokenised by ``core.text`` (case-folded words, stop
+words out, stemmed so "painting", "painted" and "paints" meet) with the speaker's name as part of
+the text.
 A chunk's score adds two kinds of context to its own BM25 score, because in a conversation the
 answer often sits beside the words that match: its best neighbour's score within the same
 session (``neighbour_weight``; a session is a run of chunks of one conversation with no gap
@@ -15,14 +16,13 @@ scores 1.
 that scope (a cheap summary of the scope's chunk ids) changes, so a write invalidates itself;
 concurrent queries for one scope share a single build. The store side is the ``ScopeChunks``
 protocol, which chunk stores may implement alongside ``ChunkStore``. Imports only the standard
-library and core models.
+library, numpy, core models and core text.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
-import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,38 +33,15 @@ import numpy as np
 import numpy.typing as npt
 
 from explorer.core.models import Chunk
+from explorer.core.text import STOP_WORDS, stem, words
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-_STOP_TEXT = """
-a about above after again against all am an and any are as at be because been before being
-below between both but by can could d did do does doing don down during each few for from
-further had has have having he her here hers herself him himself his how i if in into is
-it its itself just ll m me might more most must my myself no nor not now o of off on once
-only or other our ours ourselves out over own re s same shall she should so some such t
-than that the their theirs them themselves then there these they this those through to too
-under until up ve very was we were what when where which while who whom why will with
-would y you your yours yourself yourselves
-"""
-STOP_WORDS = frozenset(_STOP_TEXT.split())
-_SUFFIXES = ("ing", "ed", "es", "s")
-_MIN_STEM = 3
-
-
-def stem(word: str) -> str:
-    """A light suffix stripper: one of -ing, -ed, -es, -s off when at least 3 letters remain."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM:
-            return word[: -len(suffix)]
-    return word
-
 
 def tokens(text: str) -> list[str]:
-    """Searchable terms of ``text``: lower-cased words without stop words, stemmed."""
-    return [stem(word) for word in _WORD.findall(text.casefold()) if word not in STOP_WORDS]
+    """Searchable terms of ``text``: its words without stop words, stemmed (repeats kept)."""
+    return [stem(word) for word in words(text) if word not in STOP_WORDS]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The term-overlap scan: lexical search over one agent's concept records, no embeddings.
 
-Scoring: the query is tokenized (lowercased, split on non-word characters, stopwords and
+Scoring: the query is tokenized by ``core.text`` (case-folded words, the scan's stop words and
 one-character terms dropped, repeats counted once). Each term that occurs as a case-insensitive
 substring of a record's name adds 3, of its description 2, of its body 1 (a term can score in
 all three). The sum is multiplied by the record's ``confidence`` (default 1) and a recency factor
@@ -32,7 +32,6 @@ import bisect
 import itertools
 import json
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -41,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from explorer.core.ports import ConceptStore
+from explorer.core.text import SCAN_STOP_WORDS, key_words, words
 
 IntArray = npt.NDArray[np.int32]
 
@@ -51,23 +51,10 @@ RECENCY_HALF_LIFE_DAYS = 30.0
 #: The most a single term can add (name + description + body).
 TERM_WEIGHT = NAME_WEIGHT + DESCRIPTION_WEIGHT + BODY_WEIGHT
 
-_STOPWORD_TEXT = """
-    a an and are as at be been being but by can could did do does for from had has have he her
-    hers him his how i if in into is it its me my no not of on or our ours she so than that the
-    their theirs them then there these they this those to too us was we were what when where
-    which who whom why will with would you your yours about after again all also am any because
-    before between both during each few more most other over own same should some such through
-    under until up very just only out off once here
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-_SPLIT = re.compile(r"\W+")
-
 
 def tokenize(text: str) -> tuple[str, ...]:
-    """Query terms: lowercase, split on non-word characters, no stopwords, no 1-char terms."""
-    terms = (term for term in _SPLIT.split(text.lower()) if len(term) > 1)
-    return tuple(dict.fromkeys(term for term in terms if term not in STOPWORDS))
+    """Query terms: the words of ``text`` without the scan's stop words or 1-letter words, once."""
+    return tuple(key_words(text, SCAN_STOP_WORDS))
 
 
 def _parse_time(value: object) -> datetime | None:
@@ -101,7 +88,7 @@ def _unit(data: Mapping[str, object], key: str, default: float | None) -> float 
 
 @dataclass(frozen=True, slots=True)
 class ConceptRecord:
-    """One parsed concept record; lowercased fields are kept for the substring match."""
+    """One parsed concept record; case-folded fields are kept for the substring match."""
 
     name: str
     id: str
@@ -155,9 +142,9 @@ def parse_record(raw: str, name: str) -> ConceptRecord | None:
         domains=_strings(data, "domains"),
         temporal=_strings(data, "temporal"),
         scope=_text(data, "scope") or None,
-        name_lower=record_name.lower(),
-        description_lower=description.lower(),
-        body_lower=body.lower(),
+        name_lower=record_name.casefold(),
+        description_lower=description.casefold(),
+        body_lower=body.casefold(),
     )
 
 
@@ -168,9 +155,10 @@ _NO_RECORDS: IntArray = np.zeros(0, dtype=np.int32)
 class _FieldIndex:
     """Which records each distinct word of one field occurs in.
 
-    A query term is made of word characters only, so it is a substring of a text exactly when
-    it is a substring of one of the text's words: one scan of the (much shorter) joined
-    vocabulary finds every word containing it, and their record lists are the records.
+    A query term is made of letters and digits only (``core.text.words``), so it is a substring
+    of a text exactly when it is a substring of one of the text's words: one scan of the (much
+    shorter) joined vocabulary finds every word containing it, and their record lists are the
+    records.
     """
 
     __slots__ = ("_ends", "_records", "_starts", "_words")
@@ -178,12 +166,11 @@ class _FieldIndex:
     def __init__(self, texts: Sequence[str]) -> None:
         listed: dict[str, list[int]] = {}
         for position, text in enumerate(texts):
-            for word in set(_SPLIT.split(text)):
-                if word:
-                    listed.setdefault(word, []).append(position)
-        words = list(listed)
-        self._words = _SEPARATOR.join(words)
-        self._starts = list(itertools.accumulate((len(word) + 1 for word in words), initial=0))
+            for word in set(words(text)):
+                listed.setdefault(word, []).append(position)
+        vocabulary = list(listed)
+        self._words = _SEPARATOR.join(vocabulary)
+        self._starts = list(itertools.accumulate((len(word) + 1 for word in vocabulary), initial=0))
         self._ends = list(
             itertools.accumulate((len(found) for found in listed.values()), initial=0)
         )
@@ -205,7 +192,7 @@ class _FieldIndex:
 
 
 class _Haystack:
-    """The records' lowercase names, descriptions and bodies, indexed by word for the scan.
+    """The records' case-folded names, descriptions and bodies, indexed by word for the scan.
 
     ``totals`` gives each record's weighted term overlap, for every record at once; records
     sharing no term with the query cost nothing. Each record's confidence and the moment its

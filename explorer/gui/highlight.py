@@ -2,7 +2,8 @@
 
 Mention spans are character offsets into the chunk text (``Mention.start``/``end``) and win over
 query-term matches where they overlap. The text is escaped, so a chunk can never inject markup.
-Imports only the standard library (no Qt), so it is testable on its own.
+Query words come from ``core.text``, the tokenizer and stop-word list search uses. Imports only
+the standard library and core text (no Qt), so it is testable on its own.
 """
 
 from __future__ import annotations
@@ -11,26 +12,18 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 
+from explorer.core.text import key_words
+
 Span = tuple[int, int]
 
 MENTION_STYLE = "background-color:#ffd54f;color:#000;font-weight:600"
 TERM_STYLE = "background-color:#c8e6c9;color:#000"
 
-_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
-_STOPWORD_TEXT = """a an and are as at be but by did do does for from had has have he her his how
-i in is it its me my of on or our she so that the their them they this to was we were what when
-where which who why will with you your about"""
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
 
 def query_terms(query: str) -> list[str]:
-    """The words of a query worth highlighting: no stopwords, no one-letter words, no repeats."""
-    seen: dict[str, None] = {}
-    for word in _WORD.findall(query.lower()):
-        word = word.strip("'’-")
-        if len(word) >= 2 and word not in _STOPWORDS:
-            seen.setdefault(word, None)
-    return list(seen)
+    """The words of a query worth highlighting: ``core.text`` words without stop words, one-letter
+    words or repeats."""
+    return key_words(query)
 
 
 def term_spans(text: str, terms: Sequence[str]) -> list[Span]:

@@ -13,7 +13,8 @@ depend on how the evidence was split between imports or batches:
   sighting and the newest sighting of anything in its scope in the same write (recency within
   the memory's own timeline, not the wall clock, so an old memory is not uniformly stale).
   Frequency, spread over time and recency weigh 50/30/20; a speaker never drops below what the
-  graph already says.
+  graph already says. A stored record is merged with this write's (``merge_stored``) so that
+  writing the same evidence again, as a resumed import does, leaves every field as it was.
 
 A relation's confidence is ``1 - (1 - base) · 0.75^(m-1) · 0.9^(d-1)`` over the mentions seen in
 the write (base: typed verb pattern 0.7, MENTIONS 0.6, CO_OCCURS 0.3); its fact is the sentence
@@ -127,6 +128,22 @@ def merge_entity(first: Entity, second: Entity) -> Entity:
     )
 
 
+def _kept_first(first: Sequence[str], second: Sequence[str], limit: int) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*first, *second)))[:limit]
+
+
+def merge_stored(stored: Entity, entity: Entity) -> Entity:
+    """``merge_entity`` of a graph record and this write's record of it, where this write's
+    ranking of temporal concepts and domains leads and the stored ones follow: merging a
+    record with itself (a resumed import) changes nothing."""
+    merged = merge_entity(stored, entity)
+    return replace(
+        merged,
+        temporal=_kept_first(entity.temporal, stored.temporal, MAX_TEMPORAL),
+        domains=_kept_first(entity.domains, stored.domains, MAX_DOMAINS),
+    )
+
+
 def merge_relation(first: Relation, second: Relation) -> Relation:
     """One record from two of the same id; the earliest evidence gives the fact."""
     mentions = union_mentions(first.mentions, second.mentions)
@@ -215,7 +232,7 @@ def score(
     graph's current records of these ids, merged in first so the evidence is the union.
     """
     merged = [
-        entity if entity.id not in stored else merge_entity(stored[entity.id], entity)
+        entity if entity.id not in stored else merge_stored(stored[entity.id], entity)
         for entity in entities
     ]
     newest: dict[str, datetime] = {}

@@ -10,11 +10,14 @@ any point can be resumed from without loss or duplication:
    full names of people known in the same scope (``short_names``), and the result is merged
    into the graph with idempotent ``MERGE``s on stable ids (``GraphStore.upsert``), then the
    concept records;
-4. only then are the chunks marked done, again whole conversations per call.
+4. only then are the chunks marked done, all of the import's in one call, so a crash leaves
+   either every chunk of it pending or none.
 
-``reconcile`` (run at the start of every import, and by whoever opens a memory) finds pending
-chunks and redoes steps 3–4 for them. Because extraction reads exactly one conversation and a
-conversation is always pending as a whole, the redo produces what the interrupted run would have.
+Re-running an interrupted import redoes steps 3–4 for all of its conversations in one write, the
+write a clean import makes, so the stored content is the same (only the write times
+``created_at``/``updated_at`` say when it happened). ``reconcile`` (run at the start of every
+import for other imports' pending chunks, and by whoever opens a memory) redoes steps 3–4 for
+pending chunks whose import is not being re-run.
 A failed or timed-out write raises (``WriteFailed``/``StoreUnavailable``) and is never reported as
 success; chunks it left pending are picked up next time. ``reembed_all`` gives every chunk and
 entity name a vector from another embedding model, each store swapping them in only once all
@@ -302,7 +305,6 @@ async def ingest_file(
         bad_count=result.bad_count,
         skipped_empty=result.skipped_empty,
     )
-    report.reconciled = await clock.time("reconcile", _reconcile(stores, tracker, clock))
     await _ingest(stores, result.turns, report, tracker, clock, reextract=reextract)
     report.timings = dict(clock.timings)
     report.seconds = time.perf_counter() - started
@@ -323,7 +325,6 @@ async def ingest_turns(
     tracker = ProgressTracker(progress)
     clock = _Clock()
     report = IngestReport()
-    report.reconciled = await clock.time("reconcile", _reconcile(stores, tracker, clock))
     await _ingest(stores, turns, report, tracker, clock, reextract=reextract)
     report.timings = dict(clock.timings)
     report.seconds = time.perf_counter() - started
@@ -350,6 +351,10 @@ async def _ingest(
         chunks.append(chunk)
     report.chunks = len(chunks)
     report.scopes = sorted({chunk.scope for chunk in chunks})
+    # Pending chunks of other, interrupted imports are finished on their own; this import's
+    # own pending chunks are redone below in its one knowledge write, as a clean import would.
+    own = {chunk.id for chunk in chunks}
+    report.reconciled = await clock.time("reconcile", _reconcile(stores, tracker, clock, own))
     conversations = _conversations(chunks)
     report.conversations = len(conversations)
     present = await clock.time("lookup", stored_ids(stores.chunks, [c.id for c in chunks]))
@@ -396,12 +401,13 @@ async def _ingest(
         await asyncio.gather(*extracting, return_exceptions=True)
     counts = await _write_knowledge(stores, contexts, tracker, clock, extractions)
     report.entities, report.relations, report.concepts = counts
-    tracker.start("done", len(stored_units))
-    for unit in stored_units:
-        ids = [chunk.id for chunk in _flatten(unit)]
-        if ids:
-            await clock.time("mark_done", stores.chunks.mark_done(ids))
-        tracker.advance()
+    # One call for the whole import: a crash leaves either all of it pending or none, so a
+    # resumed import redoes the same single write a clean one made.
+    tracker.start("done", 1)
+    ids = [chunk.id for unit in stored_units for chunk in _flatten(unit)]
+    if ids:
+        await clock.time("mark_done", stores.chunks.mark_done(ids))
+    tracker.advance()
 
 
 async def _write_chunks(
@@ -570,9 +576,11 @@ async def reconcile(
     return await _reconcile(stores, ProgressTracker(progress), _Clock())
 
 
-async def _reconcile(stores: _Stores, tracker: ProgressTracker, clock: _Clock) -> int:
+async def _reconcile(
+    stores: _Stores, tracker: ProgressTracker, clock: _Clock, skip: Iterable[str] = ()
+) -> int:
     finished = 0
-    seen: set[str] = set()
+    seen: set[str] = set(skip)
     while True:
         pending = [chunk for chunk in await stores.chunks.pending() if chunk.id not in seen]
         if not pending:
@@ -582,8 +590,7 @@ async def _reconcile(stores: _Stores, tracker: ProgressTracker, clock: _Clock) -
             sorted(pending, key=lambda chunk: (chunk.scope, chunk.conversation_id, chunk.position))
         )
         await _write_knowledge(stores, conversations, tracker, clock)
-        for unit in _units(conversations, WRITE_BATCH):
-            await clock.time("mark_done", stores.chunks.mark_done([c.id for c in _flatten(unit)]))
+        await clock.time("mark_done", stores.chunks.mark_done([chunk.id for chunk in pending]))
         finished += len(pending)
 
 

@@ -6,8 +6,9 @@ subgraph activation spread over, the refused routes and the route tally). With t
 a case opened later can be decided again under another policy without any store, and "why not
 X?" works on it; without it the case still opens exactly as it was, read-only. The file is
 canonical JSON (sorted keys, floats in Python's shortest round-trip form), so saving, opening and
-saving again gives the same bytes. ``diff_results`` compares two results in scour's JSON shape:
-what entered, what left and what moved. Imports only the standard library and core.
+saving again gives the same bytes; chunks, entities and relations are written by ``core.codec``.
+``diff_results`` compares two results in scour's JSON shape: what entered, what left and what
+moved. Imports only the standard library and core.
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ from explorer.core.candidates import (
     MemoryQuery,
     Source,
 )
+from explorer.core.codec import (
+    JsonDict,
+    chunk_from_json,
+    chunk_to_json,
+    entity_from_json,
+    entity_to_json,
+    iso,
+    moment_from_json,
+    relation_from_json,
+    relation_to_json,
+)
 from explorer.core.coordinator import CoordinatedRetrieval, Gathered, decide_gathered
 from explorer.core.errors import InvalidArgument
 from explorer.core.layers import layer_names, parse_layers
@@ -34,153 +46,18 @@ from explorer.core.models import (
     Chunk,
     Entity,
     MemoryLayer,
-    Mention,
     Neighbour,
     Period,
-    Relation,
     Subgraph,
 )
 from explorer.core.policy import RetrievalPolicy, policy_from_dict, policy_to_dict
-from explorer.core.scour import ScourRequest, ScourResult, chunk_fields
+from explorer.core.scour import ScourRequest, ScourResult
 
 CASE_FORMAT = "scour-recall-case"
 CASE_VERSION = 1
 
-JsonDict = dict[str, Any]
 
-
-# ---------------------------------------------------------------------- encoding helpers
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
-
-
-def _moment(value: Any) -> datetime | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise InvalidArgument(f"expected an ISO 8601 time or null, not {value!r}")
-    return datetime.fromisoformat(value)
-
-
-def _mention_json(mention: Mention) -> JsonDict:
-    return {
-        "chunk_id": mention.chunk_id,
-        "start": mention.start,
-        "end": mention.end,
-        "timestamp": _iso(mention.timestamp),
-    }
-
-
-def _mention(data: Mapping[str, Any]) -> Mention:
-    moment = _moment(data["timestamp"])
-    assert moment is not None
-    return Mention(str(data["chunk_id"]), int(data["start"]), int(data["end"]), moment)
-
-
-def _chunk_json(chunk: Chunk) -> JsonDict:
-    return {
-        "type": "chunk",
-        **chunk_fields(chunk),
-        "content_hash": chunk.content_hash,
-        "turn_offset": chunk.turn_offset,
-    }
-
-
-def _chunk(data: Mapping[str, Any]) -> Chunk:
-    moment = _moment(data["timestamp"])
-    assert moment is not None
-    return Chunk(
-        id=str(data["id"]),
-        text=str(data["text"]),
-        conversation_id=str(data["conversation_id"]),
-        position=int(data["position"]),
-        speaker=str(data["speaker"]),
-        timestamp=moment,
-        domains=tuple(data["domains"]),
-        scope=str(data["scope"]),
-        layer=MemoryLayer(data["layer"]),
-        content_hash=str(data["content_hash"]),
-        turn_id=str(data["turn_id"]),
-        turn_offset=int(data["turn_offset"]),
-    )
-
-
-def _entity_json(entity: Entity) -> JsonDict:
-    return {
-        "type": "entity",
-        "id": entity.id,
-        "name": entity.name,
-        "entity_type": entity.type,
-        "description": entity.description,
-        "aliases": list(entity.aliases),
-        "confidence": entity.confidence,
-        "salience": entity.salience,
-        "created_at": _iso(entity.created_at),
-        "updated_at": _iso(entity.updated_at),
-        "first_seen": _iso(entity.first_seen),
-        "last_seen": _iso(entity.last_seen),
-        "temporal": list(entity.temporal),
-        "domains": list(entity.domains),
-        "scope": entity.scope,
-        "layer": entity.layer.value,
-        "mentions": [_mention_json(m) for m in entity.mentions],
-    }
-
-
-def _entity(data: Mapping[str, Any]) -> Entity:
-    return Entity(
-        id=str(data["id"]),
-        name=str(data["name"]),
-        type=str(data["entity_type"]),
-        description=str(data["description"]),
-        aliases=tuple(data["aliases"]),
-        confidence=data["confidence"],
-        salience=data["salience"],
-        created_at=_moment(data["created_at"]),
-        updated_at=_moment(data["updated_at"]),
-        first_seen=_moment(data["first_seen"]),
-        last_seen=_moment(data["last_seen"]),
-        temporal=tuple(data["temporal"]),
-        domains=tuple(data["domains"]),
-        scope=str(data["scope"]),
-        layer=MemoryLayer(data["layer"]),
-        mentions=tuple(_mention(m) for m in data["mentions"]),
-    )
-
-
-def _relation_json(relation: Relation) -> JsonDict:
-    return {
-        "id": relation.id,
-        "source_id": relation.source_id,
-        "target_id": relation.target_id,
-        "type": relation.type,
-        "fact": relation.fact,
-        "confidence": relation.confidence,
-        "valid_from": _iso(relation.valid_from),
-        "valid_to": _iso(relation.valid_to),
-        "recorded_at": _iso(relation.recorded_at),
-        "expired_at": _iso(relation.expired_at),
-        "mentions": [_mention_json(m) for m in relation.mentions],
-    }
-
-
-def _relation(data: Mapping[str, Any]) -> Relation:
-    return Relation(
-        id=str(data["id"]),
-        source_id=str(data["source_id"]),
-        target_id=str(data["target_id"]),
-        type=str(data["type"]),
-        fact=str(data["fact"]),
-        confidence=data["confidence"],
-        valid_from=_moment(data["valid_from"]),
-        valid_to=_moment(data["valid_to"]),
-        mentions=tuple(_mention(m) for m in data["mentions"]),
-        # Cases stored before these fields existed have neither.
-        recorded_at=_moment(data.get("recorded_at")),
-        expired_at=_moment(data.get("expired_at")),
-    )
+# ---------------------------------------------------------------------- what a case holds
 
 
 def _candidate_json(candidate: Candidate) -> JsonDict:
@@ -196,17 +73,17 @@ def _candidate_json(candidate: Candidate) -> JsonDict:
         "lexical": candidate.lexical,
         "salience": candidate.salience,
         "confidence": candidate.confidence,
-        "timestamp": _iso(candidate.timestamp),
+        "timestamp": iso(candidate.timestamp),
         "record": (
-            _chunk_json(record)
+            chunk_to_json(record)
             if isinstance(record, Chunk)
-            else _entity_json(record)
+            else entity_to_json(record)
             if isinstance(record, Entity)
             else None
         ),
         "neighbours": [
             {
-                "relation": _relation_json(n.relation),
+                "relation": relation_to_json(n.relation),
                 "entity_id": n.entity_id,
                 "name": n.name,
                 "type": n.type,
@@ -222,7 +99,7 @@ def _candidate(data: Mapping[str, Any]) -> Candidate:
     raw = data["record"]
     record: Chunk | Entity | None = None
     if raw is not None:
-        record = _chunk(raw) if raw["type"] == "chunk" else _entity(raw)
+        record = chunk_from_json(raw) if raw["type"] == "chunk" else entity_from_json(raw)
     return Candidate(
         id=str(data["id"]),
         kind=CandidateKind(data["kind"]),
@@ -234,11 +111,11 @@ def _candidate(data: Mapping[str, Any]) -> Candidate:
         lexical=data["lexical"],
         salience=data["salience"],
         confidence=data["confidence"],
-        timestamp=_moment(data["timestamp"]),
+        timestamp=moment_from_json(data["timestamp"]),
         record=record,
         neighbours=tuple(
             Neighbour(
-                relation=_relation(n["relation"]),
+                relation=relation_from_json(n["relation"]),
                 entity_id=str(n["entity_id"]),
                 name=str(n["name"]),
                 type=str(n["type"]),
@@ -282,8 +159,8 @@ def _query_json(query: MemoryQuery) -> JsonDict:
         "domain": query.domain,
         "period": None
         if period is None
-        else {"start": _iso(period.start), "end": _iso(period.end), "text": period.text},
-        "now": _iso(query.now),
+        else {"start": iso(period.start), "end": iso(period.end), "text": period.text},
+        "now": iso(query.now),
         "agent": query.agent,
     }
 
@@ -299,8 +176,10 @@ def _query(data: Mapping[str, Any]) -> MemoryQuery:
         domain=data["domain"],
         period=None
         if period is None
-        else Period(_moment(period["start"]), _moment(period["end"]), str(period["text"])),
-        now=_moment(data["now"]),
+        else Period(
+            moment_from_json(period["start"]), moment_from_json(period["end"]), str(period["text"])
+        ),
+        now=moment_from_json(data["now"]),
         agent=data["agent"],
     )
 
@@ -315,10 +194,10 @@ def gathered_to_json(gathered: Gathered) -> JsonDict:
         if associations is None
         else {
             "entities": [
-                _entity_json(associations.subgraph.entities[key])
+                entity_to_json(associations.subgraph.entities[key])
                 for key in sorted(associations.subgraph.entities)
             ],
-            "relations": [_relation_json(r) for r in associations.subgraph.relations],
+            "relations": [relation_to_json(r) for r in associations.subgraph.relations],
             "chunk_entities": {
                 key: list(value) for key, value in associations.chunk_entities.items()
             },
@@ -336,11 +215,11 @@ def gathered_from_json(data: Mapping[str, Any]) -> Gathered:
     raw = data["associations"]
     associations = None
     if raw is not None:
-        entities = [_entity(item) for item in raw["entities"]]
+        entities = [entity_from_json(item) for item in raw["entities"]]
         associations = Associations(
             subgraph=Subgraph(
                 entities={entity.id: entity for entity in entities},
-                relations=tuple(_relation(item) for item in raw["relations"]),
+                relations=tuple(relation_from_json(item) for item in raw["relations"]),
             ),
             chunk_entities={key: tuple(value) for key, value in raw["chunk_entities"].items()},
             expanded=frozenset(raw["expanded"]),
@@ -366,7 +245,7 @@ def request_to_json(request: ScourRequest) -> JsonDict:
         "temporal": request.temporal,
         "scope": request.scope,
         "agent": request.agent,
-        "now": _iso(request.now),
+        "now": iso(request.now),
     }
 
 
@@ -379,7 +258,7 @@ def request_from_json(data: Mapping[str, Any]) -> ScourRequest:
         temporal=data.get("temporal"),
         scope=str(data.get("scope", "")),
         agent=data.get("agent"),
-        now=_moment(data.get("now")),
+        now=moment_from_json(data.get("now")),
     )
 
 
@@ -434,7 +313,7 @@ class RecallCase:
             result=body["result"],
             gathered=body["gathered"],
             title=title,
-            saved_at=_iso(saved_at),
+            saved_at=iso(saved_at),
         )
 
     def to_json_dict(self) -> JsonDict:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,6 +38,7 @@ from explorer.core.candidates import (
     SourcesUnavailable,
     dropped_route,
 )
+from explorer.core.codec import chunk_fields, entity_fields, relationship_fields
 from explorer.core.coordinator import CoordinatedRetrieval, RetrievalCoordinator, decide
 from explorer.core.credit import ChunkCredit
 from explorer.core.errors import MemoryUnavailable, StoreUnavailable
@@ -49,7 +50,6 @@ from explorer.core.models import (
     Chunk,
     Entity,
     MemoryLayer,
-    Mention,
     Neighbour,
     Period,
     Relation,
@@ -119,28 +119,6 @@ class ScourRequest:
         )
 
 
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
-
-
-def _relationship(neighbour: Neighbour) -> dict[str, Any]:
-    relation = neighbour.relation
-    return {
-        "id": relation.id,
-        "type": relation.type,
-        "fact": relation.fact,
-        "direction": "out" if neighbour.outgoing else "in",
-        "neighbour": {"id": neighbour.entity_id, "name": neighbour.name, "type": neighbour.type},
-        "confidence": relation.confidence,
-        "valid_from": _iso(relation.valid_from),
-        "valid_to": _iso(relation.valid_to),
-        # Transaction time, where the store keeps it (graphiti): when the fact was learned and
-        # when it was retired.
-        "recorded_at": _iso(relation.recorded_at),
-        "expired_at": _iso(relation.expired_at),
-    }
-
-
 def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour, ...]:
     """The node's relations in ``subgraph`` seen from it, in (relation id) order."""
     found: list[Neighbour] = []
@@ -164,52 +142,6 @@ def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour,
     return tuple(found)
 
 
-def _mention_json(mention: Mention) -> dict[str, Any]:
-    return {
-        "chunk_id": mention.chunk_id,
-        "start": mention.start,
-        "end": mention.end,
-        "timestamp": _iso(mention.timestamp),
-    }
-
-
-def entity_fields(entity: Entity, mentions: Sequence[Mention] | None = None) -> dict[str, Any]:
-    """The stored part of a ``kg_entities`` item: an entity and (some of) its provenance."""
-    shown = entity.mentions if mentions is None else mentions
-    return {
-        "id": entity.id,
-        "name": entity.name,
-        "type": entity.type,
-        "description": entity.description,
-        "aliases": list(entity.aliases),
-        "confidence": entity.confidence,
-        "salience": entity.salience,
-        "first_seen": _iso(entity.first_seen),
-        "last_seen": _iso(entity.last_seen),
-        "scope": entity.scope,
-        "layer": entity.layer.value,
-        "temporal_concepts": list(entity.temporal),
-        "domain_concepts": list(entity.domains),
-        "provenance": [_mention_json(mention) for mention in shown],
-    }
-
-
-def chunk_fields(chunk: Chunk) -> dict[str, Any]:
-    """The stored part of a ``chunks`` item."""
-    return {
-        "id": chunk.id,
-        "text": chunk.text,
-        "conversation_id": chunk.conversation_id,
-        "position": chunk.position,
-        "speaker": chunk.speaker,
-        "timestamp": _iso(chunk.timestamp),
-        "domains": list(chunk.domains),
-        "scope": chunk.scope,
-        "layer": chunk.layer.value,
-        "turn_id": chunk.turn_id,
-    }
-
-
 def _entity_json(
     memory: Memory, subgraph: Subgraph | None, records: Mapping[str, Entity]
 ) -> dict[str, Any]:
@@ -229,7 +161,7 @@ def _entity_json(
         **entity_fields(entity, mentions[:MAX_PROVENANCE]),
         "layer": candidate.layer.value,
         "source": candidate.source.value,
-        "relationships": [_relationship(item) for item in neighbours[:MAX_RELATIONSHIPS]],
+        "relationships": [relationship_fields(n) for n in neighbours[:MAX_RELATIONSHIPS]],
         "provenance_count": len(mentions),
         "score": memory.score,
         "score_breakdown": memory.breakdown.to_dict(),

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.core.codec import chunk_fields
 from explorer.core.models import Chunk
-from explorer.core.scour import chunk_fields
 from explorer.gui.highlight import Span, highlight_html, query_terms, term_spans
 
 JsonDict = dict[str, Any]

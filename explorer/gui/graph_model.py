@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from explorer.core.codec import entity_fields
 from explorer.core.models import Entity, Relation
-from explorer.core.scour import entity_fields
 
 Point = tuple[float, float]
 JsonDict = dict[str, Any]

@@ -1,11 +1,12 @@
 """Answering "why was X not recalled?" from a retrieval in hand, without asking the stores.
 
-``why_not`` matches a name or phrase (case-insensitive substring of a candidate's label or id, or
-of a node's name in the activation log) and says, for each match, what happened to it: recalled
-(at which rank), dropped by which gate at what value against which floor, kept but outranked
-(by which memories, by how much), reached by activation but pruned (energy against the threshold,
-or the budget full), or not a candidate at all (with the routes that were asked and those that
-were unavailable). Imports only the standard library and core.
+``why_not`` matches a name or phrase (a substring of a candidate's label or id, or of a node's
+name in the activation log, with case, accents and runs of spaces ignored by ``core.text.fold``,
+so "Jose" finds "José") and says, for each match, what happened to it: recalled (at which rank),
+dropped by which gate at what value against which floor, kept but outranked (by which memories,
+by how much), reached by activation but pruned (energy against the threshold, or the budget
+full), or not a candidate at all (with the routes that were asked and those that were
+unavailable). Imports only the standard library and core.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from explorer.core.candidates import Dropped
 from explorer.core.coordinator import CoordinatedRetrieval
 from explorer.core.gates import GATE_BUDGET, GATE_RANK
 from explorer.core.select import Memory
+from explorer.core.text import fold
 
 RECALLED = "recalled"
 DROPPED = "dropped"
@@ -39,7 +41,7 @@ class Explanation:
 
 
 def _matches(needle: str, *texts: str) -> bool:
-    return any(needle in text.lower() for text in texts if text)
+    return any(needle in fold(text) for text in texts if text)
 
 
 def _number(value: float | None) -> str:
@@ -48,7 +50,7 @@ def _number(value: float | None) -> str:
 
 def why_not(retrieval: CoordinatedRetrieval, text: str, limit: int = 20) -> list[Explanation]:
     """What happened to every candidate or activated node matching ``text`` (best first)."""
-    needle = text.strip().lower()
+    needle = fold(text)
     if not needle:
         return []
     result = retrieval.result

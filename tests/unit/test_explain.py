@@ -44,3 +44,17 @@ def test_a_node_pruned_by_activation_is_explained() -> None:
     retrieval = decide([hub], QUERY, policy, subgraph)
     (answer,) = why_not(retrieval, "Beta")
     assert answer.verdict == PRUNED and "below the activation threshold" in answer.message
+
+
+def test_why_not_ignores_accents_case_and_spacing() -> None:
+    names = {"hub": "Hub", "jose": "José  Ruiz", "zoe": "ZOË"}
+    entities = {n: Entity(n, name, "t", scope="acme") for n, name in names.items()}
+    relations = (Relation("r1", "hub", "jose", "R"), Relation("r2", "hub", "zoe", "R"))
+    policy = RetrievalPolicy(activation=ActivationParams(threshold=0.5))
+    hub = make_candidate("hub", kind="entity", similarity=0.9, scope="acme")
+    retrieval = decide([hub], QUERY, policy, Subgraph(entities, relations))
+    for asked in ("jose ruiz", "JOSÉ RUIZ", " Jose   Ruiz "):
+        (answer,) = why_not(retrieval, asked)
+        assert answer.verdict == PRUNED and answer.id == "jose", asked
+    (answer,) = why_not(retrieval, "zoe")
+    assert answer.verdict == PRUNED and answer.label == "ZOË"

@@ -19,7 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from explorer.adapters import falkor, pgvector
+from explorer.adapters import pgvector
+from explorer.adapters.falkor import codec as falkor_codec
+from explorer.adapters.falkor import cypher
+from explorer.adapters.falkor import store as falkor
 from explorer.core.ports import Embedder
 
 
@@ -51,10 +54,10 @@ class Floor:
         chunk_k: int,
         dimension: int,
     ) -> None:
-        self._driver: Any = graph._graph  # the falkordb AsyncGraph the adapter reads through
+        self._driver: Any = graph._conn._graph  # the falkordb AsyncGraph the adapter reads through
         self._pool: Any = chunks._pool
         self._embedder = embedder
-        self._cypher = falkor._VECTOR_CANDIDATES.format(period="")
+        self._cypher = cypher.VECTOR_CANDIDATES.format(period="")
         self._fetch = min(
             max(graph_k * falkor.KNN_OVERFETCH, falkor.MIN_CANDIDATES),
             falkor.MAX_K * falkor.KNN_OVERFETCH,
@@ -63,7 +66,7 @@ class Floor:
             "fetch": self._fetch,
             "start": None,
             "end": None,
-            **falkor._scope_params(scope or None),
+            **falkor_codec.scope_params(scope or None),
         }
         distance, self._cast = pgvector._distance(dimension)
         filters, self._sql_params = pgvector._filters(None, scope or None)

@@ -29,6 +29,11 @@ def scope_parts(scope: str) -> tuple[str, ...]:
     return tuple(part for part in scope.split(SCOPE_SEPARATOR) if part)
 
 
+def normalise_scope(scope: str) -> str:
+    """A scope path without empty levels or stray separators (``"/a//b/"`` is ``"a/b"``)."""
+    return SCOPE_SEPARATOR.join(scope_parts(scope))
+
+
 def scope_distance(memory_scope: str, query_scope: str) -> int | None:
     """How many levels above the query's scope a memory sits, or ``None`` if it is unrelated.
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from explorer.core.models import SCOPE_SEPARATOR, Entity, Relation, scope_parts
+from explorer.core.models import SCOPE_SEPARATOR, Entity, Relation, normalise_scope, scope_parts
 
 #: How many example queries an overview offers.
 EXAMPLES = 4
@@ -44,7 +44,7 @@ class ScopeNode:
 
     def find(self, scope: str) -> ScopeNode | None:
         """The node at ``scope`` (any spelling of the same path), or ``None`` if none holds it."""
-        wanted = SCOPE_SEPARATOR.join(scope_parts(scope))
+        wanted = normalise_scope(scope)
         return next((node for node in self.walk() if node.path == wanted), None)
 
 
@@ -53,7 +53,7 @@ def scope_tree(chunks: Mapping[str, int], entities: Mapping[str, int]) -> ScopeN
     own: dict[str, list[int]] = {}
     for counts, column in ((chunks, 0), (entities, 1)):
         for scope, count in counts.items():
-            path = SCOPE_SEPARATOR.join(scope_parts(scope))
+            path = normalise_scope(scope)
             own.setdefault(path, [0, 0])[column] += int(count)
     paths = set(own)
     for path in list(paths):

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from explorer.core.candidates import AssociationSource
-from explorer.core.models import Entity, Relation, Subgraph, scope_parts
+from explorer.core.models import Entity, Relation, Subgraph, normalise_scope
 
 IntArray = npt.NDArray[np.int64]
 
@@ -135,7 +135,7 @@ class GraphShape:
         """The known ``ids`` and up to ``limit_per_node`` of each one's strongest relations
         whose other end is visible from ``scope``, with those ends: what the store's lean
         neighbourhood read returns."""
-        plain = "/".join(scope_parts(scope)) if scope is not None else None
+        plain = normalise_scope(scope) if scope is not None else None
         mask = self._mask(plain) if plain is not None else None
         entities: dict[str, Entity] = {}
         chosen: dict[str, Relation] = {}

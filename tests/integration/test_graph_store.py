@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
-from explorer.adapters.falkor import SPLIT_SPREAD_AT, FalkorGraphStore
+from explorer.adapters.falkor import FalkorGraphStore
+from explorer.adapters.falkor.store import SPLIT_SPREAD_AT
 from explorer.core.errors import (
     EmbeddingMismatch,
     InvalidArgument,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis.exceptions as redis_errors
 
-from explorer.adapters.falkor import compact_rows
+from explorer.adapters.falkor.codec import compact_rows
 from explorer.core.errors import StoreUnavailable
 
 HEADER = [[1, "a"], [1, "b"]]

@@ -2,12 +2,12 @@
 
 ``GraphitiConnection`` opens a bounded redis connection pool (unix socket or ``redis://``,
 ``rediss://``, ``unix://`` URL), sends every statement as ``GRAPH.RO_QUERY`` with the compact
-reply decoded by ``adapters.falkor.compact_rows``, bounds every await with the same deadline and
-error mapping as the project's own graph store, and passes parameters through
+reply decoded by ``adapters.falkor.codec.compact_rows``, bounds every await with the same
+deadline and error mapping as the project's own graph store, and passes parameters through
 ``adapters.sanitize``. It also lists the server's graphs and tells whether one looks like
 graphiti's (``Episodic`` nodes or ``RELATES_TO`` edges, none of the explorer's own ``Source`` /
 ``REL``). There is no write method at all: nothing here can change a graph. Imports the core,
-``adapters.sanitize``, ``adapters.falkor`` (its reply decoder and error mapping) and ``redis``.
+``adapters.sanitize``, ``adapters.falkor`` (its pool, reply codec and error mapping) and ``redis``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from typing import Any
 import redis.asyncio as aredis
 
 from explorer.adapters import sanitize
-from explorer.adapters.falkor import _bounded, _module_version, _params_header, compact_rows
+from explorer.adapters.falkor.codec import compact_rows, module_version, params_header
+from explorer.adapters.falkor.connection import blocking_pool
+from explorer.adapters.falkor.errors import bounded
 from explorer.core.errors import InvalidArgument, StoreUnavailable
 
 #: What graphiti-core writes and the explorer's own schema never does, and the reverse.
@@ -95,23 +97,10 @@ class GraphitiConnection:
             "timeout": timeout,
             "decode_responses": True,
         }
-        if url is not None:
-            url = sanitize.plain_text(url, "url", max_chars=4_000)
-            if not url.startswith(("redis://", "rediss://", "unix://")):
-                raise InvalidArgument("FalkorDB url must start with redis://, rediss:// or unix://")
-            try:
-                pool = aredis.BlockingConnectionPool.from_url(url, **options)
-            except ValueError as error:
-                raise InvalidArgument(f"invalid FalkorDB url: {error}") from None
-        else:
-            pool = aredis.BlockingConnectionPool(
-                connection_class=aredis.UnixDomainSocketConnection,
-                path=str(socket_path),
-                **options,
-            )
+        pool = blocking_pool(url=url, socket_path=socket_path, options=options)
         connection = cls(pool, "", timeout)
         try:
-            await _bounded(connection._client.ping(), timeout, "connect")
+            await bounded(connection._client.ping(), timeout, "connect")
         except BaseException:
             await pool.aclose()
             raise
@@ -151,17 +140,17 @@ class GraphitiConnection:
         command = (
             "GRAPH.RO_QUERY",
             graph,
-            _params_header(sanitize.plain_params(params)) + statement,
+            params_header(sanitize.plain_params(params)) + statement,
             "--compact",
             "timeout",
             max(1, int(self.timeout * 1000)),
         )
-        reply = await _bounded(self._command(*command), self.timeout, "read")
+        reply = await bounded(self._command(*command), self.timeout, "read")
         return compact_rows(reply)
 
     async def graphs(self) -> list[str]:
         """Every graph on the server, sorted."""
-        names = await _bounded(self._command("GRAPH.LIST"), self.timeout, "list")
+        names = await bounded(self._command("GRAPH.LIST"), self.timeout, "list")
         return sorted(_text(name) for name in names or ())
 
     async def schema(self, graph: str) -> tuple[set[str], set[str]]:
@@ -203,8 +192,8 @@ class GraphitiConnection:
             )
 
     async def version(self) -> str:
-        modules = await _bounded(self._command("MODULE", "LIST"), self.timeout, "version")
-        return _module_version(modules)
+        modules = await bounded(self._command("MODULE", "LIST"), self.timeout, "version")
+        return module_version(modules)
 
 
 def _text(value: object) -> str:

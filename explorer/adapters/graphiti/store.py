@@ -3,8 +3,8 @@
 The graph store serves graphiti's entities and ``RELATES_TO`` facts (``records`` says how they
 map); the chunk store serves its episodes as verbatim chunks, listed per scope for the core's
 BM25 (``ScopeChunks``), so lexical chunk search ranks exactly as over the explorer's own
-chunks. Entity ranking reuses the project's own FalkorDB ranking (full-text score, name and
-description term share, cosine).
+chunks. Entities are ranked as over the explorer's own graph, by ``core.entity_ranking``
+(cosine, name and description term share, full-text score).
 
 Vectors. graphiti records neither the model nor the dimension of its embeddings. They are used
 only when the setting ``graphiti_embedding_model`` names the model that wrote them, the
@@ -16,8 +16,8 @@ graphiti keeps no vectors of episodes, so an episode's similarity is that of the
 extracted from it.
 
 Every write method raises ``ReadOnlyStore``; every read goes through ``GRAPH.RO_QUERY``.
-Imports the core, ``adapters.sanitize``, ``adapters.falkor`` (ranking, id and vector checks) and
-this package.
+Imports the core, ``adapters.sanitize``, ``adapters.falkor`` (its limits, candidate ranking, id
+and vector checks) and this package.
 """
 
 from __future__ import annotations
@@ -28,20 +28,19 @@ from datetime import datetime
 from typing import Any
 
 from explorer.adapters import sanitize
-from explorer.adapters.falkor import (
+from explorer.adapters.falkor.codec import plain_ids, plain_vector
+from explorer.adapters.falkor.store import (
     KNN_OVERFETCH,
     MAX_K,
     MAX_NEIGHBOURS,
     MAX_QUERY_CHARS,
     MIN_CANDIDATES,
-    _ids,
-    _plain_vector,
-    _ranked_candidates,
-    normalise_scope,
+    rank_rows,
 )
 from explorer.adapters.graphiti import cypher
 from explorer.adapters.graphiti import records as rec
 from explorer.adapters.graphiti.connection import GraphitiConnection
+from explorer.core.entity_ranking import entity_hits
 from explorer.core.errors import EmbeddingMismatch, InvalidArgument, ReadOnlyStore
 from explorer.core.lexical import LexicalIndex
 from explorer.core.models import (
@@ -54,6 +53,7 @@ from explorer.core.models import (
     Period,
     Relation,
     Subgraph,
+    normalise_scope,
     scope_parts,
 )
 from explorer.core.ports import Vector
@@ -184,7 +184,7 @@ class GraphitiGraphStore:
             raise InvalidArgument("period must be a Period")
         near = None
         if vector is not None:
-            near = _plain_vector(vector, "vector")
+            near = plain_vector(vector, "vector")
             # Mismatched vectors are never compared; the chunk half's vector route says why.
             if await self._gate.refusal(self._query_spec) is not None:
                 near = None
@@ -209,25 +209,14 @@ class GraphitiGraphStore:
             )
         if near is not None:
             vector_rows = await self._read(cypher.VECTOR_ENTITIES.format(period=clause), params)
-        fulltext = {str(row[0]): float(row[1]) for row in text_rows}
-        candidates = _ranked_candidates([*text_rows, *vector_rows], terms, fulltext, None)
-        best = sorted(candidates, key=lambda c: c.rank_key)[:k]
+        best = rank_rows(text_rows, vector_rows, terms, k, scope=None)
         ids = [c.id for c in best]
         entities = {e.id: e for e in await self.get_entities(ids)}
         neighbours = await self._neighbours(ids, limit, group)
-        return [
-            EntityHit(
-                entity=entities[c.id],
-                similarity=c.similarity,
-                lexical=c.lexical,
-                neighbours=tuple(neighbours.get(c.id, ())),
-            )
-            for c in best
-            if c.id in entities
-        ]
+        return entity_hits(best, entities, neighbours)
 
     async def get_entities(self, ids: Sequence[str]) -> list[Entity]:
-        asked = _ids(ids, "ids")
+        asked = plain_ids(ids, "ids")
         if not asked:
             return []
         rows = await self._read(
@@ -290,7 +279,7 @@ class GraphitiGraphStore:
     ) -> Subgraph:
         """The seeds, up to ``limit_per_node`` neighbours each (valid facts first) and every
         fact among all of them; entities here carry no mentions."""
-        seeds = list(dict.fromkeys(_ids(ids, "ids")))
+        seeds = list(dict.fromkeys(plain_ids(ids, "ids")))
         limit = sanitize.plain_int(limit_per_node, "limit_per_node", low=0, high=MAX_NEIGHBOURS)
         if not seeds:
             return Subgraph()
@@ -307,11 +296,11 @@ class GraphitiGraphStore:
         return Subgraph(entities=entities, relations=ordered)
 
     async def degree(self, ids: Sequence[str]) -> dict[str, int]:
-        rows = await self._read(cypher.DEGREE, {"ids": _ids(ids, "ids")})
+        rows = await self._read(cypher.DEGREE, {"ids": plain_ids(ids, "ids")})
         return {str(row[0]): int(row[1]) for row in rows}
 
     async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
-        asked = _ids(chunk_ids, "chunk_ids")
+        asked = plain_ids(chunk_ids, "chunk_ids")
         rows = await self._read(cypher.ENTITIES_IN_EPISODES, {"ids": asked})
         found = {str(row[0]): sorted(str(i) for i in row[1]) for row in rows}
         return {chunk: found.get(chunk, []) for chunk in asked}
@@ -376,7 +365,7 @@ class GraphitiChunkStore:
         domain: str | None = None,
         scope: str | None = None,
     ) -> list[ChunkHit]:
-        near = _plain_vector(vector, "vector")
+        near = plain_vector(vector, "vector")
         k = sanitize.plain_int(k, "k", low=0, high=MAX_K)
         await self._gate.check(spec)
         if len(near) != spec.dimension:
@@ -418,7 +407,7 @@ class GraphitiChunkStore:
         return rec.positioned(rows)
 
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
-        asked = _ids(ids, "ids")
+        asked = plain_ids(ids, "ids")
         if not asked:
             return []
         rows = await self._read(cypher.FETCH_EPISODES, {"ids": list(dict.fromkeys(asked))})

@@ -1,0 +1,563 @@
+"""The knowledge graph in FalkorDB: ``FalkorGraphStore`` implements ``core.ports.GraphStore``.
+
+Graph model. ``(:Entity {id, name, type, description, aliases[], alias_text, confidence,
+salience, created_at, updated_at, first_seen, last_seen, temporal[], domains[], scope, layer,
+embedding})``; the entity type is a property, never a label, so no data ever becomes Cypher
+text (``embedding_next`` exists only while ``reembed_entities`` stages a new model's vectors).
+Relations are ``(:Entity)-[:REL {id, type, fact, confidence, valid_from, valid_to,
+mention_chunk[], mention_start[], mention_end[], mention_ts[]}]->(:Entity)`` with the relation type
+as a property of the single ``REL`` edge type. Entity provenance is
+``(:Entity)-[:MENTIONED_IN {start, end, ts}]->(:Source {id: chunk_id, ts})``: one ``Source`` node
+per chunk behind a range index makes ``entities_in_chunks`` an index lookup plus one hop, and the
+period filter reads only the candidate's own ``MENTIONED_IN`` edges. Every timestamp is stored as
+epoch seconds (UTC float) so ranges compare numerically; naive datetimes are taken as UTC.
+
+Safety and deadlines. Every parameter goes through ``adapters.sanitize`` (plain built-ins only)
+because the client pastes parameters into the query text; Cypher is never built from caller text
+(the one formatted query, the vector index, takes a validated ``int``). Reads use
+``GRAPH.RO_QUERY``. The client's constructor blocks on a synchronous probe, so it runs in a
+worker thread after an async PING; every await is bounded by ``core.deadline.within``, every
+socket has a timeout and every query passes its own server-side timeout, so a frozen server
+yields ``StoreTimeout`` and a missing one ``StoreUnavailable``, never a hang. Search hits are
+ranked by ``core.entity_ranking``. The statements live in ``cypher``, the rows and their decoding
+in ``codec``, the pool and bounded calls in ``connection``, the indexes in ``schema``. Imports
+the core, ``adapters.sanitize`` and those modules of ``adapters.falkor``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from explorer.adapters import sanitize
+from explorer.adapters.falkor import codec, cypher
+from explorer.adapters.falkor.codec import MAX_IDS, MAX_VECTOR_DIMENSION
+from explorer.adapters.falkor.connection import WRITE_BATCH, FalkorConnection
+from explorer.adapters.falkor.errors import bounded
+from explorer.adapters.falkor.schema import GraphSchema
+from explorer.core.entity_ranking import RankedEntity, entity_hits, rank_entities
+from explorer.core.errors import (
+    EmbeddingMismatch,
+    InvalidArgument,
+    StoreUnavailable,
+    WriteFailed,
+)
+from explorer.core.models import Entity, EntityHit, Neighbour, Period, Relation, Subgraph
+from explorer.core.ports import Vector
+
+EmbedTexts = Callable[[Sequence[str]], Awaitable[Sequence[Vector]]]
+ReembedProgress = Callable[[int, int], None]
+
+MAX_K = 1_000
+MAX_NEIGHBOURS = 1_000
+MAX_QUERY_CHARS = 10_000
+MENTIONS_PER_ENTITY = 50
+# Vector KNN cannot filter before ranking, so ask for more and filter afterwards.
+KNN_OVERFETCH = 4
+MIN_CANDIDATES = 40
+#: Seeds from which a spread's neighbourhood is read in two concurrent halves.
+SPLIT_SPREAD_AT = 8
+SHAPE_PAGE = 8_192
+
+
+class FalkorGraphStore:
+    """``GraphStore`` over one FalkorDB graph; build it with ``FalkorGraphStore.connect``."""
+
+    def __init__(self, connection: FalkorConnection) -> None:
+        self._conn = connection
+        self._schema = GraphSchema(connection)
+
+    # -- life cycle -------------------------------------------------------------------------
+
+    @classmethod
+    async def connect(
+        cls,
+        *,
+        socket_path: str | Path | None = None,
+        url: str | None = None,
+        username: str | None = None,
+        password: str | None = None,
+        graph: str = "memory",
+        deadline: float = 5.0,
+        write_deadline: float = 60.0,
+        max_connections: int = 16,
+        ensure_schema: bool = True,
+        connect_deadline: float | None = None,
+    ) -> FalkorGraphStore:
+        """Connect by unix socket (embedded) or ``redis://``/``rediss://`` URL (external).
+
+        ``deadline`` (seconds) bounds every read, ``write_deadline`` every write batch; each is
+        also sent to the server as the query's own timeout. ``connect_deadline`` (default:
+        ``deadline``) bounds connecting and the schema check.
+        Raises ``StoreUnavailable`` when the server cannot be reached, ``StoreTimeout`` when it
+        does not answer in time.
+        """
+        connection = await FalkorConnection.open(
+            socket_path=socket_path,
+            url=url,
+            username=username,
+            password=password,
+            graph=graph,
+            deadline=deadline,
+            write_deadline=write_deadline,
+            max_connections=max_connections,
+            connect_deadline=connect_deadline,
+        )
+        store = cls(connection)
+        if ensure_schema:
+            try:
+                await bounded(store.ensure_schema(), connection.connect_timeout, "schema check")
+            except BaseException:
+                await store.aclose()
+                raise
+        return store
+
+    async def aclose(self) -> None:
+        """Close every connection; later calls raise ``StoreUnavailable``. Safe to call twice."""
+        await self._conn.aclose()
+
+    @property
+    def closed(self) -> bool:
+        return self._conn.closed
+
+    @property
+    def graph_name(self) -> str:
+        return self._conn.graph_name
+
+    async def ensure_schema(self) -> None:
+        """Create the range, full-text and (once a dimension is known) vector indexes if missing.
+
+        Once per schema version: a graph whose marker key holds this schema's digest is only
+        read, so a connect never writes to a store that is already set up.
+        """
+        await self._schema.ensure()
+
+    async def delete_graph(self, *, recreate_schema: bool = True) -> None:
+        """Drop this store's whole graph ("start over", tests); the schema comes back unless
+        ``recreate_schema`` is false."""
+        self._conn.check_open()
+        if await self._conn.graph_exists():
+            await self._conn.delete_graph()
+        await self._schema.forget()
+        if recreate_schema:
+            await self.ensure_schema()
+
+    # -- writes -----------------------------------------------------------------------------
+
+    async def upsert(
+        self,
+        entities: Sequence[Entity],
+        relations: Sequence[Relation],
+        *,
+        vectors: Mapping[str, Vector] | None = None,
+    ) -> None:
+        self._conn.check_open()
+        entity_rows = codec.entity_rows(entities)
+        mention_rows = codec.mention_rows(entities)
+        relation_rows = codec.relation_rows(relations)
+        vector_rows = codec.vector_rows({} if vectors is None else vectors)
+        if vector_rows:
+            first = vector_rows[0]["vector"]
+            assert isinstance(first, list)
+            await self._schema.ensure_vector_index(len(first))
+        known = {str(row["id"]) for row in entity_rows}
+        endpoints = {str(row[end]) for row in relation_rows for end in ("source", "target")}
+        missing = sorted(endpoints - known - await self._existing(endpoints - known))
+        if missing:
+            raise InvalidArgument(f"relations point to unknown entities: {missing[:5]}")
+        unknown_vectors = {str(r["id"]) for r in vector_rows} - known
+        if unknown_vectors - await self._existing(unknown_vectors):
+            raise InvalidArgument("vectors given for unknown entities")
+        await self._conn.write_batches(cypher.UPSERT_ENTITIES, entity_rows)
+        await self._conn.write_batches(cypher.UPSERT_VECTORS, vector_rows)
+        await self._conn.write_batches(cypher.UPSERT_MENTIONS, mention_rows)
+        await self._conn.write_batches(cypher.UPSERT_RELATIONS, relation_rows)
+        if entity_rows or relation_rows:
+            # After the writes: a reader that saw the old token reads the shape again.
+            await self._conn.write(cypher.BUMP_SHAPE, {"token": uuid.uuid4().hex})
+
+    # -- reads ------------------------------------------------------------------------------
+
+    async def search_entities(
+        self,
+        text: str,
+        k: int,
+        *,
+        vector: Vector | None = None,
+        scope: str | None = None,
+        period: Period | None = None,
+        neighbour_limit: int = 10,
+    ) -> list[EntityHit]:
+        self._conn.check_open()
+        text = sanitize.plain_text(text, "text", max_chars=MAX_QUERY_CHARS)
+        k = sanitize.plain_int(k, "k", low=0, high=MAX_K)
+        neighbour_limit = sanitize.plain_int(
+            neighbour_limit, "neighbour_limit", low=0, high=MAX_NEIGHBOURS
+        )
+        query_vector = None if vector is None else codec.plain_vector(vector, "vector")
+        filters = codec.filter_params(scope, period)
+        plain_scope = filters["scope"]
+        assert plain_scope is None or isinstance(plain_scope, str)
+        terms = sanitize.search_terms(text)
+        period_clause = "" if period is None else cypher.IN_PERIOD
+        if k == 0 or (not terms and query_vector is None):
+            return []
+        fetch = min(max(k * KNN_OVERFETCH, MIN_CANDIDATES), MAX_K * KNN_OVERFETCH)
+
+        searchable = query_vector is not None and await self._schema.vector_search_possible(
+            query_vector
+        )
+        near = query_vector if searchable else None
+
+        async def by_text() -> list[list[Any]]:
+            if not terms:
+                return []
+            return await self._conn.read(
+                cypher.FULLTEXT_CANDIDATES.format(period=period_clause),
+                {"query": "|".join(terms), "fetch": fetch, "vector": near, **filters},
+            )
+
+        async def by_vector() -> list[list[Any]]:
+            if near is None:
+                return []
+            return await self._conn.read(
+                cypher.VECTOR_CANDIDATES.format(period=period_clause),
+                {"vector": near, "fetch": fetch, **filters},
+            )
+
+        # Independent round trips go out together: each one's latency is the query's floor.
+        text_rows, vector_rows = await _gather_both(by_text(), by_vector())
+        best = rank_rows(text_rows, vector_rows, terms, k, scope=plain_scope)
+        fetched, neighbours = await _gather_both(
+            self._fetch_entities([c.id for c in best]),
+            self._neighbours([c.id for c in best], neighbour_limit, plain_scope),
+        )
+        return entity_hits(best, {e.id: e for e in fetched}, neighbours)
+
+    async def get_entities(self, ids: Sequence[str]) -> list[Entity]:
+        self._conn.check_open()
+        return await self._fetch_entities(codec.plain_ids(ids, "ids"))
+
+    async def neighbourhood(
+        self, ids: Sequence[str], *, limit_per_node: int = 50, scope: str | None = None
+    ) -> Subgraph:
+        """The seeds, up to ``limit_per_node`` neighbours each (strongest relations first) and
+        every relation among all of them. Entities here carry no mentions; ask ``get_entities``.
+        """
+        self._conn.check_open()
+        seeds = list(dict.fromkeys(codec.plain_ids(ids, "ids")))
+        limit = sanitize.plain_int(limit_per_node, "limit_per_node", low=0, high=MAX_NEIGHBOURS)
+        if not seeds:
+            return Subgraph()
+        params = {
+            "ids": seeds,
+            "limit": limit,
+            "max_relations": MAX_IDS * 10,
+            **codec.filter_params(scope, None),
+        }
+        rows = await self._conn.read(cypher.NEIGHBOURHOOD, params)
+        if not rows:
+            return Subgraph()
+        fields, found = rows[0]
+        entities = {str(item["id"]): codec.decode_entity(item, ()) for item in fields or ()}
+        relations = sorted(
+            (
+                codec.decode_relation(str(item["source"]), str(item["target"]), item["rel"])
+                for item in found or ()
+                if item is not None
+            ),
+            key=lambda relation: relation.id,
+        )
+        unique = {relation.id: relation for relation in relations}
+        return Subgraph(entities=entities, relations=tuple(unique.values()))
+
+    async def spread_neighbourhood(
+        self, ids: Sequence[str], *, limit_per_node: int = 50, scope: str | None = None
+    ) -> Subgraph:
+        """What spreading activation walks, in one lean read: the seeds and, for each, up to
+        ``limit_per_node`` of its strongest relations with the entities at their other ends.
+
+        Unlike ``neighbourhood`` it leaves out relations among the neighbours themselves (a
+        spread fetches a node's relations when that node fires), relation provenance, and the
+        entities' descriptions, aliases and concepts (``get_entities`` reads those).
+        """
+        self._conn.check_open()
+        seeds = list(dict.fromkeys(codec.plain_ids(ids, "ids")))
+        limit = sanitize.plain_int(limit_per_node, "limit_per_node", low=0, high=MAX_NEIGHBOURS)
+        if not seeds:
+            return Subgraph()
+        filters = codec.filter_params(scope, None)
+
+        async def read(part: list[str]) -> list[list[Any]]:
+            return await self._conn.read(
+                cypher.SPREAD_NEIGHBOURHOOD, {"ids": part, "limit": limit, **filters}
+            )
+
+        # FalkorDB runs each query on one of its threads; a wide frontier goes out as two
+        # halves at once, so two threads order the seeds' relations side by side.
+        if len(seeds) >= SPLIT_SPREAD_AT:
+            half = len(seeds) // 2
+            first, second = await _gather_both(read(seeds[:half]), read(seeds[half:]))
+            rows = first + second
+        else:
+            rows = await read(seeds)
+        entities: dict[str, Entity] = {}
+        relations: dict[str, Relation] = {}
+        for seed, near in rows:
+            for values in (seed, *(item[0] for item in near or ())):
+                if str(values[0]) not in entities:
+                    entity = codec.decode_entity(
+                        dict(zip(cypher.SPREAD_ENTITY_KEYS, values, strict=True)), ()
+                    )
+                    entities[entity.id] = entity
+            for _, source, target, relation in near or ():
+                fields = dict(zip(cypher.RELATION_KEYS, relation, strict=True))
+                relations.setdefault(
+                    str(fields["id"]), codec.decode_relation(str(source), str(target), fields)
+                )
+        ordered = tuple(relations[key] for key in sorted(relations))
+        return Subgraph(entities=entities, relations=ordered)
+
+    async def shape_version(self) -> str:
+        """A token that every write of entities or relations replaces (``""`` before any)."""
+        self._conn.check_open()
+        rows = await self._conn.read(cypher.SHAPE_VERSION, {})
+        return str(rows[0][0]) if rows and rows[0][0] is not None else ""
+
+    async def shape(self) -> tuple[list[Entity], list[Relation], list[tuple[str, str]]]:
+        """Every entity with the fields ``spread_neighbourhood`` reads, every relation, and
+        every (chunk id, entity id) pair of a mention."""
+        self._conn.check_open()
+        bounds = await self._conn.read(cypher.SHAPE_BOUNDS, {})
+        entities: list[Entity] = []
+        relations: list[Relation] = []
+        mentions: list[tuple[str, str]] = []
+        if not bounds or bounds[0][0] is None:
+            return entities, relations, mentions
+        low, high = int(bounds[0][0]), int(bounds[0][1])
+        for start in range(low, high + 1, SHAPE_PAGE):
+            page = {"low": start, "high": start + SHAPE_PAGE}
+            replies = await asyncio.gather(
+                *(
+                    self._conn.reply(q, page)
+                    for q in (cypher.SHAPE_ENTITIES, cypher.SHAPE_RELATIONS, cypher.SHAPE_MENTIONS)
+                )
+            )
+            # Decoded in a worker thread: the event loop keeps serving queries meanwhile.
+            found, linked, named = await asyncio.to_thread(codec.shape_page, *replies)
+            entities += found
+            relations += linked
+            mentions += named
+        return entities, relations, mentions
+
+    async def degree(self, ids: Sequence[str]) -> dict[str, int]:
+        """Relation counts of the known entities among ``ids``; unknown ids are left out."""
+        self._conn.check_open()
+        rows = await self._conn.read(cypher.DEGREE, {"ids": codec.plain_ids(ids, "ids")})
+        return {str(row[0]): int(row[1]) for row in rows}
+
+    async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Every asked chunk id, mapped to the sorted ids of the entities mentioned in it."""
+        self._conn.check_open()
+        asked = codec.plain_ids(chunk_ids, "chunk_ids")
+        found = {
+            str(row[0]): sorted(str(i) for i in row[1])
+            for row in await self._conn.read(cypher.ENTITIES_IN_CHUNKS, {"ids": asked})
+        }
+        return {chunk: found.get(chunk, []) for chunk in asked}
+
+    async def counts(self) -> Mapping[str, int]:
+        """``entities``, ``relations``, ``sources``, ``mentions`` and ``type:<t>`` per type."""
+        self._conn.check_open()
+        result: dict[str, int] = {}
+        for key, statement in cypher.COUNTS.items():
+            rows = await self._conn.read(statement, {})
+            result[key] = int(rows[0][0]) if rows else 0
+        for entity_type, count in await self._conn.read(cypher.COUNT_TYPES, {}):
+            result[f"type:{entity_type}"] = int(count)
+        for scope, count in await self._conn.read(cypher.COUNT_SCOPES, {}):
+            result[f"scope:{scope or ''}"] = int(count)
+        return result
+
+    async def most_salient(self, limit: int, *, scope: str | None = None) -> list[Entity]:
+        """Up to ``limit`` entities visible from ``scope``, most salient first (ties by id)."""
+        self._conn.check_open()
+        top = sanitize.plain_int(limit, "limit", low=0, high=MAX_IDS)
+        if top == 0:
+            return []
+        rows = await self._conn.read(
+            cypher.MOST_SALIENT, {"limit": top, **codec.filter_params(scope or None, None)}
+        )
+        ids = [str(row[0]) for row in rows]
+        found = {entity.id: entity for entity in await self._fetch_entities(ids)}
+        return [found[i] for i in ids if i in found]
+
+    async def version(self) -> str:
+        """The FalkorDB module's version as the server reports it (``4.16.1``)."""
+        return await self._conn.version()
+
+    # -- re-embedding -----------------------------------------------------------------------
+
+    async def reembed_entities(
+        self,
+        embed: EmbedTexts,
+        dimension: int,
+        *,
+        batch: int = WRITE_BATCH,
+        progress: ReembedProgress | None = None,
+    ) -> int:
+        """Replace every entity's name vector with ``embed(names)`` of ``dimension``; the count.
+
+        The new vectors go to ``embedding_next`` ``batch`` entities at a time (``progress(done,
+        total)`` after each) while the old ones and their index serve searches; then the index is
+        dropped, every entity's vector replaced in one query and the index recreated with the new
+        dimension. An exception before the swap (from ``embed`` or the server) leaves the old
+        vectors and index as they were; between the drop and the recreation searches skip the
+        vector route. Running this again starts over.
+        """
+        self._conn.check_open()
+        dimension = sanitize.plain_int(dimension, "dimension", low=1, high=MAX_VECTOR_DIMENSION)
+        batch = sanitize.plain_int(batch, "batch", low=1, high=MAX_IDS)
+        rows = await self._conn.read(cypher.COUNTS["entities"], {})
+        total = int(rows[0][0]) if rows else 0
+        done = 0
+        if progress is not None:
+            progress(done, total)
+
+        async def stage(found: Sequence[Sequence[Any]]) -> None:
+            names = [str(name) for _, name in found]
+            vectors = list(await embed(names))
+            if len(vectors) != len(names):
+                raise InvalidArgument(f"got {len(vectors)} vectors for {len(names)} names")
+            staged = []
+            for (entity_id, _), vector in zip(found, vectors, strict=True):
+                numbers = codec.plain_vector(vector, "vector")
+                if len(numbers) != dimension:
+                    raise EmbeddingMismatch(
+                        f"a name vector has dimension {len(numbers)}, expected {dimension}"
+                    )
+                staged.append({"id": str(entity_id), "vector": numbers})
+            await self._conn.write(cypher.REEMBED_STAGE, {"rows": staged})
+
+        try:
+            await self._conn.write(cypher.REEMBED_CLEAR, {})
+            after = ""
+            while found := await self._conn.read(
+                cypher.REEMBED_PAGE, {"after": after, "limit": batch}
+            ):
+                await stage(found)
+                after = str(found[-1][0])
+                done += len(found)
+                if progress is not None:
+                    progress(min(done, total), max(done, total))
+            # Entities an ingest added meanwhile (they sort anywhere among the ids).
+            late: set[str] = set()
+            while found := await self._conn.read(cypher.REEMBED_MISSING, {"limit": batch}):
+                ids = {str(row[0]) for row in found}
+                if ids <= late:
+                    raise WriteFailed("entity name vectors were not stored")
+                late |= ids
+                await stage(found)
+        except BaseException:
+            with contextlib.suppress(StoreUnavailable):
+                await self._conn.write(cypher.REEMBED_CLEAR, {})
+            raise
+        await self._schema.drop_vector_index()
+        replaced_rows = await self._conn.write(cypher.REEMBED_SWAP, {})
+        await self._schema.ensure_vector_index(dimension)
+        await self._schema.vector_index_built()
+        replaced = int(replaced_rows[0][0]) if replaced_rows else 0
+        if progress is not None:
+            progress(replaced, replaced)
+        return replaced
+
+    # -- internals --------------------------------------------------------------------------
+
+    async def _existing(self, ids: set[str]) -> set[str]:
+        if not ids:
+            return set()
+        rows = await self._conn.read(cypher.EXISTING_IDS, {"ids": sorted(ids)})
+        return {str(row[0]) for row in rows}
+
+    async def _fetch_entities(
+        self, ids: Sequence[str], *, mention_cap: int = MENTIONS_PER_ENTITY
+    ) -> list[Entity]:
+        if not ids:
+            return []
+        unique = list(dict.fromkeys(ids))
+        if mention_cap == 0:
+            # Without mentions there is no provenance to walk and sort: fields only.
+            plain = await self._conn.read(cypher.FETCH_ENTITY_FIELDS, {"ids": unique})
+            found = {str(row[0]["id"]): codec.decode_entity(row[0], ()) for row in plain}
+            return [found[i] for i in ids if i in found]
+        rows = await self._conn.read(
+            cypher.FETCH_ENTITIES, {"ids": unique, "mention_cap": mention_cap}
+        )
+        found = {str(row[0]["id"]): codec.decode_entity(row[0], row[1]) for row in rows}
+        return [found[i] for i in ids if i in found]
+
+    async def _neighbours(
+        self, ids: Sequence[str], limit: int, scope: str | None
+    ) -> dict[str, list[Neighbour]]:
+        if not ids or limit == 0:
+            return {}
+        params = {"ids": list(ids), "limit": limit, **codec.scope_params(scope)}
+        result: dict[str, list[Neighbour]] = {}
+        for entity_id, items in await self._conn.read(cypher.NEIGHBOURS, params):
+            listed = []
+            for item in items:
+                other = item["other"]
+                outgoing = bool(item["outgoing"])
+                source, target = (entity_id, other["id"]) if outgoing else (other["id"], entity_id)
+                listed.append(
+                    Neighbour(
+                        relation=codec.decode_relation(str(source), str(target), item["rel"]),
+                        entity_id=str(other["id"]),
+                        name=str(other.get("name") or ""),
+                        type=str(other.get("type") or ""),
+                        outgoing=outgoing,
+                    )
+                )
+            result[str(entity_id)] = listed
+        return result
+
+
+def rank_rows(
+    text_rows: Sequence[Sequence[Any]],
+    vector_rows: Sequence[Sequence[Any]],
+    terms: Sequence[str],
+    k: int,
+    *,
+    scope: str | None,
+) -> list[RankedEntity]:
+    """The best ``k`` entities of the candidate reads' rows, their terms stemmed as the full-text
+    search terms were split (``adapters.sanitize``)."""
+    return rank_entities(
+        codec.candidates(text_rows, vector_rows),
+        terms,
+        k,
+        scope=scope,
+        stem=sanitize.light_stem,
+        word_stems=sanitize.word_stems,
+    )
+
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+async def _gather_both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
+    """Both results, run concurrently; if one fails the other is cancelled, not left running."""
+    tasks = (asyncio.ensure_future(first), asyncio.ensure_future(second))
+    try:
+        one, two = await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    return one, two

@@ -1,0 +1,137 @@
+"""Ranking an entity search's candidates: the best ``k``, one per entity, by similarity and terms.
+
+A graph store finds candidate entities by full text and by vector KNN and reads, with each, what
+ranking needs: its names, description, scope, the cosine distance to the query vector and its
+full-text score. ``rank_entities`` keeps the first candidate of each entity that is visible from
+the query's scope, gives it a similarity (``1 - distance``, clamped to ``[-1, 1]``) and a lexical
+signal (the share of the query's terms its names cover, the description counting less), and
+returns the best ``k`` by their sum, then the full-text score, then the id; ``entity_hits`` pairs
+them with the entities read afterwards. The stemmer is the
+caller's, so terms are matched the way the store split them for its full-text search. Imports
+only the standard library and core models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+
+from explorer.core.models import Entity, EntityHit, Neighbour, scope_distance
+
+NAME_TERM_WEIGHT = 1.0
+DESCRIPTION_TERM_WEIGHT = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class EntityCandidate:
+    """One entity as a candidate read returned it: enough to rank it without another read."""
+
+    id: str
+    #: The name and the aliases, space-separated.
+    names: str
+    description: str
+    scope: str
+    #: Cosine distance to the query vector; ``None`` without a query vector or entity vector.
+    distance: float | None
+    #: The full-text index's score; 0 for an entity only the vector read found.
+    fulltext: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RankedEntity:
+    """A ranked candidate with the signals it was ranked by."""
+
+    id: str
+    similarity: float
+    lexical: float
+    fulltext: float
+
+    @property
+    def rank_key(self) -> tuple[float, float, str]:
+        return (-(self.similarity + self.lexical), -self.fulltext, self.id)
+
+
+def rank_entities(
+    candidates: Iterable[EntityCandidate],
+    terms: Sequence[str],
+    k: int,
+    *,
+    scope: str | None,
+    stem: Callable[[str], str],
+    word_stems: Callable[[str], AbstractSet[str]],
+) -> list[RankedEntity]:
+    """The best ``k`` of ``candidates``, best first; an entity's first candidate stands for it.
+
+    Candidates outside ``scope`` (``None``: no filter) are dropped. ``stem`` turns one query term
+    into a stem, ``word_stems`` a text into the set of its words' stems.
+    """
+    stems = [stem(term) for term in terms]
+    ranked: dict[str, RankedEntity] = {}
+    for candidate in candidates:
+        if candidate.id in ranked:
+            continue
+        if scope is not None and scope_distance(candidate.scope, scope) is None:
+            continue
+        distance = candidate.distance
+        similarity = 0.0 if distance is None else max(-1.0, min(1.0, 1.0 - distance))
+        ranked[candidate.id] = RankedEntity(
+            id=candidate.id,
+            similarity=similarity,
+            lexical=_lexical(stems, candidate.names, candidate.description, word_stems),
+            fulltext=candidate.fulltext,
+        )
+    return sorted(ranked.values(), key=lambda entity: entity.rank_key)[:k]
+
+
+def entity_hits(
+    ranked: Sequence[RankedEntity],
+    entities: Mapping[str, Entity],
+    neighbours: Mapping[str, Sequence[Neighbour]],
+) -> list[EntityHit]:
+    """The search hits of ``ranked``, in its order; one whose entity was not read is left out."""
+    return [
+        EntityHit(
+            entity=entities[c.id],
+            similarity=c.similarity,
+            lexical=c.lexical,
+            neighbours=tuple(neighbours.get(c.id, ())),
+        )
+        for c in ranked
+        if c.id in entities
+    ]
+
+
+def _lexical(
+    stems: Sequence[str],
+    names: str,
+    description: str,
+    word_stems: Callable[[str], AbstractSet[str]],
+) -> float:
+    """Share of the query's terms found in the entity, names counting more than description."""
+    if not stems:
+        return 0.0
+    name_words = _Words(word_stems(names))
+    description_words = _Words(word_stems(description))
+    total = 0.0
+    for stem in stems:
+        if name_words.cover(stem):
+            total += NAME_TERM_WEIGHT
+        elif description_words.cover(stem):
+            total += DESCRIPTION_TERM_WEIGHT
+    return total / len(stems)
+
+
+class _Words:
+    """A text's word stems, asked whether a query stem matches one, equal or by prefix."""
+
+    __slots__ = ("_joined", "_long", "_words")
+
+    def __init__(self, words: AbstractSet[str]) -> None:
+        self._words = words
+        self._long = tuple(w for w in words if len(w) >= 3)
+        # A space before each word: " stem" occurs in it exactly when a word starts with stem.
+        self._joined = "".join(f" {w}" for w in self._long)
+
+    def cover(self, stem: str) -> bool:
+        return stem in self._words or f" {stem}" in self._joined or stem.startswith(self._long)

@@ -1,9 +1,10 @@
 """The one home of text normalisation: the tokenizer, the stop-word list, the stemmer, folding.
 
 Search (the BM25 route, the concept term scan, the graph's full-text and name matching),
-highlighting and the "why not" lookup all read text through this module, so a word means the same
-thing to each of them. ``words`` is the tokenizer (runs of letters and digits, case-folded);
-``STOP_WORDS`` is the stop-word list; ``stem`` is the light suffix stemmer; ``fold`` removes case
+highlighting, the "why not" lookup and ingestion's topic keys all read text through this module,
+so a word means the same thing to each of them. ``words`` is the tokenizer (runs of letters and
+digits, case-folded); ``STOP_WORDS`` is the stop-word list; ``stem`` is the light suffix stemmer
+and ``singular`` its readable cousin, for the topic names ingestion writes; ``fold`` removes case
 and accents for matching names the way a user types them.
 
 The stop-word list is written once, in three bands from the most to the least common function
@@ -47,6 +48,7 @@ SCAN_STOP_WORDS = frozenset((_EVERY_ROUTE + _SCAN_AND_BM25).split()) | {"also", 
 SEARCH_STOP_WORDS = frozenset(_EVERY_ROUTE.split()) | {"also", "done", "know", "tell"}
 
 _SUFFIXES = ("ing", "ed", "es", "s")
+_SINGULAR_KEEP = ("ss", "us", "is", "ics")
 _PREFIX_SUFFIXES = ("ing", "ed", "ies", "es", "s")
 _MIN_STEM = 3
 
@@ -81,6 +83,24 @@ def stem(word: str, *, for_prefix: bool = False) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM:
             return word[: -len(suffix)]
     return word
+
+
+def singular(phrase: str) -> str:
+    """A crude singular of a phrase's last word, so "support groups" keys like "support group".
+
+    Unlike ``stem`` it writes a word back ("hobbies" becomes "hobby", "classes" "class"), for
+    topic names that are shown; words ending like "glass", "bus", "analysis" or "physics" stay.
+    """
+    head, _, last = phrase.rpartition(" ")
+    if len(last) <= 3 or last.endswith(_SINGULAR_KEEP):
+        return phrase
+    if last.endswith("ies") and len(last) > 4:
+        last = last[:-3] + "y"
+    elif last.endswith(("ches", "shes", "xes", "sses", "zes")):
+        last = last[:-2]
+    elif last.endswith("s"):
+        last = last[:-1]
+    return f"{head} {last}" if head else last
 
 
 def fold(text: str) -> str:

@@ -9,8 +9,9 @@ written in lower case) become named entities typed by cues and suffixes; recurri
 become topics; date phrases become temporal entities resolved against the turn's time; relations
 come from simple verb patterns ("X works at Y", "my sister Y"), from co-occurrence within a turn
 and from a speaker to what they talk about. Every mention's span covers text equal (ignoring case)
-to the entity's name or one of its aliases. Imports the standard library, core models and ingest
-helpers.
+to the entity's name or one of its aliases. The word-level reading (tokens, name runs, type votes,
+topic words) is ``name_reading``; the word lists are ``lexicon``. Imports the standard library,
+core models and text, and ingest helpers.
 """
 
 from __future__ import annotations
@@ -24,26 +25,31 @@ from datetime import datetime
 from typing import Protocol
 
 from explorer.core.models import Chunk, Entity, MemoryLayer, Mention, Relation
+from explorer.core.text import singular
 from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
 from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
     COMMON_VERBS,
     KIN_WORDS,
-    KNOWN_PLACES,
-    LANGUAGES,
-    MOTION_WORDS,
     NAME_STOPWORDS,
-    ORGANISATION_SUFFIXES,
-    PERSON_AFTER,
-    PERSON_CUES,
-    PLACE_CUES,
-    PLACE_PREFIXES,
-    PLACE_SUFFIXES,
     RELATION_PATTERNS,
-    TITLES,
     TOPIC_STOPWORDS,
     keyword_domains,
+)
+from explorer.ingest.name_reading import (
+    Candidate,
+    Occurrence,
+    Token,
+    continues_name,
+    is_acronym,
+    is_name_token,
+    is_topic_token,
+    name_type,
+    sentence_of,
+    strip_possessive,
+    tokenise,
+    vote,
 )
 from explorer.ingest.temporal import find_times
 
@@ -87,41 +93,7 @@ MAX_RELATION_GAP = 80  # characters between a subject and an object for a verb p
 MAX_FACT_CHARS = 600
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
-_TOKEN = re.compile(r"[^\W_]+(?:['’\-&][^\W_]+)*['’]?")
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll"})
-_SINGULAR_KEEP = ("ss", "us", "is", "ics")
-
-
-@dataclass(slots=True)
-class _Token:
-    index: int
-    start: int
-    end: int
-    word: str
-    folded: str
-    sentence: int
-    clause_start: bool  # first word of its sentence, or right after a colon or opening quote
-    in_time: bool
-
-
-@dataclass(frozen=True, slots=True)
-class _Occurrence:
-    chunk: int
-    start: int
-    end: int
-    sentence: int
-
-
-@dataclass(slots=True)
-class _Candidate:
-    """Everything seen of one normalised name, phrase or date across the context."""
-
-    surfaces: Counter[str] = field(default_factory=Counter)
-    occurrences: list[_Occurrence] = field(default_factory=list)
-    mid_sentence: int = 0
-    acronym: bool = False
-    votes: Counter[str] = field(default_factory=Counter)
-    grain: str = ""
 
 
 @dataclass(slots=True)
@@ -135,7 +107,7 @@ class _Builder:
     scope: str
     confidence: float
     surfaces: set[str]
-    occurrences: list[_Occurrence]
+    occurrences: list[Occurrence]
     seen: list[datetime] = field(default_factory=list)
     temporal: Counter[str] = field(default_factory=Counter)
     domains: Counter[str] = field(default_factory=Counter)
@@ -150,42 +122,9 @@ class _RelationBuilder:
     evidence: list[tuple[datetime, int, int, int, str]] = field(default_factory=list)
 
 
-def singular(phrase: str) -> str:
-    """A crude singular of a phrase's last word, so "support groups" keys like "support group"."""
-    head, _, last = phrase.rpartition(" ")
-    if len(last) <= 3 or last.endswith(_SINGULAR_KEEP):
-        return phrase
-    if last.endswith("ies") and len(last) > 4:
-        last = last[:-3] + "y"
-    elif last.endswith(("ches", "shes", "xes", "sses", "zes")):
-        last = last[:-2]
-    elif last.endswith("s"):
-        last = last[:-1]
-    return f"{head} {last}" if head else last
-
-
-def _strip_possessive(word: str) -> str:
-    for ending in ("'s", "’s", "'", "’"):
-        if word.endswith(ending) and len(word) > len(ending) + 1:
-            return word[: -len(ending)]
-    return word
-
-
-def _is_acronym(word: str) -> bool:
-    letters = [char for char in word if char.isalpha()]
-    return len(letters) >= 2 and all(char.isupper() for char in letters)
-
-
 def speaker_type(speaker: str) -> str:
     """ "agent" for an assistant-like speaker name, else "person"."""
     return "agent" if speaker.casefold() in AGENT_SPEAKERS else "person"
-
-
-def _sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:
-    for index, (_start, end) in enumerate(sentences):
-        if offset < end:
-            return index
-    return max(0, len(sentences) - 1)
 
 
 def _unique_aliases(name: str, surfaces: set[str]) -> tuple[str, ...]:
@@ -237,10 +176,10 @@ class _Context:
         self.scope = scope
         self.chunks = list(chunks)
         self.sentences: list[list[tuple[int, int]]] = []
-        self.tokens: list[list[_Token]] = []
-        self.names: dict[str, _Candidate] = {}
-        self.topics: dict[str, _Candidate] = {}
-        self.times: dict[str, _Candidate] = {}
+        self.tokens: list[list[Token]] = []
+        self.names: dict[str, Candidate] = {}
+        self.topics: dict[str, Candidate] = {}
+        self.times: dict[str, Candidate] = {}
         self.lower_seen: Counter[str] = Counter()
         self.speakers: dict[str, str] = {}  # normalised → as written
 
@@ -261,80 +200,36 @@ class _Context:
         self.sentences.append(sentences)
         times = find_times(text, chunk.timestamp)
         for time in times:
-            candidate = self.times.setdefault(time.value, _Candidate(grain=time.grain))
+            candidate = self.times.setdefault(time.value, Candidate(grain=time.grain))
             candidate.surfaces[text[time.start : time.end]] += 1
             candidate.occurrences.append(
-                _Occurrence(index, time.start, time.end, _sentence_of(sentences, time.start))
+                Occurrence(index, time.start, time.end, sentence_of(sentences, time.start))
             )
-        tokens = self._tokenise(text, sentences, [(time.start, time.end) for time in times])
+        tokens = tokenise(text, sentences, [(time.start, time.end) for time in times])
         self.tokens.append(tokens)
         for token in tokens:
             if not token.clause_start and token.word[0].islower():
-                self.lower_seen[_strip_possessive(token.folded)] += 1
+                self.lower_seen[strip_possessive(token.folded)] += 1
         self._read_names(index, text, tokens)
         self._read_topics(index, text, tokens)
 
-    @staticmethod
-    def _tokenise(
-        text: str, sentences: Sequence[tuple[int, int]], time_spans: Sequence[tuple[int, int]]
-    ) -> list[_Token]:
-        tokens: list[_Token] = []
-        for match in _TOKEN.finditer(text):
-            start, end = match.span()
-            sentence = _sentence_of(sentences, start)
-            first = not tokens or tokens[-1].sentence != sentence
-            opener = text[max(0, start - 2) : start].strip()[-1:]
-            word = match.group()
-            tokens.append(
-                _Token(
-                    index=len(tokens),
-                    start=start,
-                    end=end,
-                    word=word,
-                    folded=word.casefold(),
-                    sentence=sentence,
-                    clause_start=first or opener in (":", '"', "“", "(", "‘"),
-                    in_time=any(a <= start < b for a, b in time_spans),
-                )
-            )
-        return tokens
-
-    @staticmethod
-    def _name_token(token: _Token) -> bool:
-        return (
-            not token.in_time
-            and token.word[0].isupper()
-            and any(char.isalpha() for char in token.word)
-        )
-
-    def _read_names(self, index: int, text: str, tokens: list[_Token]) -> None:
-        run: list[_Token] = []
+    def _read_names(self, index: int, text: str, tokens: list[Token]) -> None:
+        run: list[Token] = []
         for token in tokens:
-            if run and self._continues_name(run[-1], token, text):
+            if run and continues_name(run[-1], token, text):
                 run.append(token)
                 continue
             if run:
                 self._add_name_run(index, text, tokens, run)
-            run = [token] if self._name_token(token) else []
+            run = [token] if is_name_token(token) else []
         if run:
             self._add_name_run(index, text, tokens, run)
 
-    def _continues_name(self, last: _Token, token: _Token, text: str) -> bool:
-        gap = text[last.end : token.start]
-        # "St. Werburghs" and "Mt. Hood" keep their abbreviation's full stop inside the name.
-        if gap == ". " and last.folded in _NAME_ABBREVIATIONS:
-            return self._name_token(token)
-        if token.sentence != last.sentence or gap != " ":
-            return False
-        if last.word.endswith(("'s", "’s")):
-            return False
-        return token.folded in _NAME_CONNECTORS or self._name_token(token)
-
-    def _add_name_run(self, index: int, text: str, tokens: list[_Token], run: list[_Token]) -> None:
+    def _add_name_run(self, index: int, text: str, tokens: list[Token], run: list[Token]) -> None:
         # Split at stopwords ("Hey", "I'm", month names) and trim lower-case connectors.
-        pieces: list[list[_Token]] = [[]]
+        pieces: list[list[Token]] = [[]]
         for token in run:
-            if token.folded in NAME_STOPWORDS or _strip_possessive(token.folded) in NAME_STOPWORDS:
+            if token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS:
                 pieces.append([])
             else:
                 pieces[-1].append(token)
@@ -346,19 +241,17 @@ class _Context:
             if piece:
                 self._add_name(index, text, tokens, piece)
 
-    def _add_name(self, index: int, text: str, tokens: list[_Token], piece: list[_Token]) -> None:
+    def _add_name(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> None:
         start = piece[0].start
-        surface = _strip_possessive(text[start : piece[-1].end])
+        surface = strip_possessive(text[start : piece[-1].end])
         key = normalise_name(surface)
         if len(key) < 2 or not any(char.isalpha() for char in key):
             return
-        candidate = self.names.setdefault(key, _Candidate())
+        candidate = self.names.setdefault(key, Candidate())
         candidate.surfaces[surface] += 1
         first = piece[0]
-        candidate.occurrences.append(
-            _Occurrence(index, start, start + len(surface), first.sentence)
-        )
-        if len(piece) == 1 and _is_acronym(first.word):
+        candidate.occurrences.append(Occurrence(index, start, start + len(surface), first.sentence))
+        if len(piece) == 1 and is_acronym(first.word):
             candidate.acronym = True
         if not first.clause_start:
             candidate.mid_sentence += 1
@@ -366,12 +259,12 @@ class _Context:
         before = tokens[first.index - 2] if first.index > 1 else None
         after_index = piece[-1].index + 1
         following = tokens[after_index] if after_index < len(tokens) else None
-        _vote(candidate, key, previous, before, following)
+        vote(candidate, key, previous, before, following)
 
-    def _read_topics(self, index: int, text: str, tokens: list[_Token]) -> None:
-        run: list[_Token] = []
+    def _read_topics(self, index: int, text: str, tokens: list[Token]) -> None:
+        run: list[Token] = []
         for token in tokens:
-            if not _topic_token(token):
+            if not is_topic_token(token):
                 if run:
                     self._add_topic(index, text, run)
                 run = []
@@ -385,18 +278,18 @@ class _Context:
         if run:
             self._add_topic(index, text, run)
 
-    def _add_topic(self, index: int, text: str, run: list[_Token]) -> None:
+    def _add_topic(self, index: int, text: str, run: list[Token]) -> None:
         # Noun phrases end in their head noun, so the last few words of a run are kept.
         phrase = run[-MAX_TOPIC_WORDS:]
         start, end = phrase[0].start, phrase[-1].end
         key = singular(" ".join(token.folded for token in phrase))
-        candidate = self.topics.setdefault(key, _Candidate())
+        candidate = self.topics.setdefault(key, Candidate())
         candidate.surfaces[text[start:end]] += 1
-        candidate.occurrences.append(_Occurrence(index, start, end, phrase[0].sentence))
+        candidate.occurrences.append(Occurrence(index, start, end, phrase[0].sentence))
 
     # -- deciding --------------------------------------------------------------------------
 
-    def _name_label(self, key: str, candidate: _Candidate) -> str | None:
+    def _name_label(self, key: str, candidate: Candidate) -> str | None:
         """The base-confidence label if ``key`` is a name, else ``None``."""
         if key in self.speakers:
             return "speaker"
@@ -416,7 +309,7 @@ class _Context:
             return "recurring_name"
         return None
 
-    def _topic_accepted(self, key: str, candidate: _Candidate) -> bool:
+    def _topic_accepted(self, key: str, candidate: Candidate) -> bool:
         if key in self.names or key in self.speakers:
             return False
         count = len(candidate.occurrences)
@@ -438,7 +331,7 @@ class _Context:
             if len(keys) != 1 or first in self.speakers or first not in self.names:
                 continue
             alone = self.names.pop(first)
-            full = self.names.setdefault(keys[0], _Candidate())
+            full = self.names.setdefault(keys[0], Candidate())
             full.surfaces.update(alone.surfaces)
             full.occurrences.extend(alone.occurrences)
 
@@ -452,12 +345,12 @@ class _Context:
                 kind = speaker_type(speaker)
                 builders.append(self._builder(key, candidate, kind, 1.0, name=speaker))
             elif label is not None:
-                kind = _name_type(candidate)
+                kind = name_type(candidate)
                 builders.append(self._builder(key, candidate, kind, BASE_CONFIDENCE[label]))
         for key, speaker in self.speakers.items():
             if key not in self.names:
                 kind = speaker_type(speaker)
-                builders.append(self._builder(key, _Candidate(), kind, 1.0, name=speaker))
+                builders.append(self._builder(key, Candidate(), kind, 1.0, name=speaker))
         for key, candidate in self.topics.items():
             if self._topic_accepted(key, candidate):
                 builders.append(self._builder(key, candidate, "topic", BASE_CONFIDENCE["topic"]))
@@ -470,7 +363,7 @@ class _Context:
     def _builder(
         self,
         key: str,
-        candidate: _Candidate,
+        candidate: Candidate,
         entity_type: str,
         confidence: float,
         name: str | None = None,
@@ -542,7 +435,7 @@ class _Context:
     # -- relations -------------------------------------------------------------------------
 
     def _relations(self, builders: list[_Builder]) -> list[Relation]:
-        in_chunk: dict[int, list[tuple[_Occurrence, _Builder]]] = defaultdict(list)
+        in_chunk: dict[int, list[tuple[Occurrence, _Builder]]] = defaultdict(list)
         for builder in builders:
             for occurrence in builder.occurrences:
                 in_chunk[occurrence.chunk].append((occurrence, builder))
@@ -559,7 +452,7 @@ class _Context:
         index: int,
         chunk: Chunk,
         speaker: _Builder | None,
-        mentions: list[tuple[_Occurrence, _Builder]],
+        mentions: list[tuple[Occurrence, _Builder]],
         relations: dict[str, _RelationBuilder],
     ) -> None:
         sentences = self.sentences[index]
@@ -584,7 +477,7 @@ class _Context:
             for token in self.tokens[index]:
                 if token.folded in _FIRST_PERSON:
                     subjects.append(
-                        (_Occurrence(index, token.start, token.end, token.sentence), speaker)
+                        (Occurrence(index, token.start, token.end, token.sentence), speaker)
                     )
             subjects.sort(key=lambda item: item[0].start)
         for position, (subject, source) in enumerate(subjects):
@@ -657,66 +550,19 @@ _NAMED_OBJECT = frozenset({"MARRIED_TO", "MET", "WORKS_AT", "STUDIES_AT", "FROM"
 _PERSON_SUBJECT = frozenset(
     {"MARRIED_TO", "WORKS_AT", "STUDIES_AT", "FROM", "LIVES_IN", "MOVED_TO"}
 )
-_NAME_ABBREVIATIONS = frozenset({"st", "mt", "ft"})
-_NAME_CONNECTORS = frozenset({"of", "de", "la", "van", "von", "the", "du", "del"})
 _KIN_BEFORE = re.compile(r"\bmy\s+(?:[a-z]+\s+)?(?P<kin>[a-z]+)\s*,?\s*$", re.IGNORECASE)
 MAX_TEMPORAL = 10
 MAX_DOMAINS = 5
 
 
-def _topic_token(token: _Token) -> bool:
-    word = token.folded
-    return (
-        not token.in_time
-        and token.word[0].islower()
-        and len(word) >= 3
-        and word.replace("-", "").isalpha()
-        and word not in TOPIC_STOPWORDS
-        and not word.endswith("ly")
-    )
-
-
 def _first_each(
-    mentions: list[tuple[_Occurrence, _Builder]],
-) -> list[tuple[_Occurrence, _Builder]]:
+    mentions: list[tuple[Occurrence, _Builder]],
+) -> list[tuple[Occurrence, _Builder]]:
     """Each entity's first mention in a chunk, in order of appearance."""
     seen: set[str] = set()
-    firsts: list[tuple[_Occurrence, _Builder]] = []
+    firsts: list[tuple[Occurrence, _Builder]] = []
     for occurrence, builder in mentions:
         if builder.id not in seen:
             seen.add(builder.id)
             firsts.append((occurrence, builder))
     return firsts
-
-
-def _vote(
-    candidate: _Candidate,
-    key: str,
-    previous: _Token | None,
-    before: _Token | None,
-    following: _Token | None,
-) -> None:
-    """Evidence for a name's type: its own words, and the words around this occurrence."""
-    words = key.split()
-    if words[-1] in ORGANISATION_SUFFIXES:
-        candidate.votes["organization"] += 2
-    elif words[-1] in PLACE_SUFFIXES or (len(words) > 1 and words[0] in PLACE_PREFIXES):
-        candidate.votes["place"] += 2
-    if key in KNOWN_PLACES:
-        candidate.votes["place"] += 2
-    if previous is not None:
-        cue = _strip_possessive(previous.folded)
-        if cue in PERSON_CUES or cue in TITLES:
-            candidate.votes["person"] += 1
-        elif cue in PLACE_CUES and key not in LANGUAGES:
-            directional = cue in ("to", "from")
-            if not directional or (before is not None and before.folded in MOTION_WORDS):
-                candidate.votes["place"] += 1
-    if following is not None and following.folded in PERSON_AFTER and following.folded != "and":
-        candidate.votes["person"] += 1
-
-
-def _name_type(candidate: _Candidate) -> str:
-    if not candidate.votes:
-        return "other"
-    return sorted(candidate.votes.items(), key=lambda item: (-item[1], item[0]))[0][0]

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from explorer.core.models import Chunk, Entity, MemoryLayer, Mention, Relation
+from explorer.core.text import singular
 from explorer.ingest.aliases import merge_keys, merge_near_duplicates
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.concepts import concept_records
@@ -19,7 +20,7 @@ from explorer.ingest.evidence import (
     merge_entity,
     score,
 )
-from explorer.ingest.extractor import Extraction, OfflineExtractor, extract_offline, singular
+from explorer.ingest.extractor import Extraction, OfflineExtractor, extract_offline
 from explorer.ingest.ids import entity_id, relation_id
 from explorer.ingest.importers import Turn
 from explorer.ingest.short_names import merge_short_names, resolve_short_names

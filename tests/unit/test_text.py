@@ -11,6 +11,7 @@ from explorer.core.text import (
     STOP_WORDS,
     fold,
     key_words,
+    singular,
     stem,
     words,
 )
@@ -75,6 +76,19 @@ def test_stem_on_ies_plurals() -> None:
     assert stem("flies", for_prefix=True) == "fli" == stem("flies")
     assert stem("ties", for_prefix=True) == "tie" == stem("ties")
     assert stem("painting", for_prefix=True) == "paint"
+
+
+def test_singular_writes_the_last_word_back() -> None:
+    assert singular("support groups") == "support group"
+    assert singular("hobbies") == "hobby" and singular("pies") == "pie"
+    assert singular("churches") == "church" and singular("boxes") == "box"
+    assert singular("classes") == "class" and singular("glass") == "glass"
+    assert [singular(w) for w in ("bus", "analysis", "physics", "cats")] == [
+        "bus",
+        "analysis",
+        "physics",
+        "cat",
+    ]
 
 
 def test_fold_ignores_case_accents_and_spacing() -> None:

@@ -1,0 +1,175 @@
+"""The offline extractor's word-level reading: tokens, name runs, type votes and topic words.
+
+``tokenise`` splits a chunk's text into word tokens with their offsets, sentence, whether they
+open a clause and whether they sit inside a date phrase. Runs of capitalised tokens become name
+candidates (``is_name_token``, ``continues_name``); ``vote`` counts what a name's own words and
+the words around one occurrence say about its type, and ``name_type`` picks the winner.
+``is_topic_token`` says which lower-case words can be part of a topic phrase. The extractor
+(``ingest.extractor``) decides what the candidates become. Imports the standard library and the
+ingest lexicon.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from explorer.ingest.lexicon import (
+    KNOWN_PLACES,
+    LANGUAGES,
+    MOTION_WORDS,
+    ORGANISATION_SUFFIXES,
+    PERSON_AFTER,
+    PERSON_CUES,
+    PLACE_CUES,
+    PLACE_PREFIXES,
+    PLACE_SUFFIXES,
+    TITLES,
+    TOPIC_STOPWORDS,
+)
+
+# Words keep their inner apostrophes, hyphens and ampersands ("O'Brien", "Jean-Luc", "B&Q"):
+# a token's span is the surface a mention points at.
+_TOKEN = re.compile(r"[^\W_]+(?:['’\-&][^\W_]+)*['’]?")
+_NAME_ABBREVIATIONS = frozenset({"st", "mt", "ft"})
+_NAME_CONNECTORS = frozenset({"of", "de", "la", "van", "von", "the", "du", "del"})
+
+
+@dataclass(slots=True)
+class Token:
+    index: int
+    start: int
+    end: int
+    word: str
+    folded: str
+    sentence: int
+    clause_start: bool  # first word of its sentence, or right after a colon or opening quote
+    in_time: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    chunk: int
+    start: int
+    end: int
+    sentence: int
+
+
+@dataclass(slots=True)
+class Candidate:
+    """Everything seen of one normalised name, phrase or date across the context."""
+
+    surfaces: Counter[str] = field(default_factory=Counter)
+    occurrences: list[Occurrence] = field(default_factory=list)
+    mid_sentence: int = 0
+    acronym: bool = False
+    votes: Counter[str] = field(default_factory=Counter)
+    grain: str = ""
+
+
+def strip_possessive(word: str) -> str:
+    for ending in ("'s", "’s", "'", "’"):
+        if word.endswith(ending) and len(word) > len(ending) + 1:
+            return word[: -len(ending)]
+    return word
+
+
+def is_acronym(word: str) -> bool:
+    letters = [char for char in word if char.isalpha()]
+    return len(letters) >= 2 and all(char.isupper() for char in letters)
+
+
+def sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:
+    for index, (_start, end) in enumerate(sentences):
+        if offset < end:
+            return index
+    return max(0, len(sentences) - 1)
+
+
+def tokenise(
+    text: str, sentences: Sequence[tuple[int, int]], time_spans: Sequence[tuple[int, int]]
+) -> list[Token]:
+    tokens: list[Token] = []
+    for match in _TOKEN.finditer(text):
+        start, end = match.span()
+        sentence = sentence_of(sentences, start)
+        first = not tokens or tokens[-1].sentence != sentence
+        opener = text[max(0, start - 2) : start].strip()[-1:]
+        word = match.group()
+        tokens.append(
+            Token(
+                index=len(tokens),
+                start=start,
+                end=end,
+                word=word,
+                folded=word.casefold(),
+                sentence=sentence,
+                clause_start=first or opener in (":", '"', "“", "(", "‘"),
+                in_time=any(a <= start < b for a, b in time_spans),
+            )
+        )
+    return tokens
+
+
+def is_name_token(token: Token) -> bool:
+    return not token.in_time and token.word[0].isupper() and any(c.isalpha() for c in token.word)
+
+
+def continues_name(last: Token, token: Token, text: str) -> bool:
+    gap = text[last.end : token.start]
+    # "St. Werburghs" and "Mt. Hood" keep their abbreviation's full stop inside the name.
+    if gap == ". " and last.folded in _NAME_ABBREVIATIONS:
+        return is_name_token(token)
+    if token.sentence != last.sentence or gap != " ":
+        return False
+    if last.word.endswith(("'s", "’s")):
+        return False
+    return token.folded in _NAME_CONNECTORS or is_name_token(token)
+
+
+def is_topic_token(token: Token) -> bool:
+    word = token.folded
+    return (
+        not token.in_time
+        and token.word[0].islower()
+        and len(word) >= 3
+        and word.replace("-", "").isalpha()
+        and word not in TOPIC_STOPWORDS
+        and not word.endswith("ly")
+    )
+
+
+def vote(
+    candidate: Candidate,
+    key: str,
+    previous: Token | None,
+    before: Token | None,
+    following: Token | None,
+) -> None:
+    """Evidence for a name's type: its own words, and the words around this occurrence."""
+    words = key.split()
+    if words[-1] in ORGANISATION_SUFFIXES:
+        candidate.votes["organization"] += 2
+    elif words[-1] in PLACE_SUFFIXES or (len(words) > 1 and words[0] in PLACE_PREFIXES):
+        candidate.votes["place"] += 2
+    if key in KNOWN_PLACES:
+        candidate.votes["place"] += 2
+    if previous is not None:
+        cue = strip_possessive(previous.folded)
+        if cue in PERSON_CUES or cue in TITLES:
+            candidate.votes["person"] += 1
+        elif cue in PLACE_CUES and key not in LANGUAGES:
+            directional = cue in ("to", "from")
+            if not directional or (before is not None and before.folded in MOTION_WORDS):
+                candidate.votes["place"] += 1
+    if following is not None and following.folded in PERSON_AFTER and following.folded != "and":
+        candidate.votes["person"] += 1
+
+
+def name_type(candidate: Candidate) -> str:
+    """The type with the most votes (ties by name); "other" without any."""
+    if not candidate.votes:
+        return "other"
+    return sorted(candidate.votes.items(), key=lambda item: (-item[1], item[0]))[0][0]

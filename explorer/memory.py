@@ -345,9 +345,9 @@ class Memory:
             return  # a graphiti memory has no PostgreSQL half (and so no recall journal)
         if self.chunks is not None and self.concepts is not None and self.journal is not None:
             return
-        from explorer.adapters.pg_concepts import PgConceptStore
-        from explorer.adapters.pg_journal import PgRecallJournal
-        from explorer.adapters.pgvector import PgChunkStore
+        from explorer.adapters.postgres.chunks import PgChunkStore
+        from explorer.adapters.postgres.concepts import PgConceptStore
+        from explorer.adapters.postgres.journal import PgRecallJournal
 
         dsn = self.settings.postgres_dsn or self.servers.postgres_dsn
         deadline = self.settings.query_timeout
@@ -454,7 +454,7 @@ async def test_connection(settings: Settings) -> dict[str, tuple[bool, str]]:
     """
     from explorer.adapters.embedded import EmbeddedServers
     from explorer.adapters.falkor import FalkorGraphStore
-    from explorer.adapters.pgvector import server_version
+    from explorer.adapters.postgres.pool import server_version
 
     deadline = settings.connect_timeout
     # Looking at embedded servers probes their sockets, which blocks.

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from explorer.adapters import pgvector
 from explorer.adapters.falkor import codec as falkor_codec
 from explorer.adapters.falkor import cypher
 from explorer.adapters.falkor import store as falkor
+from explorer.adapters.postgres import chunks as pg_chunks
 from explorer.core.ports import Embedder
 
 
@@ -46,7 +46,7 @@ class Floor:
     def __init__(
         self,
         graph: falkor.FalkorGraphStore,
-        chunks: pgvector.PgChunkStore,
+        chunks: pg_chunks.PgChunkStore,
         embedder: Embedder,
         *,
         scope: str,
@@ -68,11 +68,11 @@ class Floor:
             "end": None,
             **falkor_codec.scope_params(scope or None),
         }
-        distance, self._cast = pgvector._distance(dimension)
-        filters, self._sql_params = pgvector._filters(None, scope or None)
+        distance, self._cast = pg_chunks._distance(dimension)
+        filters, self._sql_params = pg_chunks._filters(None, scope or None)
         where = " AND ".join(["embedding IS NOT NULL", *filters])
-        self._sql = pgvector._KNN.format(
-            columns=pgvector._CHUNK_COLUMNS, distance=distance, where=where, order=distance
+        self._sql = pg_chunks._KNN.format(
+            columns=pg_chunks._CHUNK_COLUMNS, distance=distance, where=where, order=distance
         )
         self._chunk_k = chunk_k
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from explorer.adapters.embedded import EmbeddedServers
 from explorer.adapters.falkor import FalkorGraphStore
 from explorer.adapters.local_embedder import LocalEmbedder
-from explorer.adapters.pg_concepts import PgConceptStore
-from explorer.adapters.pgvector import PgChunkStore
+from explorer.adapters.postgres.chunks import PgChunkStore
+from explorer.adapters.postgres.concepts import PgConceptStore
 from explorer.ingest.pipeline import IngestReport, Stores, ingest_file
 
 TARGET_SECONDS = 30.0

@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from explorer.adapters.falkor import FalkorGraphStore
 from explorer.adapters.local_embedder import LocalEmbedder
-from explorer.adapters.pg_concepts import PgConceptStore
-from explorer.adapters.pgvector import PgChunkStore
+from explorer.adapters.postgres.chunks import PgChunkStore
+from explorer.adapters.postgres.concepts import PgConceptStore
 from explorer.ingest import pipeline
 from explorer.ingest.progress import Progress
 

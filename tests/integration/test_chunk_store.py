@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
-from explorer.adapters.pgvector import BULK_MIN_ROWS, PgChunkStore
+from explorer.adapters.postgres.chunks import BULK_MIN_ROWS, PgChunkStore
 from explorer.core.errors import (
     EmbeddingMismatch,
     InvalidArgument,

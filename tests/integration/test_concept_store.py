@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from explorer.adapters.pg_concepts import PgConceptStore
+from explorer.adapters.postgres.concepts import PgConceptStore
 from explorer.core.errors import InvalidArgument, StoreUnavailable
 
 AGENT = "acme/assistant"

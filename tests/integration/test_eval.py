@@ -7,8 +7,8 @@ from pathlib import Path
 
 from explorer.adapters.falkor import FalkorGraphStore
 from explorer.adapters.local_embedder import LocalEmbedder
-from explorer.adapters.pg_concepts import PgConceptStore
-from explorer.adapters.pgvector import PgChunkStore
+from explorer.adapters.postgres.chunks import PgChunkStore
+from explorer.adapters.postgres.concepts import PgConceptStore
 from explorer.core.lexical import LexicalIndexCache
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scour import ScourRequest, ScourResult, scour

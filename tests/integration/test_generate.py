@@ -6,8 +6,8 @@ import random
 
 from explorer.adapters.falkor import FalkorGraphStore
 from explorer.adapters.local_embedder import LocalEmbedder
-from explorer.adapters.pg_concepts import PgConceptStore
-from explorer.adapters.pgvector import PgChunkStore
+from explorer.adapters.postgres.chunks import PgChunkStore
+from explorer.adapters.postgres.concepts import PgConceptStore
 from explorer.ingest.concepts import concept_agent
 from explorer.ingest.generate import generate
 

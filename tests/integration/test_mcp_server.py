@@ -18,7 +18,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from explorer.adapters.embedded import EmbeddedServers
-from explorer.adapters.pg_journal import PgRecallJournal
+from explorer.adapters.postgres.journal import PgRecallJournal
 from explorer.core.journal import RecallSummary
 
 COMMAND = str(Path(sys.executable).parent / "scour-explorer")

@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
-from explorer.adapters.pg_journal import PgRecallJournal
+from explorer.adapters.postgres.journal import PgRecallJournal
 from explorer.core.errors import InvalidArgument
 from explorer.core.journal import RecallCall
 from explorer.memory import Memory, open_memory

@@ -19,8 +19,8 @@ import pytest
 from explorer.adapters.embedded import EmbeddedServers
 from explorer.adapters.falkor import FalkorGraphStore
 from explorer.adapters.local_embedder import LocalEmbedder
-from explorer.adapters.pg_concepts import PgConceptStore
-from explorer.adapters.pgvector import PgChunkStore
+from explorer.adapters.postgres.chunks import PgChunkStore
+from explorer.adapters.postgres.concepts import PgConceptStore
 from explorer.core.errors import EmbeddingMismatch, ModelServiceError
 from explorer.core.models import Chunk, EmbeddingSpec, Entity, chunk_embedding_text
 from explorer.ingest.pipeline import Stores, ingest_file, reembed_all

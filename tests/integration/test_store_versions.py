@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from explorer.adapters.pg_concepts import PgConceptStore
-from explorer.adapters.pgvector import PgChunkStore
+from explorer.adapters.postgres.chunks import PgChunkStore
+from explorer.adapters.postgres.concepts import PgConceptStore
 from explorer.core.models import Chunk, EmbeddingSpec
 
 SPEC = EmbeddingSpec("test-model", 4)

@@ -10,8 +10,8 @@ import redis
 
 from explorer.adapters.embedded import EmbeddedServers
 from explorer.adapters.falkor import FalkorGraphStore
-from explorer.adapters.pg_concepts import PgConceptStore
-from explorer.adapters.pgvector import PgChunkStore
+from explorer.adapters.postgres.chunks import PgChunkStore
+from explorer.adapters.postgres.concepts import PgConceptStore
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ zlib-compressed JSON (a case is a few hundred KB of JSON, about 90 KB compressed
 Every write also removes what is past the bounds: rows older than ``keep_days`` and all but the
 newest ``keep_calls``. JSON is written ASCII-escaped, so whatever text a caller sent (a NUL, a
 lone surrogate) is stored as it was escaped, never refused. Pooling, deadlines and error
-translation are shared with ``adapters.pgvector``. Imports the core, ``adapters.sanitize``,
-``adapters.pgvector`` and ``asyncpg``.
+translation are ``adapters.postgres.pool``'s. Imports the core, ``adapters.sanitize``,
+``adapters.postgres.pool`` and ``asyncpg``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from explorer.adapters import sanitize
-from explorer.adapters.pgvector import Connection, close_pool, open_pool, run_bounded
+from explorer.adapters.postgres.pool import Connection, close_pool, open_pool, run_bounded
 from explorer.core.errors import InvalidArgument, StoreUnavailable
 from explorer.core.journal import RecallCall, RecallSummary
 

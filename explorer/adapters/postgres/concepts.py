@@ -5,8 +5,8 @@ record's raw JSON text in ``body``, its ``updated_at`` stamp in a column of its 
 checks freshness without fetching or parsing the body), and a ``seq`` that fixes store order at
 first insert. The stamp is an ISO 8601 UTC string, written into the body as well, and strictly
 increases per process so every write changes it. The tenant defaults to the agent scope's first
-level. Pooling, deadlines and error translation are shared with ``adapters.pgvector``. Imports
-the core, ``adapters.sanitize``, ``adapters.pgvector`` and ``asyncpg``.
+level. Pooling, deadlines and error translation are ``adapters.postgres.pool``'s. Imports the
+core, ``adapters.sanitize``, ``adapters.postgres``'s ``pool`` and ``schema``, and ``asyncpg``.
 """
 
 from __future__ import annotations
@@ -20,15 +20,10 @@ from typing import TypeVar
 import asyncpg
 
 from explorer.adapters import sanitize
-from explorer.adapters.pgvector import (
-    Connection,
-    close_pool,
-    open_pool,
-    run_bounded,
-    version_counter_sql,
-)
+from explorer.adapters.postgres.pool import Connection, close_pool, open_pool, run_bounded
+from explorer.adapters.postgres.schema import version_counter_sql
 from explorer.core.errors import InvalidArgument, StoreUnavailable
-from explorer.core.models import scope_parts
+from explorer.core.models import normalise_scope, scope_parts
 
 T = TypeVar("T")
 
@@ -91,8 +86,8 @@ _stamps = _Stamps()
 
 
 def _key(agent: object, tenant: object) -> tuple[str, str]:
-    plain_agent = "/".join(
-        scope_parts(sanitize.plain_text(agent, "agent", max_chars=1_000, allow_empty=False))
+    plain_agent = normalise_scope(
+        sanitize.plain_text(agent, "agent", max_chars=1_000, allow_empty=False)
     )
     if not plain_agent:
         raise InvalidArgument("agent must name a scope")
@@ -151,8 +146,8 @@ class PgConceptStore:
 
     async def agents(self, within: str = "") -> list[str]:
         """Every agent scope equal to or below ``within`` that holds concepts, sorted."""
-        prefix = "/".join(
-            scope_parts(sanitize.plain_text(within, "within", max_chars=1_000, allow_empty=True))
+        prefix = normalise_scope(
+            sanitize.plain_text(within, "within", max_chars=1_000, allow_empty=True)
         )
         rows = await self._run(lambda c: c.fetch(_AGENTS, prefix), "read")
         return [str(row[0]) for row in rows]

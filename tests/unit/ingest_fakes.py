@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from explorer.core.errors import EmbeddingMismatch, InvalidArgument
 from explorer.core.models import Chunk, EmbeddingSpec, Entity, Mention, Relation
-from tests.unit.fakes import FakeConceptStore, FakeEmbedder
+from explorer.testing import FakeConceptStore, FakeEmbedder
 
 
 class Crash(Exception):

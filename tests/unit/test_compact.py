@@ -7,7 +7,7 @@ from typing import Any
 from explorer.core.compact import COMPACT_FACTS, FACT_CHARS, compact_answer, compact_entity
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scour import ScourRequest, scour
-from tests.unit.fakes import sample_memory
+from explorer.testing import sample_memory
 
 
 async def _full(**arguments: Any) -> dict[str, Any]:

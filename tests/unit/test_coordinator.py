@@ -22,7 +22,7 @@ from explorer.core.coordinator import RetrievalCoordinator, decide
 from explorer.core.errors import MemoryUnavailable, StoreTimeout, StoreUnavailable
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RetrievalPolicy
-from tests.unit.fakes import FakeAssociations, make_candidate
+from explorer.testing import FakeAssociations, make_candidate
 
 SCOPE = "acme/ana"
 

@@ -18,7 +18,7 @@ from explorer.core.gates import Scored
 from explorer.core.models import Chunk, Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RelevanceWeights, RetrievalPolicy
 from explorer.core.scoring import Scorer, signals_of
-from tests.unit.fakes import make_candidate
+from explorer.testing import make_candidate
 
 SCOPE = "acme/ana"
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)

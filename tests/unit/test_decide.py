@@ -17,7 +17,7 @@ from explorer.core.gates import near_misses
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RelevanceWeights, RetrievalPolicy, ScopeBlend
 from explorer.core.scoring import Scorer, recency, signals_of
-from tests.unit.fakes import make_candidate
+from explorer.testing import make_candidate
 
 SCOPE = "acme/ana"
 QUERY = MemoryQuery("anything", scope=SCOPE, k={MemoryLayer.EPISODIC: 3, MemoryLayer.SEMANTIC: 3})

@@ -17,7 +17,7 @@ from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.ids import entity_id
 from explorer.ingest.pipeline import ingest_file
-from tests.unit.fakes import FakeEmbedder
+from explorer.testing import FakeEmbedder
 from tests.unit.ingest_fakes import make_stores
 
 WHEN = "2026-03-01T10:00:00+00:00"

@@ -7,7 +7,7 @@ from explorer.core.coordinator import decide
 from explorer.core.explain import DROPPED, NOT_A_CANDIDATE, OUTRANKED, PRUNED, RECALLED, why_not
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RetrievalPolicy
-from tests.unit.fakes import make_candidate
+from explorer.testing import make_candidate
 
 QUERY = MemoryQuery("q", scope="acme", k={MemoryLayer.EPISODIC: 1, MemoryLayer.SEMANTIC: 2})
 

@@ -11,7 +11,7 @@ from explorer.ingest import pipeline
 from explorer.ingest.demo import demo_turns, load_demo
 from explorer.ingest.pipeline import Stores, ingest_file, memory_stats, reconcile
 from explorer.ingest.progress import CliProgressBar, Progress
-from tests.unit.fakes import FakeEmbedder
+from explorer.testing import FakeEmbedder
 from tests.unit.ingest_fakes import (
     Crash,
     CrashPlan,

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from explorer.core.journal import MAX_ARGUMENT_CHARS, journal_arguments, recall_call
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scour import ScourRequest, scour
-from tests.unit.fakes import sample_memory
+from explorer.testing import sample_memory
 
 AT = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 

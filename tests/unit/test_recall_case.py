@@ -23,7 +23,7 @@ from explorer.core.recall_case import (
     save_case,
 )
 from explorer.core.scour import ScourRequest, ScourResult, scour
-from tests.unit.fakes import sample_memory
+from explorer.testing import sample_memory
 
 QUERY = "Where does Marta live in Lisbon?"
 

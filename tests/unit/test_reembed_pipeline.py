@@ -6,7 +6,7 @@ import pytest
 
 from explorer.core.errors import InvalidArgument, StoreUnavailable
 from explorer.ingest.pipeline import Stores, reembed_all
-from tests.unit.fakes import FakeConceptStore, FakeEmbedder
+from explorer.testing import FakeConceptStore, FakeEmbedder
 from tests.unit.ingest_fakes import IngestChunkStore, IngestGraphStore
 
 

@@ -15,7 +15,7 @@ from explorer.core.policy import RetrievalPolicy, preset
 from explorer.core.scour import ScourRequest, ScourResult, scour, scour_failure
 from explorer.core.sources import refetch_reasons
 from explorer.core.termscan import TermScan
-from tests.unit.fakes import (
+from explorer.testing import (
     T0,
     FakeChunkStore,
     FakeConceptStore,

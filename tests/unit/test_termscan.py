@@ -16,7 +16,7 @@ from explorer.core.termscan import (
     TermScan,
     tokenize,
 )
-from tests.unit.fakes import FakeConceptStore
+from explorer.testing import FakeConceptStore
 
 NOW = datetime(2024, 6, 1, tzinfo=UTC)
 AGENT = "acme/bot"

@@ -17,7 +17,7 @@ from explorer.core.termscan import (
     _Haystack,
     tokenize,
 )
-from tests.unit.fakes import FakeConceptStore
+from explorer.testing import FakeConceptStore
 
 
 def overlap(record: ConceptRecord, terms: list[str] | tuple[str, ...]) -> int:

@@ -1,9 +1,11 @@
-"""In-memory fakes of the core ports (embedder, chunk, graph and concept stores) for unit tests.
+"""In-memory fakes of the core ports (embedder, chunk, graph and concept stores), shipped.
 
-Each fake keeps a ``calls`` list of ``(method, arguments)`` so a test can prove a store was (or
-was not) asked, and a ``fail`` attribute: set it to an exception and every call raises it. They
-are small, deterministic and honest about the contracts in ``explorer.core.ports`` (domain and
-scope filter inside the search, best first, unknown ids left out), so other tests may reuse them.
+For tests of the core and of code built on it, here and in other projects. Each fake keeps a
+``calls`` list of ``(method, arguments)`` so a test can prove a store was (or was not) asked,
+and a ``fail`` attribute: set it to an exception and every call raises it. They are small and
+deterministic, and ``tests/contract`` runs each one through the same contract as the real
+adapter of its port (domain and scope filter inside the search, best first, unknown ids left
+out). ``sample_memory`` builds a small memory over them. Imports the standard library and core.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from explorer.core.candidates import Candidate
@@ -98,6 +101,7 @@ class FakeChunkStore(_Faulty):
         self.spec = embedder.spec
         self.chunks: dict[str, Chunk] = {}
         self.vectors: dict[str, list[float]] = {}
+        self.pending_ids: set[str] = set()
         for chunk in chunks:
             self.add(chunk)
 
@@ -164,23 +168,36 @@ class FakeChunkStore(_Faulty):
         await self._enter("upsert", count=len(chunks))
         new = 0
         for chunk, vector in zip(chunks, vectors, strict=True):
-            if chunk.id not in self.chunks:
-                new += 1
+            if chunk.id in self.chunks:
+                continue
+            new += 1
             self.chunks[chunk.id] = chunk
             self.vectors[chunk.id] = list(vector)
+            if pending:
+                self.pending_ids.add(chunk.id)
         return new
 
     async def pending(self) -> list[Chunk]:
-        return []
+        return [self.chunks[i] for i in sorted(self.pending_ids)]
 
     async def mark_done(self, ids: Sequence[str]) -> None:
-        return None
+        self.pending_ids.difference_update(ids)
 
     async def domains(self) -> list[str]:
         return sorted({d for chunk in self.chunks.values() for d in chunk.domains})
 
     async def counts(self) -> Mapping[str, int]:
-        return {"chunks": len(self.chunks)}
+        counts = {"chunks": len(self.chunks), "pending": len(self.pending_ids)}
+        for chunk in self.chunks.values():
+            counts[f"scope:{chunk.scope}"] = counts.get(f"scope:{chunk.scope}", 0) + 1
+        return counts
+
+    async def time_span(self) -> tuple[datetime, datetime] | None:
+        moments = [chunk.timestamp for chunk in self.chunks.values()]
+        return (min(moments), max(moments)) if moments else None
+
+    async def version(self) -> str:
+        return "in-memory fake"
 
 
 class FakeGraphStore(_Faulty):
@@ -291,12 +308,29 @@ class FakeGraphStore(_Faulty):
     ) -> None:
         await self._enter("upsert")
         for entity in entities:
+            known = self.entities.get(entity.id)
+            if known is not None:  # mentions merge, as in the real store
+                spans = {
+                    (m.chunk_id, m.start, m.end): m for m in (*known.mentions, *entity.mentions)
+                }
+                entity = replace(entity, mentions=tuple(spans.values()))
             self.entities[entity.id] = entity
-        known = {relation.id for relation in self.relations}
-        self.relations.extend(r for r in relations if r.id not in known)
+        known_ids = {relation.id for relation in self.relations}
+        self.relations.extend(r for r in relations if r.id not in known_ids)
 
     async def counts(self) -> Mapping[str, int]:
-        return {"entities": len(self.entities), "relations": len(self.relations)}
+        counts = {"entities": len(self.entities), "relations": len(self.relations)}
+        for entity in self.entities.values():
+            counts[f"scope:{entity.scope}"] = counts.get(f"scope:{entity.scope}", 0) + 1
+        return counts
+
+    async def most_salient(self, limit: int, *, scope: str | None = None) -> list[Entity]:
+        visible = [e for e in self.entities.values() if in_scope(e.scope, scope or None)]
+        visible.sort(key=lambda entity: (-entity.salience, entity.id))
+        return visible[:limit]
+
+    async def version(self) -> str:
+        return "in-memory fake"
 
 
 class FakeConceptStore(_Faulty):

@@ -180,6 +180,17 @@ async def test_pending_marks_and_mark_done(chunk_store: PgChunkStore) -> None:
     assert (await chunk_store.counts())["pending"] == 2
 
 
+async def test_mark_done_clears_more_ids_than_one_statement_takes_in_one_transaction(
+    chunk_store: PgChunkStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import explorer.adapters.postgres.chunks as chunks_module
+
+    await chunk_store.upsert(SAMPLE, SAMPLE_VECTORS, SPEC, pending=True)
+    monkeypatch.setattr(chunks_module, "MARK_BATCH", 2)  # three statements for these five ids
+    await chunk_store.mark_done(["c1", "c2", "c3", "c4", "c5"])
+    assert [c.id for c in await chunk_store.pending()] == ["c6"]
+
+
 async def test_a_bulk_upsert_rebuilds_the_index_and_stays_searchable(
     chunk_store: PgChunkStore, servers: EmbeddedServers, pg_schema: str
 ) -> None:

@@ -59,6 +59,8 @@ ReembedProgress: TypeAlias = Callable[[int, int], None]
 
 MAX_K = 1_000
 MAX_IDS = 100_000
+MAX_MARKED = 10_000_000  # chunk ids one mark_done may clear,
+MARK_BATCH = MAX_IDS  # in statements of this many
 MAX_QUERY_CHARS = 10_000
 MAX_LEXEMES = 64
 BULK_MIN_ROWS = 2_000
@@ -412,13 +414,21 @@ class PgChunkStore:
         return [codec.decode_chunk(row) for row in rows]
 
     async def mark_done(self, ids: Sequence[str]) -> None:
+        """Clear the pending mark of all of these in one transaction, however many: an import
+        marks all of its chunks at once, so a crash leaves all of them pending or none."""
         self._check_open()
-        asked = sanitize.plain_strings(ids, "ids", max_items=MAX_IDS, max_chars=1_000)
-        if asked:
-            seconds = self._write_deadline
-            await self._run(
-                lambda c: c.execute(_MARK_DONE, asked, timeout=seconds), "write", seconds
-            )
+        asked = sanitize.plain_strings(ids, "ids", max_items=MAX_MARKED, max_chars=1_000)
+        if not asked:
+            return
+        seconds = self._write_deadline
+
+        async def mark(conn: Connection) -> None:
+            async with conn.transaction():
+                for start in range(0, len(asked), MARK_BATCH):
+                    part = asked[start : start + MARK_BATCH]
+                    await conn.execute(_MARK_DONE, part, timeout=seconds)
+
+        await self._run(mark, "write", seconds)
 
     async def domains(self) -> list[str]:
         self._check_open()

@@ -27,7 +27,7 @@ from explorer.core.models import Entity
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.importers import read_turns
 from explorer.ingest.pipeline import Stores, ingest_file, memory_stats
-from tests.integration.conftest import drop_schema, unique_name
+from tests.stores import drop_schema, unique_name
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "ingest"

@@ -1,4 +1,5 @@
-"""Fixtures over the real embedded FalkorDB and PostgreSQL servers.
+"""Fixtures over the real embedded FalkorDB and PostgreSQL servers, for every test package
+(loaded as a plugin by ``tests/conftest.py``, so there is one pair of servers per session).
 
 One pair of servers per session in a temporary data dir (``servers``); each test gets stores of
 its own, a fresh FalkorDB graph or PostgreSQL schema, dropped afterwards, so tests never see each

@@ -1,0 +1,103 @@
+"""The ``GraphStore`` contract, for the fake and for FalkorDB."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from explorer.core.models import Entity, Mention, Period, Relation
+from explorer.core.ports import GraphStore
+
+T0 = datetime(2024, 5, 1, 9, tzinfo=UTC)
+
+
+def _entity(entity_id: str, name: str, kind: str, scope: str, salience: float, day: int) -> Entity:
+    return Entity(
+        id=entity_id,
+        name=name,
+        type=kind,
+        scope=scope,
+        salience=salience,
+        confidence=0.8,
+        mentions=(Mention(f"chunk-{entity_id}", 0, len(name), T0 + timedelta(days=day)),),
+    )
+
+
+NOOR = _entity("noor", "Noor Haddad", "person", "home", 0.9, 0)
+KARIM = _entity("karim", "Karim Haddad", "person", "home", 0.7, 1)
+LISBON = _entity("lisbon", "Lisbon", "place", "home/trips", 0.5, 10)
+ACME = _entity("acme", "Acme Tools", "organization", "work", 0.3, 20)
+RELATIONS = [
+    Relation("r1", "noor", "karim", "MARRIED_TO", "Noor is married to Karim.", 0.9),
+    Relation("r2", "noor", "lisbon", "VISITED", "Noor visited Lisbon.", 0.7),
+]
+
+
+async def _filled(store: GraphStore) -> GraphStore:
+    await store.upsert([NOOR, KARIM, LISBON, ACME], RELATIONS)
+    return store
+
+
+async def test_get_entities_keeps_the_order_asked_and_leaves_unknown_out(graph: GraphStore) -> None:
+    store = await _filled(graph)
+    found = await store.get_entities(["lisbon", "nobody", "noor"])
+    assert [entity.id for entity in found] == ["lisbon", "noor"]
+    assert found[1].name == "Noor Haddad" and found[1].type == "person"
+    assert [mention.chunk_id for mention in found[1].mentions] == ["chunk-noor"]
+
+
+async def test_upsert_is_idempotent_and_merges_mentions(graph: GraphStore) -> None:
+    store = await _filled(graph)
+    await store.upsert([NOOR, KARIM, LISBON, ACME], RELATIONS)
+    counts = await store.counts()
+    assert counts["entities"] == 4 and counts["relations"] == 2
+    later = Mention("chunk-later", 0, 4, T0 + timedelta(days=30))
+    await store.upsert([Entity(**{**_fields(NOOR), "mentions": (later,)})], [])
+    (noor,) = await store.get_entities(["noor"])
+    assert sorted(m.chunk_id for m in noor.mentions) == ["chunk-later", "chunk-noor"]
+
+
+def _fields(entity: Entity) -> dict[str, object]:
+    return {name: getattr(entity, name) for name in Entity.__dataclass_fields__}
+
+
+async def test_search_finds_names_within_a_scope_and_a_period(graph: GraphStore) -> None:
+    store = await _filled(graph)
+    hits = await store.search_entities("Lisbon", 5)
+    assert hits and hits[0].entity.id == "lisbon"
+    assert await store.search_entities("Lisbon", 5, scope="work") == []
+    below = await store.search_entities("Haddad", 5, scope="home")
+    assert {hit.entity.id for hit in below} == {"noor", "karim"}
+    early = Period(start=T0, end=T0 + timedelta(hours=12))
+    assert [hit.entity.id for hit in await store.search_entities("Haddad", 5, period=early)] == [
+        "noor"
+    ]
+
+
+async def test_neighbourhood_brings_neighbours_and_the_relations_among_them(
+    graph: GraphStore,
+) -> None:
+    store = await _filled(graph)
+    around = await store.neighbourhood(["noor"])
+    assert set(around.entities) == {"noor", "karim", "lisbon"}
+    assert {relation.id for relation in around.relations} == {"r1", "r2"}
+    married = next(relation for relation in around.relations if relation.id == "r1")
+    assert (married.source_id, married.target_id, married.type) == ("noor", "karim", "MARRIED_TO")
+    assert (await store.neighbourhood(["nobody"])).entities == {}
+
+
+async def test_degree_and_the_entities_each_chunk_mentions(graph: GraphStore) -> None:
+    store = await _filled(graph)
+    degree = await store.degree(["noor", "karim", "acme"])
+    assert degree["noor"] == 2 and degree["karim"] == 1 and degree.get("acme", 0) == 0
+    named = await store.entities_in_chunks(["chunk-noor", "chunk-lisbon"])
+    assert named["chunk-noor"] == ["noor"] and named["chunk-lisbon"] == ["lisbon"]
+
+
+async def test_most_salient_is_ordered_and_scoped(graph: GraphStore) -> None:
+    store = await _filled(graph)
+    assert [e.id for e in await store.most_salient(3)] == ["noor", "karim", "lisbon"]
+    assert [e.id for e in await store.most_salient(5, scope="home")] == ["noor", "karim", "lisbon"]
+    assert [e.id for e in await store.most_salient(5, scope="work")] == ["acme"]
+    assert await store.most_salient(0) == []
+    assert (await store.counts())["scope:home"] == 2
+    assert await store.version()

@@ -102,7 +102,7 @@ EPISODES = (
     ),
 )
 
-ENTITIES = (
+ENTITIES: tuple[tuple[str, str, list[str], str, tuple[str, ...]], ...] = (
     # name, group, labels, summary, mentioned in
     (
         "Maya",
@@ -143,7 +143,7 @@ async def write_graphiti_graph(socket_path: str | Path, graph: str) -> GraphitiF
     driver = FalkorDriver(falkor_db=client, database=graph)
     fixture = GraphitiFixture(graph=graph)
     try:
-        await driver.build_indices_and_constraints()
+        await driver.build_indices_and_constraints()  # type: ignore[no-untyped-call]
         episodes: dict[str, EpisodicNode] = {}
         for key, group, source, description, content, valid_at in EPISODES:
             episode = EpisodicNode(
@@ -171,17 +171,17 @@ async def write_graphiti_graph(socket_path: str | Path, graph: str) -> GraphitiF
             nodes[name] = node
             fixture.entities[name] = node.uuid
             await node.save(driver)
-        for key, source, name, target, fact, sources, valid_at, invalid_at, expired_at in FACTS:
+        for key, subject, name, target, fact, sources, since, invalid_at, expired_at in FACTS:
             edge = EntityEdge(
-                source_node_uuid=nodes[source].uuid,
+                source_node_uuid=nodes[subject].uuid,
                 target_node_uuid=nodes[target].uuid,
                 name=name,
                 fact=fact,
                 fact_embedding=_vector(fact),
-                group_id=nodes[source].group_id,
+                group_id=nodes[subject].group_id,
                 episodes=[episodes[k].uuid for k in sources],
                 created_at=episodes[sources[0]].valid_at,
-                valid_at=valid_at,
+                valid_at=since,
                 invalid_at=invalid_at,
                 expired_at=expired_at,
             )

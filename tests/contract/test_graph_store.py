@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from explorer.core.models import Entity, Mention, Period, Relation
@@ -51,13 +52,9 @@ async def test_upsert_is_idempotent_and_merges_mentions(graph: GraphStore) -> No
     counts = await store.counts()
     assert counts["entities"] == 4 and counts["relations"] == 2
     later = Mention("chunk-later", 0, 4, T0 + timedelta(days=30))
-    await store.upsert([Entity(**{**_fields(NOOR), "mentions": (later,)})], [])
+    await store.upsert([replace(NOOR, mentions=(later,))], [])
     (noor,) = await store.get_entities(["noor"])
     assert sorted(m.chunk_id for m in noor.mentions) == ["chunk-later", "chunk-noor"]
-
-
-def _fields(entity: Entity) -> dict[str, object]:
-    return {name: getattr(entity, name) for name in Entity.__dataclass_fields__}
 
 
 async def test_search_finds_names_within_a_scope_and_a_period(graph: GraphStore) -> None:

@@ -15,7 +15,7 @@ AGENT = "acme/assistant"
 async def test_names_keep_store_order_and_read_returns_raw_json(
     concept_store: PgConceptStore,
 ) -> None:
-    records = [
+    records: list[dict[str, object]] = [
         {"name": "zebra", "description": "striped animal", "confidence": 0.5},
         {"name": "apple", "description": "a fruit", "body": "Grows on trees."},
         {"name": "mango", "description": "another fruit"},
@@ -59,7 +59,7 @@ async def test_bad_records_and_injection_attempts(concept_store: PgConceptStore)
     assert await concept_store.read(AGENT, [payload]) == {}
     for bad in ([{"description": "no name"}], [{"name": ""}], [{"name": "x", "v": object()}]):
         with pytest.raises(InvalidArgument):
-            await concept_store.upsert(AGENT, bad)  # type: ignore[arg-type]
+            await concept_store.upsert(AGENT, bad)
     with pytest.raises(InvalidArgument):
         await concept_store.upsert(AGENT, [{"name": "n\x00"}])
     with pytest.raises(InvalidArgument):

@@ -35,7 +35,7 @@ class HostileStr(str):
     def __str__(self) -> str:
         return 'x"}) MATCH (z) DETACH DELETE z //'
 
-    def replace(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
+    def replace(self, *args: object, **kwargs: object) -> str:
         return 'x"}) MATCH (z) DETACH DELETE z //'
 
 

@@ -239,7 +239,7 @@ async def test_stats_report_counts_and_the_embedding_model(stores: Stores) -> No
     assert figures["chunks"] == 5
     assert figures["embedding"] == {"model": "wordllama-l2-supercat-256", "dimension": 256}
     assert figures["concepts"] == figures["concepts_by_scope"]["acme/helper/rosa"] > 0  # type: ignore[index]
-    assert figures["entities"] == sum(figures["entities_by_type"].values())  # type: ignore[union-attr]
+    assert figures["entities"] == sum(figures["entities_by_type"].values())  # type: ignore[attr-defined]
 
 
 # -- crash and resume -------------------------------------------------------------------------

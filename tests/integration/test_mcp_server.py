@@ -12,7 +12,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -87,7 +87,7 @@ async def test_tools_answer_refuse_bad_arguments_and_stay_up(demo_dir: Path) -> 
             ({"query": "Lisbon", "limit": 3}, "unexpected arguments: limit"),
             ({}, "needs the arguments: query"),
         ]:
-            refused = await session.call_tool("scour", arguments)
+            refused = await session.call_tool("scour", cast(dict[str, Any], arguments))
             assert refused.is_error is True, arguments
             assert message in json.loads(_text(refused))["error"], arguments
         unknown = await session.call_tool("forget_everything", {})

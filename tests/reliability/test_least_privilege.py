@@ -84,7 +84,7 @@ async def test_the_app_role_is_no_superuser_and_each_data_dir_has_its_own_passwo
         )
     finally:
         await conn.close()
-    assert dict(row) == {
+    assert row is not None and dict(row) == {
         "who": "scour",
         "rolsuper": False,
         "rolcreaterole": False,

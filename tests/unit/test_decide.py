@@ -256,7 +256,9 @@ def graph() -> Subgraph:
 SUBGRAPH = graph()
 
 
-def identity(kind: str, id_: str, source: str, layer: MemoryLayer | None, scope: str) -> tuple:
+def identity(
+    kind: str, id_: str, source: str, layer: MemoryLayer | None, scope: str
+) -> tuple[object, ...]:
     return (kind, id_, source, layer, scope)
 
 

@@ -44,8 +44,7 @@ def snapshot(stores: Stores) -> dict[str, object]:
             for relation in graph.relations.values()
         },
         "concepts": {
-            agent: sorted(names)
-            for (agent, _), names in stores.concepts._records.items()  # type: ignore[union-attr]
+            agent: sorted(names) for (agent, _), names in stores.concepts._records.items()
         },
     }
 
@@ -72,7 +71,7 @@ async def test_an_import_writes_chunks_graph_and_concepts_and_marks_them_done() 
     assert state["pending"] == []
     assert report.entities == len(state["entities"]) > 5  # type: ignore[arg-type]
     assert report.relations == len(state["relations"]) > 5  # type: ignore[arg-type]
-    assert set(state["concepts"]) == set(report.scopes)  # type: ignore[arg-type]
+    assert set(state["concepts"]) == set(report.scopes)  # type: ignore[call-overload]
     assert report.ok and "9 turns → 9 chunks" in report.summary()
 
 
@@ -80,10 +79,10 @@ async def test_importing_the_same_file_twice_adds_nothing() -> None:
     stores = make_stores(embedder=embedder())
     await import_all(stores)
     first = snapshot(stores)
-    upserts = stores.chunks.upserts  # type: ignore[union-attr]
+    upserts = stores.chunks.upserts
     again = await import_all(stores)
     assert snapshot(stores) == first
-    assert stores.chunks.upserts == upserts  # type: ignore[union-attr]
+    assert stores.chunks.upserts == upserts
     assert all(report.chunks_new == 0 and report.conversations_unchanged for report in again)
 
 
@@ -99,7 +98,7 @@ async def test_strict_import_of_a_bad_file_writes_nothing() -> None:
     stores = make_stores(embedder=embedder())
     with pytest.raises(ImportFormatError, match=r"messages_bad\.jsonl: line 2"):
         await ingest_file(stores, FIXTURES / "messages_bad.jsonl", "jsonl")
-    assert stores.chunks.upserts == 0  # type: ignore[union-attr]
+    assert stores.chunks.upserts == 0
     assert snapshot(stores)["entities"] == {}
 
 
@@ -114,7 +113,7 @@ async def test_a_crash_at_any_write_resumes_to_the_clean_result(small_batches: N
     clean = make_stores(embedder=embedder())
     await import_all(clean)
     expected = snapshot(clean)
-    total_calls = clean.chunks.plan.calls  # type: ignore[union-attr]
+    total_calls = clean.chunks.plan.calls
     assert total_calls > 15
     for crash_at in range(1, total_calls + 1):
         plan = CrashPlan(at=crash_at)
@@ -130,7 +129,7 @@ async def test_reconcile_alone_finishes_what_a_crash_left_pending(small_batches:
     clean = make_stores(embedder=embedder())
     await ingest_file(clean, *SOURCES[0])
     # Crash at the first mark_done: every chunk and the graph written, all chunks still pending.
-    plan = CrashPlan(at=clean.chunks.plan.log.index("chunks.mark_done") + 1)  # type: ignore[union-attr]
+    plan = CrashPlan(at=clean.chunks.plan.log.index("chunks.mark_done") + 1)
     stores = make_stores(plan, embedder=embedder())
     with pytest.raises(Crash):
         await ingest_file(stores, *SOURCES[0])
@@ -147,7 +146,7 @@ async def test_a_failed_graph_write_is_raised_and_leaves_the_chunks_pending() ->
     async def refuse(*args: object, **kwargs: object) -> None:
         raise WriteFailed("the graph did not acknowledge the write")
 
-    stores.graph.upsert = refuse  # type: ignore[union-attr, method-assign]
+    stores.graph.upsert = refuse
     with pytest.raises(WriteFailed, match="did not acknowledge"):
         await ingest_file(stores, *SOURCES[1])
     state = snapshot(stores)
@@ -193,7 +192,7 @@ async def test_stats_gather_counts_by_type_scope_layer_and_the_embedder() -> Non
     assert figures["embedder"] == {"model": "fake-hash", "dimension": 4096}
     by_scope = figures["chunks_by_scope"]
     assert by_scope == {"acme/helper/rosa": 5, "locomo/trail-1": 7, "locomo/trail-2": 2}
-    assert figures["concepts"] == sum(figures["concepts_by_scope"].values()) > 0  # type: ignore[union-attr]
+    assert figures["concepts"] == sum(figures["concepts_by_scope"].values()) > 0  # type: ignore[attr-defined]
     assert figures["entities_by_type"]["person"] >= 4  # type: ignore[index]
 
 

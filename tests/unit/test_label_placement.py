@@ -3,6 +3,8 @@ or the bounds, and what must be labelled is labelled when there is room beside i
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +34,7 @@ boxes = st.lists(
 
 @settings(max_examples=150, deadline=None)
 @given(candidates, boxes)
-def test_placed_labels_never_overlap_and_stay_inside(labels: list, blocked: list) -> None:
+def test_placed_labels_never_overlap_and_stay_inside(labels: list[Any], blocked: list[Any]) -> None:
     placer = Placer(
         [(c.x - c.radius, c.y - c.radius, 2 * c.radius, 2 * c.radius) for c in labels], BOUNDS
     )

@@ -43,10 +43,10 @@ def test_a_relevance_floor_above_the_score_range_fails_at_construction() -> None
         (lambda: RetrievalPolicy(profile_slots=True), "integer"),
         (lambda: RetrievalPolicy(recency_half_life_days=0), "recency_half_life_days"),
         (lambda: RetrievalPolicy(fetch_factor=0), "fetch_factor"),
-        (lambda: RetrievalPolicy(enabled_layers={MemoryLayer.EPISODIC}), "frozenset"),
+        (lambda: RetrievalPolicy(enabled_layers={MemoryLayer.EPISODIC}), "frozenset"),  # type: ignore[arg-type]
         (lambda: RelevanceWeights(similarity=-1), "weights.similarity"),
         (lambda: RelevanceWeights(0, 0, 0, 0, 0, 0), "at least one"),
-        (lambda: RelevanceWeights(lexical="1"), "number"),
+        (lambda: RelevanceWeights(lexical="1"), "number"),  # type: ignore[arg-type]
         (lambda: ScopeBlend(decay=0), "blend.decay"),
         (lambda: ScopeBlend(decay=1.5), "blend.decay"),
         (lambda: ScopeBlend(max_levels=-1), "max_levels"),
@@ -55,7 +55,7 @@ def test_a_relevance_floor_above_the_score_range_fails_at_construction() -> None
         (lambda: ActivationParams(decay=1.2), "energy would grow"),
         (lambda: ActivationParams(threshold=1.5), "threshold"),
         (lambda: ActivationParams(node_budget=0), "node_budget"),
-        (lambda: ActivationParams(enabled=1), "true or false"),
+        (lambda: ActivationParams(enabled=1), "true or false"),  # type: ignore[arg-type]
     ],
 )
 def test_invalid_parts_fail_with_a_message_naming_them(build: object, message: str) -> None:

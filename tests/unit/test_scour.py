@@ -226,6 +226,7 @@ async def test_what_if_re_decides_without_asking_the_stores(memory: Memory) -> N
 
     assert set(direct(again)) < set(direct(result))
     assert any(e.gate == "relevance" for e in again.retrieval.result.dropped)
+    assert result.retrieval.gathered is not None
     assert refetch_reasons(RetrievalPolicy(), stricter, result.retrieval.gathered.query) == []
     assert refetch_reasons(RetrievalPolicy(), preset("broad"), again.request.memory_query())
 
@@ -259,7 +260,7 @@ def test_request_validation_and_the_failure_object() -> None:
     with pytest.raises(InvalidArgument, match="n_chunks"):
         ScourRequest("x", n_chunks=-1)
     with pytest.raises(InvalidArgument, match="kg_top_k"):
-        ScourRequest("x", kg_top_k=True)  # type: ignore[arg-type]
+        ScourRequest("x", kg_top_k=True)
     with pytest.raises(InvalidArgument, match="temporal"):
         ScourRequest("x", temporal="soon")
     with pytest.raises(InvalidArgument, match="empty"):

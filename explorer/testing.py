@@ -309,14 +309,34 @@ class FakeGraphStore(_Faulty):
         await self._enter("upsert")
         for entity in entities:
             known = self.entities.get(entity.id)
-            if known is not None:  # mentions merge, as in the real store
+            if known is not None:  # mentions and aliases merge, as in the real store
                 spans = {
                     (m.chunk_id, m.start, m.end): m for m in (*known.mentions, *entity.mentions)
                 }
-                entity = replace(entity, mentions=tuple(spans.values()))
+                entity = replace(
+                    entity,
+                    mentions=tuple(spans.values()),
+                    aliases=tuple(dict.fromkeys((*known.aliases, *entity.aliases))),
+                    alias_evidence=tuple(
+                        dict.fromkeys((*known.alias_evidence, *entity.alias_evidence))
+                    ),
+                )
             self.entities[entity.id] = entity
         known_ids = {relation.id for relation in self.relations}
         self.relations.extend(r for r in relations if r.id not in known_ids)
+
+    async def detach_alias(self, entity_id: str, alias: str) -> bool:
+        await self._enter("detach_alias", entity_id=entity_id, alias=alias)
+        entity = self.entities.get(entity_id)
+        if entity is None:
+            return False
+        folded = alias.casefold()
+        aliases = tuple(a for a in entity.aliases if a.casefold() != folded)
+        evidence = tuple(e for e in entity.alias_evidence if e.alias.casefold() != folded)
+        if aliases == entity.aliases and evidence == entity.alias_evidence:
+            return False
+        self.entities[entity_id] = replace(entity, aliases=aliases, alias_evidence=evidence)
+        return True
 
     async def counts(self) -> Mapping[str, int]:
         counts = {"entities": len(self.entities), "relations": len(self.relations)}

@@ -88,6 +88,19 @@ class Chunk:
 
 
 @dataclass(frozen=True, slots=True)
+class AliasEvidence:
+    """Why an entity carries an alias: the chunk that said so and the rule that read it there.
+
+    ``reason`` is a short phrase such as ``"addressed as Kate"`` or ``"my sister Ada"``; the
+    inspector shows it beside the alias, and ``GraphStore.detach_alias`` removes both.
+    """
+
+    alias: str
+    chunk_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Entity:
     """A node of the knowledge graph."""
 
@@ -107,6 +120,8 @@ class Entity:
     scope: str = DEFAULT_SCOPE
     layer: MemoryLayer = MemoryLayer.SEMANTIC
     mentions: tuple[Mention, ...] = ()
+    # Which turn linked each merged name to this entity, and why (see ``AliasEvidence``).
+    alias_evidence: tuple[AliasEvidence, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -177,6 +177,14 @@ class GraphStore(Protocol):
         """
         ...
 
+    async def detach_alias(self, entity_id: str, alias: str) -> bool:
+        """Remove ``alias`` (compared case-insensitively) and its evidence from the entity.
+
+        True when something was removed; False for an unknown entity or an alias it does not
+        carry. The entity's mentions stay as they are. Read-only stores raise ``ReadOnlyStore``.
+        """
+        ...
+
     async def counts(self) -> Mapping[str, int]:
         """Counts for statistics (at least ``entities`` and ``relations``; ``scope:<s>`` per
         scope)."""

@@ -48,6 +48,7 @@ DEFAULT_PRIOR = 0.5
 MAX_CONFIDENCE = 0.99
 RECENCY_HALF_LIFE_DAYS = 30.0
 MAX_ALIASES = 50
+MAX_ALIAS_EVIDENCE = 100
 MAX_TEMPORAL = 10
 MAX_DOMAINS = 5
 # Groups of relation types where one object at a time is current.
@@ -114,6 +115,9 @@ def merge_entity(first: Entity, second: Entity) -> Entity:
         first,
         type=_better_type(first.type, second.type),
         aliases=_aliases(first.name, first.aliases, (second.name,), second.aliases),
+        alias_evidence=tuple(dict.fromkeys((*first.alias_evidence, *second.alias_evidence)))[
+            :MAX_ALIAS_EVIDENCE
+        ],
         confidence=max(first.confidence, second.confidence),
         salience=max(first.salience, second.salience),
         created_at=min(created, default=None),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from explorer.core.models import Entity, Mention, Period, Relation
+from explorer.core.models import AliasEvidence, Entity, Mention, Period, Relation
 from explorer.core.ports import GraphStore
 
 T0 = datetime(2024, 5, 1, 9, tzinfo=UTC)
@@ -98,3 +98,21 @@ async def test_most_salient_is_ordered_and_scoped(graph: GraphStore) -> None:
     assert await store.most_salient(0) == []
     assert (await store.counts())["scope:home"] == 2
     assert await store.version()
+
+
+async def test_alias_evidence_round_trips_and_an_alias_can_be_detached(graph: GraphStore) -> None:
+    store = await _filled(graph)
+    kate = AliasEvidence("Kate", "chunk-7", "addressed as Kate by Ana")
+    mum = AliasEvidence("Mum", "chunk-9", "my mum Noor")
+    await store.upsert([replace(NOOR, aliases=("Kate",), alias_evidence=(kate,))], [])
+    await store.upsert([replace(NOOR, aliases=("Mum",), alias_evidence=(mum,))], [])
+    (noor,) = await store.get_entities(["noor"])
+    assert set(noor.aliases) == {"Kate", "Mum"}
+    assert set(noor.alias_evidence) == {kate, mum}
+    assert await store.detach_alias("noor", "kate") is True
+    (noor,) = await store.get_entities(["noor"])
+    assert noor.aliases == ("Mum",)
+    assert noor.alias_evidence == (mum,)
+    assert [m.chunk_id for m in noor.mentions] == ["chunk-noor"]
+    assert await store.detach_alias("noor", "Kate") is False
+    assert await store.detach_alias("nobody", "Mum") is False

@@ -8,6 +8,7 @@ import signal
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,7 +23,15 @@ from explorer.core.errors import (
     StoreTimeout,
     StoreUnavailable,
 )
-from explorer.core.models import Entity, MemoryLayer, Mention, Period, Relation, Subgraph
+from explorer.core.models import (
+    AliasEvidence,
+    Entity,
+    MemoryLayer,
+    Mention,
+    Period,
+    Relation,
+    Subgraph,
+)
 
 MAY = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 JUNE = datetime(2024, 6, 10, 9, 30, tzinfo=UTC)
@@ -208,6 +217,23 @@ async def test_full_text_search_finds_names_aliases_and_descriptions(
     assert 0.0 < by_description[0].lexical <= 1.0
     assert await graph_store.search_entities("zeppelin", 5) == []
     assert await graph_store.search_entities("who is the", 5) == []
+
+
+async def test_a_detached_alias_is_no_longer_found_nor_shown_with_evidence(
+    graph_store: FalkorGraphStore,
+) -> None:
+    await fill(graph_store)
+    said = AliasEvidence("Countess of Lovelace", "chunk-1", "addressed as Countess of Lovelace")
+    (ada,) = await graph_store.get_entities(["ada"])
+    await graph_store.upsert([replace(ada, alias_evidence=(said,))], [])
+    (ada,) = await graph_store.get_entities(["ada"])
+    assert ada.alias_evidence == (said,)
+    assert [h.entity.id for h in await graph_store.search_entities("Countess", 5)] == ["ada"]
+    assert await graph_store.detach_alias("ada", "countess of lovelace") is True
+    (ada,) = await graph_store.get_entities(["ada"])
+    assert "Countess of Lovelace" not in ada.aliases and ada.alias_evidence == ()
+    assert await graph_store.search_entities("Countess", 5) == []
+    assert await graph_store.detach_alias("ada", "Countess of Lovelace") is False
 
 
 async def test_search_syntax_characters_cannot_break_the_full_text_query(

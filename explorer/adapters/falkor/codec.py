@@ -11,6 +11,7 @@ quoting and ``redis``'s error types.
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
@@ -27,6 +28,7 @@ from explorer.core.entity_ranking import EntityCandidate
 from explorer.core.errors import EmbeddingMismatch, InvalidArgument, StoreUnavailable
 from explorer.core.models import (
     DEFAULT_SCOPE,
+    AliasEvidence,
     Entity,
     MemoryLayer,
     Mention,
@@ -216,6 +218,7 @@ def entity_rows(entities: Sequence[Entity]) -> list[dict[str, object]]:
                 entity.description, f"{name}.description", max_chars=MAX_FIELD_CHARS
             ),
             "aliases": list(dict.fromkeys(_text_list(entity.aliases, f"{name}.aliases"))),
+            "alias_evidence": encode_alias_evidence(entity.alias_evidence, name),
             "temporal": list(dict.fromkeys(_text_list(entity.temporal, f"{name}.temporal"))),
             "domains": list(dict.fromkeys(_text_list(entity.domains, f"{name}.domains"))),
             "confidence": sanitize.plain_float(entity.confidence, f"{name}.confidence"),
@@ -232,6 +235,38 @@ def entity_rows(entities: Sequence[Entity]) -> list[dict[str, object]]:
             "last_seen": last_seen,
         }
     return list(rows.values())
+
+
+def encode_alias_evidence(evidence: Sequence[AliasEvidence], name: str) -> list[str]:
+    """Each alias's evidence as one JSON array text ``[alias, chunk_id, reason]``, so the graph
+    keeps a plain string list that upserts can merge item by item."""
+    items: list[str] = []
+    for index, item in enumerate(evidence):
+        if not isinstance(item, AliasEvidence):
+            raise InvalidArgument(f"{name}.alias_evidence[{index}] is not an AliasEvidence")
+        where = f"{name}.alias_evidence[{index}]"
+        fields = [
+            sanitize.plain_text(item.alias, f"{where}.alias", max_chars=10_000),
+            sanitize.plain_text(item.chunk_id, f"{where}.chunk_id", max_chars=1_000),
+            sanitize.plain_text(item.reason, f"{where}.reason", max_chars=1_000),
+        ]
+        items.append(json.dumps(fields, ensure_ascii=False))
+    return list(dict.fromkeys(items))
+
+
+def decode_alias_evidence(values: object) -> tuple[AliasEvidence, ...]:
+    """The evidence items of a node; an item that does not parse is left out."""
+    if not isinstance(values, list | tuple):
+        return ()
+    found: list[AliasEvidence] = []
+    for value in values:
+        try:
+            fields = json.loads(str(value))
+        except ValueError:
+            continue
+        if isinstance(fields, list) and len(fields) == 3:
+            found.append(AliasEvidence(*(str(field) for field in fields)))
+    return tuple(found)
 
 
 def _plain_layer(value: object, name: str) -> str:
@@ -347,6 +382,7 @@ def decode_entity(fields: Mapping[str, Any], mentions: Sequence[Mapping[str, Any
         type=str(fields.get("type") or ""),
         description=str(fields.get("description") or ""),
         aliases=tuple(str(a) for a in fields.get("aliases") or ()),
+        alias_evidence=decode_alias_evidence(fields.get("alias_evidence")),
         confidence=float(fields.get("confidence") or 0.0),
         salience=float(fields.get("salience") or 0.0),
         created_at=moment(fields.get("created_at")),

@@ -23,8 +23,8 @@ IN_PERIOD = (
     "AS in_period WHERE in_period"
 )
 ENTITY_FIELDS = (
-    "{n} {{.id, .name, .type, .description, .aliases, .confidence, .salience, .created_at, "
-    ".updated_at, .first_seen, .last_seen, .temporal, .domains, .scope, .layer}}"
+    "{n} {{.id, .name, .type, .description, .aliases, .alias_evidence, .confidence, .salience, "
+    ".created_at, .updated_at, .first_seen, .last_seen, .temporal, .domains, .scope, .layer}}"
 )
 RELATION_FIELDS = (
     "{r} {{.id, .type, .fact, .confidence, .valid_from, .valid_to, .mention_chunk, "
@@ -41,6 +41,8 @@ SET n.name = row.name, n.type = row.type, n.description = row.description,
     n.updated_at = coalesce(row.given_updated_at, n.updated_at),
     n.aliases = reduce(acc = coalesce(n.aliases, []), a IN row.aliases |
         CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    n.alias_evidence = reduce(acc = coalesce(n.alias_evidence, []), a IN row.alias_evidence |
+        CASE WHEN a IN acc THEN acc ELSE acc + a END),
     n.temporal = reduce(acc = coalesce(n.temporal, []), a IN row.temporal |
         CASE WHEN a IN acc THEN acc ELSE acc + a END),
     n.domains = reduce(acc = coalesce(n.domains, []), a IN row.domains |
@@ -51,6 +53,20 @@ SET n.name = row.name, n.type = row.type, n.description = row.description,
         THEN row.last_seen ELSE n.last_seen END
 WITH n
 SET n.alias_text = reduce(text = '', a IN n.aliases | text + ' ' + a)
+RETURN count(n)
+"""
+
+# Detaching an alias: the entity's aliases and their evidence are read, filtered by the adapter
+# (names compare case-insensitively) and written back whole.
+READ_ALIASES = """
+MATCH (n:Entity {id: $id})
+RETURN n.aliases, n.alias_evidence
+"""
+
+SET_ALIASES = """
+MATCH (n:Entity {id: $id})
+SET n.aliases = $aliases, n.alias_evidence = $alias_evidence,
+    n.alias_text = reduce(text = '', a IN $aliases | text + ' ' + a)
 RETURN count(n)
 """
 

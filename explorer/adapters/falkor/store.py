@@ -1,9 +1,10 @@
 """The knowledge graph in FalkorDB: ``FalkorGraphStore`` implements ``core.ports.GraphStore``.
 
-Graph model. ``(:Entity {id, name, type, description, aliases[], alias_text, confidence,
-salience, created_at, updated_at, first_seen, last_seen, temporal[], domains[], scope, layer,
-embedding})``; the entity type is a property, never a label, so no data ever becomes Cypher
-text (``embedding_next`` exists only while ``reembed_entities`` stages a new model's vectors).
+Graph model. ``(:Entity {id, name, type, description, aliases[], alias_evidence[], alias_text,
+confidence, salience, created_at, updated_at, first_seen, last_seen, temporal[], domains[], scope,
+layer, embedding})``, each ``alias_evidence`` item the JSON text ``[alias, chunk_id, reason]``;
+the entity type is a property, never a label, so no data ever becomes Cypher text
+(``embedding_next`` exists only while ``reembed_entities`` stages a new model's vectors).
 Relations are ``(:Entity)-[:REL {id, type, fact, confidence, valid_from, valid_to,
 mention_chunk[], mention_start[], mention_end[], mention_ts[]}]->(:Entity)`` with the relation type
 as a property of the single ``REL`` edge type. Entity provenance is
@@ -179,6 +180,29 @@ class FalkorGraphStore:
         if entity_rows or relation_rows:
             # After the writes: a reader that saw the old token reads the shape again.
             await self._conn.write(cypher.BUMP_SHAPE, {"token": uuid.uuid4().hex})
+
+    async def detach_alias(self, entity_id: str, alias: str) -> bool:
+        self._conn.check_open()
+        (plain_id,) = codec.plain_ids([entity_id], "entity_id")
+        name = sanitize.plain_text(alias, "alias", max_chars=10_000, allow_empty=False)
+        rows = await self._conn.read(cypher.READ_ALIASES, {"id": plain_id})
+        if not rows:
+            return False
+        aliases = [str(a) for a in rows[0][0] or ()]
+        evidence = codec.decode_alias_evidence(rows[0][1])
+        folded = name.casefold()
+        kept = [a for a in aliases if a.casefold() != folded]
+        kept_evidence = [e for e in evidence if e.alias.casefold() != folded]
+        if len(kept) == len(aliases) and len(kept_evidence) == len(evidence):
+            return False
+        params = {
+            "id": plain_id,
+            "aliases": kept,
+            "alias_evidence": codec.encode_alias_evidence(kept_evidence, "entity"),
+        }
+        await self._conn.write(cypher.SET_ALIASES, params)
+        await self._conn.write(cypher.BUMP_SHAPE, {"token": uuid.uuid4().hex})
+        return True
 
     # -- reads ------------------------------------------------------------------------------
 

@@ -167,6 +167,9 @@ class GraphitiGraphStore:
     ) -> None:
         raise read_only("adding entities or relations")
 
+    async def detach_alias(self, entity_id: str, alias: str) -> bool:
+        raise read_only("detaching an alias")
+
     async def search_entities(
         self,
         text: str,

@@ -64,7 +64,7 @@ Progress = Callable[[str, int, int], None]
 
 
 class EvalMemory(Protocol):
-    """What the evaluation needs from an open memory (``explorer.memory.Memory`` has it)."""
+    """What the evaluation needs from an open memory (``memory.StoreMemoryService`` has it)."""
 
     chunks: ChunkStore | None
 
@@ -255,6 +255,31 @@ def _request(question: Question, scope: str, k: int, policy: RetrievalPolicy) ->
     return ScourRequest(query=question.text, n_chunks=k, kg_top_k=graph_k, scope=scope)
 
 
+async def rank_questions(
+    memory: EvalMemory,
+    conversations: Sequence[Conversation],
+    policy: RetrievalPolicy,
+    k: int,
+    on_done: Callable[[], None] | None = None,
+) -> list[list[str]]:
+    """The ranked turns of every question, in the conversations' order, under ``policy``."""
+    gate = asyncio.Semaphore(CONCURRENCY)
+
+    async def ask(conversation: Conversation, question: Question) -> list[str]:
+        async with gate:
+            result = await memory.scour(_request(question, conversation.scope, k, policy), policy)
+        if result.chunks_error is not None:
+            raise MemoryUnavailable(
+                f"scour failed on {conversation.sample_id}: {result.chunks_error}"
+            )
+        if on_done is not None:
+            on_done()
+        return ranked_turns(result)
+
+    pairs = [(conversation, q) for conversation in conversations for q in conversation.questions]
+    return list(await asyncio.gather(*(ask(conversation, q) for conversation, q in pairs)))
+
+
 async def _ask_all(
     memory: EvalMemory,
     conversations: Sequence[Conversation],
@@ -263,21 +288,10 @@ async def _ask_all(
     tally: RecallTally,
     on_done: Callable[[], None],
 ) -> None:
-    gate = asyncio.Semaphore(CONCURRENCY)
-
-    async def ask(conversation: Conversation, question: Question) -> None:
-        async with gate:
-            result = await memory.scour(_request(question, conversation.scope, k, policy), policy)
-        if result.chunks_error is not None:
-            raise MemoryUnavailable(
-                f"scour failed on {conversation.sample_id}: {result.chunks_error}"
-            )
-        tally.add(question.category, ranked_turns(result), question.evidence)
-        on_done()
-
-    await asyncio.gather(
-        *(ask(conversation, q) for conversation in conversations for q in conversation.questions)
-    )
+    ranked = await rank_questions(memory, conversations, policy, k, on_done)
+    questions = [q for conversation in conversations for q in conversation.questions]
+    for question, turns in zip(questions, ranked, strict=True):
+        tally.add(question.category, turns, question.evidence)
 
 
 async def evaluate_locomo(

@@ -5,38 +5,43 @@ entities and relations with provenance (``Mention`` spans into the chunks), stab
 ``ids`` and a first confidence; the pipeline merges them with what the graph already holds and
 computes the final confidence and salience (``evidence``). The offline extractor needs no network
 and no model: speakers become people; capitalised names (seen mid-sentence, or recurring and never
-written in lower case) become named entities typed by cues and suffixes; recurring noun phrases
-become topics; date phrases become temporal entities resolved against the turn's time; relations
-come from simple verb patterns ("X works at Y", "my sister Y"), from co-occurrence within a turn
-and from a speaker to what they talk about. Every mention's span covers text equal (ignoring case)
-to the entity's name or one of its aliases. The word-level reading (tokens, name runs, type votes,
-topic words) is ``name_reading``; the word lists are ``lexicon``. Imports the standard library,
-core models and text, and ingest helpers.
+written in lower case) become named entities typed from evidence (``people.evidence_type``: being
+addressed, kinship and person verbs, suffixes and cues); names that stand for one person
+(vocatives, display handles, a speaker's first name, "Dad" and the named father) are folded into
+one entity whose ``alias_evidence`` says which turn linked each alias (``linking``); recurring
+noun phrases become topics; date phrases become temporal entities resolved against the turn's
+time. Relations are typed facts from the fixed vocabulary of ``relation_rules`` (read by
+``relations``: verb patterns, kinship and role words, question and answer pairs, negation and
+tense), a speaker's MENTIONS of what they talk about, and CO_OCCURS between names of one turn
+that no fact links, a weak signal and never a fact. Every mention's span covers text equal
+(ignoring case) to the entity's name or one of its aliases. The word-level reading (tokens, name
+runs, type votes, topic words) is ``name_reading``; the word lists are ``lexicon``. Imports the
+standard library, core models and text, and ingest helpers.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from explorer.core.models import Chunk, Entity, MemoryLayer, Mention, Relation
+from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Mention, Relation
 from explorer.core.text import singular
 from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
 from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
     COMMON_VERBS,
-    KIN_WORDS,
     NAME_STOPWORDS,
-    RELATION_PATTERNS,
     TOPIC_STOPWORDS,
     keyword_domains,
 )
+from explorer.ingest.linking import AGENT_SPEAKERS as AGENT_SPEAKERS
+from explorer.ingest.linking import PeopleLinks
+from explorer.ingest.linking import speaker_type as speaker_type
 from explorer.ingest.name_reading import (
     Candidate,
     Occurrence,
@@ -45,12 +50,14 @@ from explorer.ingest.name_reading import (
     is_acronym,
     is_name_token,
     is_topic_token,
-    name_type,
     sentence_of,
     strip_possessive,
     tokenise,
     vote,
 )
+from explorer.ingest.people import addressees, context_cues, evidence_type, is_vocative, kin_word
+from explorer.ingest.relation_rules import UNIQUE_KIN
+from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
 
 
@@ -91,7 +98,6 @@ MAX_TOPIC_WORDS = 3
 MAX_CO_OCCURRING = 6  # entities per chunk paired for co-occurrence, in order of appearance
 MAX_RELATION_GAP = 80  # characters between a subject and an object for a verb pattern
 MAX_FACT_CHARS = 600
-AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll"})
 
@@ -111,6 +117,7 @@ class _Builder:
     seen: list[datetime] = field(default_factory=list)
     temporal: Counter[str] = field(default_factory=Counter)
     domains: Counter[str] = field(default_factory=Counter)
+    alias_evidence: list[AliasEvidence] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -120,11 +127,7 @@ class _RelationBuilder:
     type: str
     confidence: float
     evidence: list[tuple[datetime, int, int, int, str]] = field(default_factory=list)
-
-
-def speaker_type(speaker: str) -> str:
-    """ "agent" for an assistant-like speaker name, else "person"."""
-    return "agent" if speaker.casefold() in AGENT_SPEAKERS else "person"
+    ended: datetime | None = None
 
 
 def _unique_aliases(name: str, surfaces: set[str]) -> tuple[str, ...]:
@@ -169,7 +172,7 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
     return Extraction(tuple(entities), tuple(relations))
 
 
-class _Context:
+class _Context(PeopleLinks):
     """One scope's chunks of one conversation, read together so recurrence can be counted."""
 
     def __init__(self, scope: str, chunks: Sequence[Chunk]) -> None:
@@ -182,11 +185,19 @@ class _Context:
         self.times: dict[str, Candidate] = {}
         self.lower_seen: Counter[str] = Counter()
         self.speakers: dict[str, str] = {}  # normalised → as written
+        self.vocatives: dict[str, list[tuple[int, str]]] = defaultdict(
+            list
+        )  # key → (turn, surface)
+        self.alias_evidence: dict[str, list[AliasEvidence]] = defaultdict(list)
+        self.addressed: list[str | None] = []
 
     def run(self) -> Extraction:
-        for index, chunk in enumerate(self.chunks):
+        for chunk in self.chunks:
             self.speakers.setdefault(normalise_name(chunk.speaker), chunk.speaker)
+        self.addressed = addressees([normalise_name(chunk.speaker) for chunk in self.chunks])
+        for index, chunk in enumerate(self.chunks):
             self._read_chunk(index, chunk)
+        self._link_people()
         builders = self._builders()
         entities = {builder.id: self._entity(builder) for builder in builders}
         relations = self._relations(builders)
@@ -228,8 +239,20 @@ class _Context:
     def _add_name_run(self, index: int, text: str, tokens: list[Token], run: list[Token]) -> None:
         # Split at stopwords ("Hey", "I'm", month names) and trim lower-case connectors.
         pieces: list[list[Token]] = [[]]
-        for token in run:
-            if token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS:
+        for position, token in enumerate(run):
+            # "at The Boulder Yard", "is A Map of Small Hours": a capitalised article in the
+            # middle of a sentence opens the name it belongs to.
+            article = (
+                token.folded in _ARTICLES
+                and token.word[0].isupper()
+                and not token.clause_start
+                and not pieces[-1]
+                and position + 1 < len(run)
+            )
+            stop = (
+                token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS
+            )
+            if stop and not article:
                 pieces.append([])
             else:
                 pieces[-1].append(token)
@@ -260,6 +283,27 @@ class _Context:
         after_index = piece[-1].index + 1
         following = tokens[after_index] if after_index < len(tokens) else None
         vote(candidate, key, previous, before, following)
+        if (
+            previous is not None
+            and previous.folded in _TITLES
+            and previous.sentence == first.sentence
+        ):
+            # Kept as an alias ("Dr. Lee"), never preferred to the plain name as the entity's name.
+            candidate.surfaces[text[previous.start : start + len(surface)]] += 0
+        sentence = self.sentences[index][first.sentence]
+        end = start + len(surface)
+        context_cues(
+            candidate.cues,
+            text[sentence[0] : start],
+            text[end : sentence[1]],
+            previous.folded
+            if previous is not None and previous.sentence == first.sentence
+            else None,
+        )
+        if len(piece) == 1 and is_acronym(first.word):
+            candidate.cues["acronym"] += 1
+        if len(piece) <= 2 and is_vocative(text, start, end, sentence):
+            self.vocatives[key].append((index, surface))
 
     def _read_topics(self, index: int, text: str, tokens: list[Token]) -> None:
         run: list[Token] = []
@@ -296,16 +340,31 @@ class _Context:
         single = " " not in key
         if single and (key in COMMON_VERBS or key in COMMON_MODIFIERS or key.isdigit()):
             return None
-        if candidate.acronym:
+        if candidate.acronym or self.vocatives.get(key):
             return "name"
         lower = self.lower_seen[key] if single else 0
+        if candidate.cues["person_verb"] and single and lower == 0 and key not in TOPIC_STOPWORDS:
+            return "recurring_name"  # "Zaid says ..." opening a sentence
+        if kin_word(key) in UNIQUE_KIN and candidate.mid_sentence:
+            return "name"  # "ask Mum", though "my mum" is written too
         if candidate.mid_sentence and candidate.mid_sentence >= lower:
             return "name"
         # Only ever seen opening a sentence: a name only if it recurs and does not look like an
         # ordinary word (adverb, participle, contraction) that a sentence happens to start with.
-        recurring = len(candidate.occurrences) >= 2
+        # Two or more capitalised words in a row ("Project Falcon ships") name something even
+        # at a sentence start.
+        recurring = len(candidate.occurrences) >= 2 or not single
         ordinary = key.endswith(("ly", "ing", "ed")) or "'" in key or "’" in key
-        if recurring and lower == 0 and not ordinary and key not in TOPIC_STOPWORDS:
+        # A word that only ever opens a sentence and stands alone there ("Fine, actually.") is
+        # an exclamation, not a name.
+        exclaimed = not candidate.cues["framed"]
+        if (
+            recurring
+            and lower == 0
+            and not ordinary
+            and not exclaimed
+            and key not in TOPIC_STOPWORDS
+        ):
             return "recurring_name"
         return None
 
@@ -330,10 +389,10 @@ class _Context:
         for first, keys in firsts.items():
             if len(keys) != 1 or first in self.speakers or first not in self.names:
                 continue
-            alone = self.names.pop(first)
-            full = self.names.setdefault(keys[0], Candidate())
-            full.surfaces.update(alone.surfaces)
-            full.occurrences.extend(alone.occurrences)
+            occurrence = self.names[first].occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            reason = f"{surface} is the first name of {self.speakers[keys[0]]}"
+            self._fold_into(first, keys[0], occurrence.chunk, surface, reason)
 
     def _builders(self) -> list[_Builder]:
         self._first_names()
@@ -345,7 +404,7 @@ class _Context:
                 kind = speaker_type(speaker)
                 builders.append(self._builder(key, candidate, kind, 1.0, name=speaker))
             elif label is not None:
-                kind = name_type(candidate)
+                kind = evidence_type(key, candidate.votes, candidate.cues)
                 builders.append(self._builder(key, candidate, kind, BASE_CONFIDENCE[label]))
         for key, speaker in self.speakers.items():
             if key not in self.names:
@@ -380,6 +439,7 @@ class _Context:
             confidence=confidence,
             surfaces=set(candidate.surfaces),
             occurrences=list(candidate.occurrences),
+            alias_evidence=list(self.alias_evidence.get(key, ())),
         )
 
     def _attach_context(self, builders: list[_Builder]) -> None:
@@ -430,6 +490,7 @@ class _Context:
             scope=builder.scope,
             layer=MemoryLayer.PROFILE if builder.type == "person" else MemoryLayer.SEMANTIC,
             mentions=mentions,
+            alias_evidence=tuple(dict.fromkeys(builder.alias_evidence)),
         )
 
     # -- relations -------------------------------------------------------------------------
@@ -441,11 +502,53 @@ class _Context:
                 in_chunk[occurrence.chunk].append((occurrence, builder))
         by_key = {(entity_kind(builder.type), builder.key): builder for builder in builders}
         relations: dict[str, _RelationBuilder] = {}
+        recent: list[_Builder] = []
+        previous: tuple[Turn, list[Fact]] | None = None
         for index, chunk in enumerate(self.chunks):
             speaker = by_key.get(("named", normalise_name(chunk.speaker)))
+            addressed = self.addressed[index]
+            addressee = by_key.get(("named", addressed)) if addressed is not None else None
             mentions = sorted(in_chunk.get(index, []), key=lambda item: item[0].start)
-            self._chunk_relations(index, chunk, speaker, mentions, relations)
+            turn = Turn(
+                text=chunk.text,
+                sentences=self.sentences[index],
+                tokens=self.tokens[index],
+                names=[
+                    Slot(occurrence.start, occurrence.end, occurrence.sentence, builder)
+                    for occurrence, builder in mentions
+                    if entity_kind(builder.type) == "named"
+                ],
+                speaker=speaker if speaker is not None and speaker.type == "person" else None,
+                addressee=addressee
+                if addressee is not None and addressee.type == "person"
+                else None,
+                recent=list(recent),
+            )
+            stated, asked = turn_facts(turn)
+            if previous is not None and previous[0].addressee is turn.speaker is not None:
+                stated += answer_facts(previous[0], turn, previous[1])
+            stated += self._kin_name_facts(turn, mentions)
+            self._chunk_relations(index, chunk, speaker, mentions, stated, relations)
+            previous = (turn, asked)
+            for _occurrence, builder in mentions:
+                if builder.type == "person" and builder is not speaker:
+                    recent = [*(b for b in recent if b is not builder), builder][-MAX_RECENT:]
         return [self._relation(builder) for builder in relations.values()]
+
+    def _kin_name_facts(
+        self, turn: Turn, mentions: list[tuple[Occurrence, _Builder]]
+    ) -> list[Fact]:
+        """A capitalised "Dad" or "Mum" is the speaker's parent (the addressee's, from an agent)."""
+        owner = turn.speaker or turn.addressee
+        if owner is None:
+            return []
+        facts = []
+        for occurrence, builder in mentions:
+            word = turn.text[occurrence.start : occurrence.end].split()[0].casefold()
+            if word in UNIQUE_KIN and builder.type == "person" and builder.id != owner.id:
+                span = turn.sentences[occurrence.sentence]
+                facts.append(Fact(owner, builder, "FAMILY_OF", span[0], span[1]))
+        return facts
 
     def _chunk_relations(
         self,
@@ -453,61 +556,39 @@ class _Context:
         chunk: Chunk,
         speaker: _Builder | None,
         mentions: list[tuple[Occurrence, _Builder]],
+        facts: list[Fact],
         relations: dict[str, _RelationBuilder],
     ) -> None:
         sentences = self.sentences[index]
         linked: set[frozenset[str]] = set()
 
-        def add(source: _Builder, target: _Builder, kind: str, start: int, end: int) -> None:
-            if source.id == target.id:
-                return
-            if kind == "CO_OCCURS" and target.id < source.id:
-                source, target = target, source
-            key = relation_id(self.scope, source.id, kind, target.id)
+        def add(
+            source_id: str, target_id: str, kind: str, start: int, end: int
+        ) -> _RelationBuilder:
+            if kind in _SYMMETRIC_OR_WEAK and target_id < source_id:
+                source_id, target_id = target_id, source_id
+            key = relation_id(self.scope, source_id, kind, target_id)
             confidence = RELATION_CONFIDENCE.get(kind, TYPED_RELATION_CONFIDENCE)
             builder = relations.setdefault(
-                key, _RelationBuilder(source.id, target.id, kind, confidence)
+                key, _RelationBuilder(source_id, target_id, kind, confidence)
             )
             fact = chunk.text[start:end][:MAX_FACT_CHARS]
             builder.evidence.append((chunk.timestamp, index, start, end, fact))
-            linked.add(frozenset((source.id, target.id)))
+            linked.add(frozenset((source_id, target_id)))
+            return builder
 
-        subjects = list(mentions)
+        for fact in facts:
+            if fact.source.id == fact.target.id:
+                continue
+            typed = add(fact.source.id, fact.target.id, fact.relation, fact.start, fact.end)
+            if fact.ended and typed.ended is None:
+                typed.ended = chunk.timestamp
         if speaker is not None:
-            for token in self.tokens[index]:
-                if token.folded in _FIRST_PERSON:
-                    subjects.append(
-                        (Occurrence(index, token.start, token.end, token.sentence), speaker)
-                    )
-            subjects.sort(key=lambda item: item[0].start)
-        for position, (subject, source) in enumerate(subjects):
-            for target_occurrence, target in subjects[position + 1 :]:
-                if target_occurrence.start - subject.end > MAX_RELATION_GAP:
-                    break
-                if target_occurrence.sentence != subject.sentence:
-                    continue
-                if source.type not in _SUBJECT_TYPES or target.type == "date":
-                    continue
-                between = chunk.text[subject.end : target_occurrence.start].casefold()
-                for pattern, kind in RELATION_PATTERNS:
-                    if pattern.fullmatch(between):
-                        named = kind not in _NAMED_OBJECT or entity_kind(target.type) == "named"
-                        person = kind not in _PERSON_SUBJECT or source.type in ("person", "agent")
-                        if named and person:
-                            add(source, target, kind, *sentences[subject.sentence])
-                        break
-        if speaker is not None:
-            for occurrence, target in mentions:
-                if target.type in ("person", "other") and target.id != speaker.id:
-                    kin = _KIN_BEFORE.search(
-                        chunk.text, max(0, occurrence.start - 40), occurrence.start
-                    )
-                    if kin is not None and kin.group("kin").casefold() in KIN_WORDS:
-                        relation = KIN_WORDS[kin.group("kin").casefold()]
-                        add(speaker, target, relation, *sentences[occurrence.sentence])
             for occurrence, target in _first_each(mentions):
-                if target.type != "date":
-                    add(speaker, target, "MENTIONS", *sentences[occurrence.sentence])
+                if target.type != "date" and target.id != speaker.id:
+                    add(speaker.id, target.id, "MENTIONS", *sentences[occurrence.sentence])
+        # Co-occurrence, a weak signal: names of one turn that no fact links. Kept turn-wide
+        # (not per sentence): retrieval's spreading activation leans on these paths.
         others = [
             item for item in _first_each(mentions) if speaker is None or item[1].id != speaker.id
         ][:MAX_CO_OCCURRING]
@@ -517,7 +598,7 @@ class _Context:
                     continue
                 start = sentences[min(first.sentence, second.sentence)][0]
                 end = sentences[max(first.sentence, second.sentence)][1]
-                add(left, right, "CO_OCCURS", start, end)
+                add(left.id, right.id, "CO_OCCURS", start, end)
 
     def _relation(self, builder: _RelationBuilder) -> Relation:
         evidence = sorted(set(builder.evidence))
@@ -539,18 +620,22 @@ class _Context:
             fact=first[4],
             confidence=builder.confidence,
             valid_from=first[0],
+            valid_to=builder.ended,
             mentions=mentions,
         )
 
 
-# Verb patterns need a subject that can act, and some need a named object ("met Anna", not
-# "met back up").
-_SUBJECT_TYPES = frozenset({"person", "agent", "other"})
-_NAMED_OBJECT = frozenset({"MARRIED_TO", "MET", "WORKS_AT", "STUDIES_AT", "FROM", "LIVES_IN"})
-_PERSON_SUBJECT = frozenset(
-    {"MARRIED_TO", "WORKS_AT", "STUDIES_AT", "FROM", "LIVES_IN", "MOVED_TO"}
+# Relations whose two ends read the same both ways round get one direction, by id.
+_SYMMETRIC_OR_WEAK = frozenset(
+    {"CO_OCCURS", "WORKS_WITH", "MARRIED_TO", "PARTNER_OF", "FAMILY_OF", "FRIEND_OF", "KNOWS"}
 )
-_KIN_BEFORE = re.compile(r"\bmy\s+(?:[a-z]+\s+)?(?P<kin>[a-z]+)\s*,?\s*$", re.IGNORECASE)
+_ARTICLES = frozenset({"the", "a", "an"})
+_NUMBERS = frozenset(
+    ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+)
+_CONNECTORS = frozenset({"of", "de", "la", "van", "von", "the", "du", "del", "da", "do", "dos"})
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "miss", "mx"})
+MAX_RECENT = 6
 MAX_TEMPORAL = 10
 MAX_DOMAINS = 5
 

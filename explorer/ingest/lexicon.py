@@ -51,7 +51,7 @@ INTERJECTIONS = _words(
     hmm haha hahaha lol omg yay aww awww ah aha wow whoa alright congrats congratulations bye
     goodbye cheers dear sorry welcome great good nice awesome amazing cool glad absolutely
     totally exactly indeed anyway anyways plus btw ugh oops phew woah woohoo oof agreed yikes
-    ohh ahh hmmm huh meh whew geez ya yea wowza yess aw ok omw tbh imo ikr np thx ty
+    ohh ahh hmmm huh meh whew geez ya yea wowza yess aw ok omw tbh imo ikr np thx ty ha hah heh
     """
 )
 
@@ -179,14 +179,15 @@ ORGANISATION_SUFFIXES = _words(
     studios bank church museum library cafe café restaurant bar gym team league council
     department ministry labs lab press records store shop market charity trust network
     ventures capital partners logistics freight solutions systems technologies media consulting
-    holdings studios agency building
+    holdings studios agency building vets vet pharmacy salon bakery brewery dental practice
     """
 )
 PLACE_SUFFIXES = _words(
     """
     street st road rd avenue ave lane park lake river mountain mountains mount mt beach city town
     village island islands valley bay county state country coast hills hill falls canyon forest
-    square bridge harbour harbor station airport
+    square bridge harbour harbor station airport yard boathouse stadium arena pier gardens
+    district quarter depot marina plaza
     """
 )
 PLACE_PREFIXES = _words("lake mount mt port fort san santa saint st north south east west new")

@@ -67,6 +67,7 @@ class Candidate:
     acronym: bool = False
     votes: Counter[str] = field(default_factory=Counter)
     grain: str = ""
+    cues: Counter[str] = field(default_factory=Counter)  # what ``people.context_cues`` read
 
 
 def strip_possessive(word: str) -> str:
@@ -121,6 +122,9 @@ def continues_name(last: Token, token: Token, text: str) -> bool:
     gap = text[last.end : token.start]
     # "St. Werburghs" and "Mt. Hood" keep their abbreviation's full stop inside the name.
     if gap == ". " and last.folded in _NAME_ABBREVIATIONS:
+        return is_name_token(token)
+    # "Kettle & Crumb": an ampersand between two capitalised words joins them.
+    if gap == " & " and token.sentence == last.sentence:
         return is_name_token(token)
     if token.sentence != last.sentence or gap != " ":
         return False

@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from explorer.core.models import Entity, MemoryLayer
+from explorer.core.models import AliasEvidence, Entity, MemoryLayer
 from explorer.ingest.aliases import repoint
 from explorer.ingest.evidence import merge_entity
 from explorer.ingest.extractor import Extraction
@@ -106,7 +106,39 @@ def resolve_short_names(
                 resolved[entity.id] = match.entity.id
                 changed = changed or not match.person
                 match.person = True
+    for short_id, full_id in _thing_short_names(entities, known, protected).items():
+        resolved.setdefault(short_id, full_id)
     return resolved
+
+
+THING_FIRST = frozenset({"organization", "event"})
+_NOT_SHORT = frozenset({"date", "topic", "agent"})
+
+
+def _thing_short_names(
+    entities: list[Entity], known: Iterable[Entity], protected: Collection[str]
+) -> dict[str, str]:
+    """ "Corvid" for Corvid Labs, "Berlin" for the Berlin Marathon, "Tern" for Project Tern: a
+    one-word name that is the first word of exactly one organisation or event of its scope, or
+    the last word of exactly one "Project ..." name, is its short form."""
+    owners: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for entity in (*known, *entities):
+        words = normalise_name(entity.name).split()
+        if len(words) < 2:
+            continue
+        if entity.type in THING_FIRST:
+            owners[(entity.scope, words[0])].add(entity.id)
+        if entity.type == "project" and words[0] == "project":
+            owners[(entity.scope, words[-1])].add(entity.id)
+    found: dict[str, str] = {}
+    for entity in entities:
+        key = normalise_name(entity.name)
+        if " " in key or entity.type in _NOT_SHORT or entity.id in protected:
+            continue
+        ids = owners.get((entity.scope, key), set())
+        if len(ids) == 1:
+            found[entity.id] = next(iter(ids))
+    return found
 
 
 def merge_short_names(
@@ -132,7 +164,15 @@ def merge_short_names(
         target = merged.get(full_id) or own.get(full_id)
         if target is None:
             target = _standing_in(stored[full_id], short)
-        merged[full_id] = merge_entity(target, replace(short, id=full_id))
+        said = AliasEvidence(
+            short.name,
+            short.mentions[0].chunk_id if short.mentions else "",
+            f"{short.name} is the short form of {target.name}",
+        )
+        merged[full_id] = merge_entity(
+            target,
+            replace(short, id=full_id, alias_evidence=(*short.alias_evidence, said)),
+        )
     kept = [
         merged.get(entity.id, entity) for entity in extraction.entities if entity.id not in renamed
     ]

@@ -1,0 +1,329 @@
+"""The typed-relation vocabulary of the offline extractor and the word patterns stating each type.
+
+The vocabulary is fixed (``RELATION_TYPES``); co-occurrence and a speaker naming something stay
+separate weak signals (``WEAK_TYPES``), never facts. A verb pattern (``VERB_RULES``) is matched
+against the lower-cased text strictly between a subject mention and an object mention of one
+sentence; the subject may be a name, the speaker's own "I"/"my"/"we", the addressee's "you"/"your"
+or a "he"/"she" resolved to the last person mentioned. Each rule says which kinds of object it
+takes. ``negated`` and ``closed`` read the words of the match for negation ("don't like" →
+DISLIKES, "not working at" → nothing) and tense ("used to live in" → a LIVES_IN that has ended).
+``QUESTION_FRAMES`` turn a question to the other speaker ("Where do you work now?") and the first
+fitting name of the answer ("At UCLA, as a TA") into a fact about the one who answered.
+Kinship and role words ("my sister Ada", "Priya, my manager") are ``KIN_RELATIONS``. Imports only
+the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+RELATION_TYPES = (
+    "WORKS_AT", "WORKS_ON", "WORKS_WITH", "LEADS", "STUDIES_AT", "LIVES_IN", "MOVED_TO", "FROM",
+    "VISITED", "ATTENDED", "PLANS", "MARRIED_TO", "PARTNER_OF", "FAMILY_OF", "FRIEND_OF", "KNOWS",
+    "RECOMMENDED", "HIRED", "OWNS", "LIKES", "DISLIKES", "SEES",
+)  # fmt: skip
+WEAK_TYPES = frozenset({"MENTIONS", "CO_OCCURS"})
+
+# Object kinds a rule accepts: person, place, organization, event, project, product, other.
+PERSON = frozenset({"person"})
+PLACE = frozenset({"place"})
+ORG = frozenset({"organization"})
+WHERE = frozenset({"place", "organization"})
+EVENTFUL = frozenset({"event", "place", "organization"})
+WORK = frozenset({"project", "product"})
+THING = frozenset({"other", "product", "project", "event", "place", "organization", "person"})
+NAMED = THING
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+@dataclass(frozen=True, slots=True)
+class VerbRule:
+    pattern: re.Pattern[str]
+    relation: str
+    objects: frozenset[str]
+    reverse: bool = False  # the object is the relation's source ("signed with X" → X HIRED me)
+
+
+_ADV = r"(?:(?:just|also|still|now|currently|really|finally|recently|actually|already|even|"
+_ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't|no longer)\s+)*"
+_AUX = r"(?:(?:'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
+_AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
+_AUX += r"used to|going to|gonna|want to|wanna|plan to|planning to|hope to|hoping to|got|get|"
+_AUX += r"been|be|being)\s+)*"
+_PRE = r"^\s+" + _ADV + _AUX + _ADV
+_THE = r"(?:(?:the|a|an|our|my|his|her|their)\s+)?"
+ROLE_WORDS = (
+    "engineer|developer|designer|nurse|teacher|manager|director|cto|ceo|cfo|coo|founder|"
+    "co-founder|intern|ta|assistant|doctor|surgeon|physio|physiotherapist|vet|recruiter|lead|"
+    "analyst|consultant|barista|chef|cook|lawyer|scientist|researcher|professor|lecturer|editor|"
+    "writer|architect|accountant|officer|head|boss|colleague|coworker|co-worker|partner|"
+    "volunteer|student|programmer|dentist|therapist|pharmacist|receptionist|cashier|waiter|"
+    "waitress|bartender|driver|mechanic|electrician|plumber|builder|artist|musician|coach|"
+    "trainer|instructor|tutor|administrator|admin|clerk|secretary|agent|broker|advisor|adviser|"
+    "member|employee|staff|paediatric nurse|pediatric nurse|nanny|babysitter|supervisor"
+)
+
+
+def _rule(
+    pattern: str, relation: str, objects: frozenset[str], *, reverse: bool = False
+) -> VerbRule:
+    return VerbRule(re.compile(pattern + r"$"), relation, objects, reverse)
+
+
+VERB_RULES: tuple[VerbRule, ...] = (
+    _rule(_PRE + r"(?:work|works|worked|working)\s+(?:\w+\s+){0,3}?(?:at|for)\s+" + _THE,
+          "WORKS_AT", WHERE | frozenset({"other"})),
+    _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
+          "WORKS_AT", ORG),
+    _rule(r"^(?:\s*,)?\s+" + _ADV + _AUX + r"(?:as\s+)?(?:a|an|the|our|my|his|her|their)?\s*"
+          r"(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for|in)\s+" + _THE,
+          "WORKS_AT", ORG | frozenset({"other"})),
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,4}?(?:job|position|role|internship|placement|shift|office)\s+"
+          r"(?:at|with|in)\s+" + _THE, "WORKS_AT", ORG),
+    _rule(_PRE + r"(?:joined|join|joining|started\s+at|start\s+at|starting\s+at)\s+" + _THE,
+          "WORKS_AT", ORG),
+    _rule(r"^\s+at\s+" + _THE, "WORKS_AT", ORG),
+    _rule(_PRE + r"(?:signed|signing)\s+(?:on\s+)?with\s+" + _THE, "HIRED", ORG, reverse=True),
+    _rule(_PRE + r"(?:got\s+)?hired\s+by\s+" + _THE, "HIRED", ORG, reverse=True),
+    _rule(_PRE + r"(?:hired|hires|hiring|recruited|recruits)\s+", "HIRED", PERSON),
+    _rule(_PRE + r"(?:work|works|worked|working)\s+on\s+" + _THE, "WORKS_ON", WORK),
+    _rule(r"^\s+(?:(?:is|was|are|'s)\s+)?on\s+" + _THE, "WORKS_ON", WORK),
+    _rule(_PRE + r"(?:build|builds|building|built|develop|develops|developing|developed|ship|"
+          r"ships|shipping|shipped)\s+" + _THE, "WORKS_ON", WORK),
+    _rule(_PRE + r"(?:work|works|worked|working)\s+(?:closely\s+)?(?:alongside|with)\s+",
+          "WORKS_WITH", PERSON),
+    _rule(_PRE + r"(?:become\s+|became\s+|as\s+)?(?:the\s+)?(?:[\w-]+\s+)?(?:lead|head|"
+          r"leader|manager|captain|founder)\s+(?:on|of|for)\s+" + _THE,
+          "LEADS", WORK | ORG | frozenset({"event", "other"})),
+    _rule(_PRE + r"(?:lead|leads|leading|led|run|runs|running|ran|manage|manages|managing|"
+          r"managed|founded|head|heads|heading)\s+" + _THE, "LEADS", WORK | ORG),
+    _rule(_PRE + r"(?:stud(?:y|ies|ied|ying)|enrolled|a\s+student|student|major(?:ing)?\s+\w+|"
+          r"doing\s+(?:a|my|her|his)\s+\w+)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
+    _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
+          r"(?:\w+\s+)?in\s+" + _THE, "LIVES_IN", PLACE | frozenset({"other"})),
+    _rule(_PRE + r"(?:based|living)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
+          "LIVES_IN", PLACE),
+    _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate)\s+(?:back\s+)?"
+          r"(?:over\s+)?(?:to|into)\s+" + _THE, "MOVED_TO", PLACE),
+    _rule(_PRE + r"(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
+    _rule(_PRE + r"(?:come|comes|came)\s+(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
+    _rule(_PRE + r"(?:grew|grow|growing)\s+up\s+in\s+" + _THE, "FROM", PLACE),
+    _rule(_PRE + r"(?:attended|attend|attending|ran|run|running|competed\s+in|compete\s+in|"
+          r"took\s+part\s+in|participated\s+in|entered|performed\s+at)\s+" + _THE,
+          "ATTENDED", frozenset({"event"})),
+    _rule(_PRE + r"(?:signed\s+up\s+for|registered\s+for|got\s+a\s+place\s+in|booked|"
+          r"preparing\s+for|training\s+for|going\s+to|heading\s+to|off\s+to|flying\s+to|"
+          r"travelling\s+to|traveling\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|thinking\s+of\s+"
+          r"going\s+to|want\s+to\s+go\s+to|planning\s+on|visiting)\s+" + _THE,
+          "PLANS", EVENTFUL),
+    _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
+          r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
+          "VISITED", WHERE | frozenset({"event"})),
+    _rule(_PRE + r"(?:visited|toured|explored|stayed\s+(?:at|in)|holiday\s+in|vacation\s+in|"
+          r"trip\s+to)\s+" + _THE, "VISITED", WHERE),
+    _rule(_PRE + r"(?:married|marrying|wed)\s+(?:to\s+)?", "MARRIED_TO", PERSON),
+    _rule(_PRE + r"(?:engaged\s+to|dating|seeing\s+someone\s+called|going\s+out\s+with|"
+          r"proposed\s+to|in\s+a\s+relationship\s+with)\s+", "PARTNER_OF", PERSON),
+    _rule(_PRE + r"(?:met|meet|meets|meeting|know|knows|knew|befriended)\s+(?:up\s+with\s+)?",
+          "KNOWS", PERSON),
+    _rule(r"^\s+(?:(?:had|have|having|my|our|a|the|monthly|weekly|usual)\s+)*(?:coffee|lunch|"
+          r"dinner|drinks|breakfast|catch-up|catch up)\s+with\s+", "KNOWS", PERSON),
+    _rule(_PRE + r"(?:friendship|friends)\s+with\s+", "FRIEND_OF", PERSON),
+    _rule(r"^\s+(?:(?:your|my|his|her|our)\s+)?friendship\s+with\s+", "FRIEND_OF", PERSON),
+    _rule(_PRE + r"(?:recommended|recommends|recommend|suggested|suggests|referred\s+me\s+to|"
+          r"put\s+me\s+in\s+touch\s+with|introduced\s+me\s+to|pointed\s+me\s+to|told\s+me\s+"
+          r"about)\s+(?:[\w'’-]+[\s,]+){0,6}?(?:called\s+|named\s+)?", "RECOMMENDED", NAMED),
+    _rule(_PRE + r"(?:own|owns|owned|adopted|bought)\s+" + _THE, "OWNS", NAMED - PERSON),
+    _rule(_PRE + r"(?:hate|hates|hated|dislike|dislikes|disliked|loathe|loathes|loathed|"
+          r"can't\s+stand|can’t\s+stand|not\s+a\s+fan\s+of)\s+" + _THE, "DISLIKES", NAMED),
+    _rule(_PRE + r"(?:love|loves|loved|like|likes|liked|enjoy|enjoys|enjoyed|adore|adores|"
+          r"adored|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|into|fond\s+of)\s+" + _THE,
+          "LIKES", NAMED),
+    _rule(_PRE + r"(?:see|sees|seeing|saw|booked|booked\s+in\s+with|appointment\s+with|"
+          r"session\s+with|check-?up\s+with|treated\s+by|referred\s+to)\s+"
+          r"(?:(?:someone|somebody|a\s+[\w-]+)\s+(?:called|named)\s+)?", "SEES", PERSON),
+    _rule(r"^\s+(?:[\w-]+\s+){0,3}?(?:results?|appointment|session|check-?up)\s+(?:back\s+)?"
+          r"(?:from|with)\s+", "SEES", PERSON),
+)  # fmt: skip
+
+# Rules that need the object to look like a professional to count as SEES ("see Ada on Sunday"
+# is not a visit to a doctor): a title before it or a care word in the sentence.
+CARE_WORDS = _words(
+    """
+    doctor dr gp physio physiotherapist therapist dentist surgeon vet counsellor counselor
+    psychologist psychiatrist nurse consultant specialist clinic surgery hospital appointment
+    osteopath chiropractor optician midwife
+    """
+)
+TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "doctor"})
+
+_NEGATION = re.compile(r"\b(?:not|never|no longer|n't|n’t|nor|hardly|barely)\b|n't\b|n’t\b")
+_CLOSED = re.compile(
+    r"\b(?:used to|no longer|not anymore|any more|anymore|formerly|previously|was|were)\b"
+    r"|\blived\b|\bworked\b|\bstudied\b"
+)
+_STILL_OPEN = re.compile(r"\b(?:have|has|'ve|’ve|still)\b")
+_FUTURE = re.compile(
+    r"\b(?:tomorrow|tonight|next|soon|later|upcoming|will|'ll|’ll|going to|gonna|plan|planning|"
+    r"hope|hoping|want to|this (?:weekend|week|month|year|summer|winter|spring|autumn|fall)|"
+    r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
+)
+FUNCTIONAL_CLOSABLE = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "MARRIED_TO"})
+
+
+def negated(text: str) -> bool:
+    """Whether the words of a match deny what they state."""
+    return _NEGATION.search(text) is not None
+
+
+def closed(text: str) -> bool:
+    """Whether the words of a match put the fact in the past ("used to live in", "lived in")."""
+    return _CLOSED.search(text) is not None and _STILL_OPEN.search(text) is None
+
+
+def future(text: str) -> bool:
+    """Whether a sentence speaks of what is still to come."""
+    return _FUTURE.search(text) is not None
+
+
+def apply_polarity(relation: str, words: str) -> str | None:
+    """The relation a match states once negation is read; ``None`` when it states nothing."""
+    if not negated(words):
+        return relation
+    if relation == "LIKES":
+        return "DISLIKES"
+    if relation == "DISLIKES":
+        return "LIKES"
+    return None
+
+
+# A capitalised name in the middle of "X and Y ..." followed by one of these states a couple.
+COUPLE = re.compile(
+    r"^\s+and\s+$",
+)
+COUPLE_AFTER = re.compile(
+    r"^(?:'s|’s)?\s+(?:(?:have|are|got|just|finally|are\s+getting|have\s+just)\s+)*(?:set\s+a\s+"
+    r"date|engaged|married|getting\s+married|wedding|together|dating|a\s+couple|moved\s+in\s+"
+    r"together|anniversary|honeymoon)\b"
+)
+PAIR_MET = re.compile(r"^\s+(?:(?:have|had|just|finally|first)\s+)*(?:met|know\s+each\s+other)\b")
+
+# "my sister Ada", "Priya, my manager", "Ada's husband Kwame": the kin or role word and the
+# relation it names between the owner of the word and the named person.
+KIN_RELATIONS = {
+    **dict.fromkeys(
+        _words(
+            """
+            mom mum mother dad father sister brother son daughter kids kid children child
+            cousin aunt auntie uncle niece nephew grandma grandpa grandmother grandfather
+            granny nan nana gran parents sibling siblings twin stepmom stepdad stepmother
+            stepfather stepsister stepbrother grandson granddaughter grandkids grandchildren
+            in-laws mother-in-law father-in-law sister-in-law brother-in-law family
+            """
+        ),
+        "FAMILY_OF",
+    ),
+    **dict.fromkeys(
+        _words(
+            """
+            wife husband spouse
+            """
+        ),
+        "MARRIED_TO",
+    ),
+    **dict.fromkeys(
+        _words(
+            """
+            partner boyfriend girlfriend fiance fiancee fiancé fiancée bf gf
+            """
+        ),
+        "PARTNER_OF",
+    ),
+    **dict.fromkeys(
+        _words(
+            """
+            friend friends buddy bestie bff pal mate flatmate roommate housemate neighbor
+            neighbour
+            """
+        ),
+        "FRIEND_OF",
+    ),
+    **dict.fromkeys(
+        _words(
+            """
+            boss colleague colleagues coworker co-worker coworkers manager teammate team
+            supervisor employee report cofounder co-founder
+            """
+        ),
+        "WORKS_WITH",
+    ),
+    **dict.fromkeys(
+        _words(
+            """
+            mentor mentee
+            """
+        ),
+        "KNOWS",
+    ),
+    **dict.fromkeys(
+        _words(
+            """
+            doctor therapist coach teacher dentist gp physio physiotherapist surgeon tutor
+            trainer counsellor counselor vet psychologist
+            """
+        ),
+        "SEES",
+    ),
+}
+# The kin words a person has one of, so a capitalised "Dad" names the one the speaker means.
+UNIQUE_KIN = _words(
+    """
+    mom mum mother dad father grandma grandpa grandmother grandfather granny nan nana gran mama
+    papa mommy mummy daddy
+    """
+)
+PETS = _words(
+    """
+    cat dog puppy pup kitten pet horse rabbit bunny hamster parrot bird tortoise turtle guinea
+    pig fish snake lizard whippet labrador terrier spaniel
+    """
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionFrame:
+    pattern: re.Pattern[str]
+    relation: str
+    objects: frozenset[str]
+
+
+def _frame(pattern: str, relation: str, objects: frozenset[str]) -> QuestionFrame:
+    return QuestionFrame(re.compile(pattern), relation, objects)
+
+
+QUESTION_FRAMES: tuple[QuestionFrame, ...] = (
+    _frame(r"\bwhere\b.*\byou\b.*\b(?:work|working|employed|job)\b", "WORKS_AT", WHERE),
+    _frame(r"\b(?:which|what)\s+(?:company|firm|employer|organi[sz]ation|team)\b.*\byou",
+           "WORKS_AT", ORG),
+    _frame(r"\bwho\b.*\byou\b.*\bwork(?:ing)?\s+for\b", "WORKS_AT", ORG),
+    _frame(r"\b(?:where|which|what)\b.*\byou\b.*\bstud(?:y|ying)\b", "STUDIES_AT", WHERE),
+    _frame(r"\b(?:which|what)\s+(?:school|university|uni|college)\b.*\byou", "STUDIES_AT", WHERE),
+    _frame(r"\bwhere\b.*\byou\b.*\b(?:from|grow\s+up|grew\s+up)\b", "FROM", PLACE),
+    _frame(r"\bwhere\b.*\byou\b.*\bmov(?:e|ed|ing)\b", "MOVED_TO", PLACE),
+    _frame(r"\bwhere\b.*\byou\b.*\b(?:live|living|based|stay|staying)\b", "LIVES_IN", PLACE),
+    _frame(r"\bwhere\b.*\byou\b.*\b(?:go|went|been|travel|travelled|traveled|visit|visited|"
+           r"trip|holiday|vacation)\b", "VISITED", WHERE),
+    _frame(r"\bwhere\b.*\byou\b.*\b(?:going|heading|off\s+to|planning)\b", "PLANS", EVENTFUL),
+    _frame(r"\bwhat\b.*\byou\b.*\bwork(?:ing)?\s+on\b", "WORKS_ON", WORK | frozenset({"other"})),
+    _frame(r"\bwho\b.*\byour\s+(?:doctor|gp|physio|therapist|dentist)\b", "SEES", PERSON),
+)  # fmt: skip
+AFFIRMATIVE = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|ya|yea|sure|correct|indeed|definitely|absolutely|of course|"
+    r"i do|i did|i am|i have|that's right|that’s right|right)\b",
+    re.IGNORECASE,
+)

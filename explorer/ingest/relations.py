@@ -1,0 +1,442 @@
+"""Typed facts read from one turn, and from a question and the answer that follows it.
+
+The offline extractor hands over, per turn, its name mentions (``Slot``) and who speaks and is
+spoken to; this module adds the words that stand for people without naming them and reads the
+facts (see ``relation_rules`` for the vocabulary and the patterns):
+
+* subjects are names, the speaker's "I"/"my"/"we" (and a sentence that opens on a verb, as chat
+  does: "Had coffee with Helen"), the addressee's "you"/"your", and "he"/"she" resolved to the
+  last person named before it (not the speaker or the addressee);
+* a verb rule matched on the words between a subject and an object states a fact; "X and I
+  are ..." gives X the facts of "I"; negation flips LIKES/DISLIKES and drops the rest, and past
+  tense ("used to live in") marks a fact as ended;
+* kinship and role words: "my sister Ada", "Priya, my manager", "Ada's husband Kwame", "X is Ada's
+  flatmate"; couples ("Ada and Kwame have set a date"), pairs who met, pets ("my cat Pimienta");
+* a project a person names in a first-person sentence is one they work on;
+* nothing asked is a fact: a question's facts wait for a "yes" from the one asked, and a
+  question frame ("Where do you work now?") takes the first fitting name of the answer.
+
+Agents (assistant speakers) are never the subject of a fact. Imports the standard library and
+the ingest rules and word reading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from explorer.ingest.name_reading import Token
+from explorer.ingest.relation_rules import (
+    AFFIRMATIVE,
+    CARE_WORDS,
+    COUPLE_AFTER,
+    EVENTFUL,
+    KIN_RELATIONS,
+    PAIR_MET,
+    PETS,
+    QUESTION_FRAMES,
+    TITLES,
+    VERB_RULES,
+    WHERE,
+    apply_polarity,
+    closed,
+    future,
+)
+
+MAX_GAP = 90  # characters between a subject and an object
+SUBJECT_TYPES = frozenset({"person", "organization", "other"})
+NAMED_TYPES = frozenset({"person", "place", "organization", "event", "project", "product", "other"})
+
+
+class Named(Protocol):
+    """What the rules need of an entity being built: its id and type."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def type(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A place in a turn's text that stands for an entity (a name, or a pronoun read as one)."""
+
+    start: int
+    end: int
+    sentence: int
+    entity: Named
+    pronoun: bool = False
+    object_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    source: Named
+    target: Named
+    relation: str
+    start: int  # the sentence stating it
+    end: int
+    ended: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn as the rules read it."""
+
+    text: str
+    sentences: Sequence[tuple[int, int]]
+    tokens: Sequence[Token]
+    names: Sequence[Slot]
+    speaker: Named | None  # a person speaker; ``None`` for an agent or an unknown speaker
+    addressee: Named | None
+    recent: Sequence[Named]  # people named in earlier turns, most recent last
+
+
+_FIRST = frozenset({"i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll", "my", "we"})
+_FIRST |= frozenset({"we're", "we’re", "we've", "we’ve", "our", "we'll", "we’ll"})
+_FIRST_OBJECT = frozenset({"me", "us"})
+_SECOND = frozenset({"you", "you're", "you’re", "you've", "you’ve", "you'll", "you’ll", "your"})
+_SECOND |= frozenset({"you'd", "you’d"})
+_THIRD = frozenset({"he", "she", "he's", "she's", "he’s", "she’s", "his", "he'd", "she'd"})
+# A chat sentence that opens on one of these has dropped its "I".
+_DROPPED_SUBJECT = frozenset(
+    [
+        "had",
+        "got",
+        "went",
+        "picked",
+        "booked",
+        "did",
+        "finished",
+        "started",
+        "signed",
+        "told",
+        "asked",
+        "spent",
+        "met",
+        "saw",
+        "took",
+        "bought",
+        "made",
+        "tried",
+        "found",
+        "back",
+        "just",
+        "finally",
+    ]
+)
+_PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")
+_OBJECT_PREP = re.compile(r"\b(?:at|to|from)\s+(?:the\s+)?$")
+_KIN_BEFORE = re.compile(
+    r"\b(?P<owner>my|our|your|his|her)\s+(?:(?:[\w-]+)\s+)?(?P<kin>[\w-]+)"
+    r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?\s*,?\s*$",
+    re.IGNORECASE,
+)
+_KIN_AFTER = re.compile(
+    r"^\s*(?:,\s*|\s+(?:is|was|'s|’s)\s+)(?P<owner>my|our|your|his|her)\s+(?:[\w-]+\s+)?"
+    r"(?P<kin>[\w-]+)\b",
+    re.IGNORECASE,
+)
+_POSSESSIVE_KIN = re.compile(r"^(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?P<kin>[\w-]+)\s*,?\s*$")
+_IS_POSSESSED = re.compile(r"^(?:'s|’s)\s+(?P<words>(?:[\w-]+\s*){1,3})")
+_PET_BEFORE = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?P<pet>[\w-]+)\s*,?\s*$", re.I)
+_PET_AFTER = re.compile(r"^\s+(?:is|was)\s+(?:my|our)\s+(?:[\w-]+\s+)?(?P<pet>[\w-]+)\b", re.I)
+_ACTIVITY = re.compile(
+    r"^\s+(?:'m|’m|am|are|is|'re|’re|will\s+be|'ll\s+be|’ll\s+be)\s+\w+ing\s+(?:at|in|to)\s+"
+    r"(?:the\s+)?$"
+)
+_ON_THE_WAY = re.compile(
+    r"^\s+(?:'m|’m|am|was)\s+on\s+(?:the|a|my)\s+(?:train|flight|bus|way)\s+to\s+$"
+)
+
+
+def _is_question(text: str, span: tuple[int, int]) -> bool:
+    return text[span[0] : span[1]].rstrip().endswith("?")
+
+
+def _pronoun_slots(turn: Turn) -> list[Slot]:
+    """Slots for the words that stand for the speaker, the addressee or the last person named."""
+    slots: list[Slot] = []
+    named = sorted(turn.names, key=lambda slot: slot.start)
+    excluded = {entity.id for entity in (turn.speaker, turn.addressee) if entity is not None}
+    opened: set[int] = set()
+    for token in turn.tokens:
+        word = token.folded
+        entity: Named | None = None
+        object_only = False
+        if word in _FIRST:
+            entity = turn.speaker
+        elif word in _FIRST_OBJECT:
+            entity, object_only = turn.speaker, True
+        elif word in _SECOND:
+            entity = turn.addressee
+        elif word in _THIRD:
+            before = [
+                slot.entity
+                for slot in named
+                if slot.start < token.start
+                and slot.entity.type == "person"
+                and slot.entity.id not in excluded
+            ]
+            people = before or [p for p in turn.recent if p.id not in excluded]
+            entity = people[-1] if people else None
+        elif (
+            token.sentence not in opened
+            and token.clause_start
+            and word in _DROPPED_SUBJECT
+            and turn.speaker is not None
+        ):
+            slots.append(Slot(token.start, token.start, token.sentence, turn.speaker, True))
+        opened.add(token.sentence)
+        if entity is not None:
+            slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
+    return slots
+
+
+def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
+    """The facts a turn states, and those its questions would state if the answer is yes."""
+    slots = sorted((*turn.names, *_pronoun_slots(turn)), key=lambda slot: (slot.start, slot.end))
+    stated: list[Fact] = []
+    asked: list[Fact] = []
+    by_sentence: dict[int, list[Slot]] = {}
+    for slot in slots:
+        by_sentence.setdefault(slot.sentence, []).append(slot)
+    for sentence, members in sorted(by_sentence.items()):
+        span = turn.sentences[sentence]
+        found = _sentence_facts(turn, span, members)
+        (asked if _is_question(turn.text, span) else stated).extend(found)
+    return stated, asked
+
+
+def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    text = turn.text
+    lowered = text.casefold()
+    sentence_text = lowered[span[0] : span[1]]
+    found: list[Fact] = []
+
+    def add(source: Named, target: Named, relation: str, ended: bool = False) -> None:
+        if source.id != target.id and source.type != "agent" and target.type != "agent":
+            found.append(Fact(source, target, relation, span[0], span[1], ended))
+
+    facts_of: dict[int, list[tuple[Named, str, bool, bool]]] = {}
+    for index, subject in enumerate(slots):
+        if subject.object_only or subject.entity.type not in SUBJECT_TYPES:
+            continue
+        mine = facts_of.setdefault(index, [])
+        for other in slots[index + 1 :]:
+            if other.start - subject.end > MAX_GAP:
+                break
+            if other.pronoun and not other.object_only and other.entity.type != "person":
+                continue
+            target = other.entity
+            if target.type not in NAMED_TYPES or target.id == subject.entity.id:
+                continue
+            between = lowered[subject.end : other.start]
+            read = _verb_fact(between, target, sentence_text, lowered, other)
+            if read is None:
+                continue
+            relation, reverse, ended = read
+            mine.append((target, relation, reverse, ended))
+            break
+    for index, subject in enumerate(slots):
+        for target, relation, reverse, ended in facts_of.get(index, ()):
+            if reverse:
+                add(target, subject.entity, relation, ended)
+            else:
+                add(subject.entity, target, relation, ended)
+        # "Lena and I are climbing ...": the first of a pair shares the second's facts.
+        if index + 1 < len(slots):
+            partner = slots[index + 1]
+            joined = lowered[subject.end : partner.start]
+            if re.fullmatch(r"\s+and\s+", joined) and subject.entity.type == "person":
+                for target, relation, reverse, ended in facts_of.get(index + 1, ()):
+                    if reverse:
+                        add(target, subject.entity, relation, ended)
+                    else:
+                        add(subject.entity, target, relation, ended)
+                after = lowered[partner.end : partner.end + 60]
+                if partner.entity.type == "person":
+                    if COUPLE_AFTER.match(after):
+                        add(subject.entity, partner.entity, "PARTNER_OF")
+                    elif PAIR_MET.match(after):
+                        add(subject.entity, partner.entity, "KNOWS")
+    found.extend(_kin_facts(turn, span, slots))
+    found.extend(_project_facts(turn, slots))
+    return found
+
+
+def _verb_fact(
+    between: str, target: Named, sentence_text: str, lowered: str, other: Slot
+) -> tuple[str, bool, bool] | None:
+    """The relation the words between a subject and an object state: (type, reverse, ended)."""
+    between = _TRAILING_TITLE.sub("", between)
+    if len(between) > MAX_GAP or any(mark in between for mark in (".", "?", "!", ";", ":")):
+        return None
+    for rule in VERB_RULES:
+        if target.type not in rule.objects or not rule.pattern.fullmatch(between):
+            continue
+        relation = apply_polarity(rule.relation, between)
+        if relation is None:
+            return None
+        if relation == "SEES" and not _cared_for(sentence_text, lowered, other):
+            continue
+        if relation == "VISITED" and target.type == "event":
+            relation = "ATTENDED"
+        if relation == "PLANS" and not future(sentence_text) and "visiting" in between:
+            relation = "VISITED"
+        elif relation in ("VISITED", "ATTENDED") and future(sentence_text):
+            relation = "PLANS"
+        return relation, rule.reverse, closed(between) and relation in _CLOSABLE
+    if target.type in EVENTFUL and _ACTIVITY.fullmatch(between) and future(sentence_text):
+        return "PLANS", False, False
+    if target.type in WHERE and _ON_THE_WAY.fullmatch(between):
+        return "VISITED", False, False
+    return None
+
+
+_TRAILING_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|mx|miss)\.?\s*$")
+_CLOSABLE = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "MARRIED_TO", "PARTNER_OF"})
+
+
+def _cared_for(sentence_text: str, lowered: str, slot: Slot) -> bool:
+    before = lowered[max(0, slot.start - 6) : slot.start].strip(" .").split()
+    if before and before[-1] in TITLES:
+        return True
+    if "someone called" in sentence_text or "someone named" in sentence_text:
+        return True
+    return any(word in CARE_WORDS for word in re.findall(r"[a-z]+", sentence_text))
+
+
+def _owner(word: str, turn: Turn, slot_start: int, slots: list[Slot]) -> Named | None:
+    word = word.casefold()
+    if word in ("my", "our"):
+        return turn.speaker
+    if word == "your":
+        return turn.addressee
+    for slot in reversed(slots):
+        if slot.start < slot_start and slot.pronoun and slot.entity.type == "person":
+            return slot.entity
+    return None
+
+
+def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    text = turn.text
+    facts: list[Fact] = []
+    names = [slot for slot in slots if not slot.pronoun]
+
+    def add(source: Named | None, target: Named, relation: str) -> None:
+        if source is None or source.id == target.id or "agent" in (source.type, target.type):
+            return
+        facts.append(Fact(source, target, relation, span[0], span[1]))
+
+    for position, slot in enumerate(names):
+        entity = slot.entity
+        window = text[max(span[0], slot.start - 60) : slot.start]
+        for match in (_KIN_BEFORE.search(window), _KIN_AFTER.match(text[slot.end : span[1]])):
+            if match is not None:
+                owner = _owner(match.group("owner"), turn, slot.start, slots)
+                facts.extend(_kin_word_facts(match, owner, slot, names, text, span))
+        pet_after = _PET_AFTER.match(text[slot.end : span[1]])
+        if pet_after and pet_after.group("pet").casefold() in PETS:
+            add(turn.speaker, entity, "OWNS")
+        # "Ada's husband Kwame" and "Priya, my manager, is Ada's old flatmate".
+        later = names[position + 1] if position + 1 < len(names) else None
+        if later is None or entity.type != "person" or later.entity.type != "person":
+            continue
+        gap = text[slot.end : later.start]
+        possessed = _POSSESSIVE_KIN.match(gap)
+        kin = possessed.group("kin").casefold() if possessed else ""
+        if _IS_GAP.fullmatch(gap):
+            tail = _IS_POSSESSED.match(text[later.end : span[1]])
+            words = tail.group("words").casefold().split() if tail else []
+            kin = next((word for word in words if word in KIN_RELATIONS), "")
+        if kin in KIN_RELATIONS:
+            add(entity, later.entity, KIN_RELATIONS[kin])
+    return facts
+
+
+_IS_GAP = re.compile(r"(?:\s*,[^,.;]{1,30},)?\s+(?:is|was|'s|’s)\s+", re.IGNORECASE)
+
+
+def _kin_word_facts(
+    match: re.Match[str],
+    owner: Named | None,
+    slot: Slot,
+    names: Sequence[Slot],
+    text: str,
+    span: tuple[int, int],
+) -> list[Fact]:
+    """What "my sister Ada", "my cat Pimienta" or "my boss at Acme, Filipa" state."""
+    entity = slot.entity
+    kin = match.group("kin").casefold()
+    if owner is None or owner.id == entity.id or "agent" in (owner.type, entity.type):
+        return []
+    if kin in PETS and entity.type != "person":
+        return [Fact(owner, entity, "OWNS", *span)]
+    if kin not in KIN_RELATIONS or entity.type != "person":
+        return []
+    facts = [Fact(owner, entity, KIN_RELATIONS[kin], *span)]
+    where = match.groupdict().get("where")
+    if where and KIN_RELATIONS[kin] == "WORKS_WITH":
+        for other in names:
+            named = text[other.start : other.end]
+            if other.entity.type == "organization" and other.start < slot.start and named in where:
+                facts.append(Fact(entity, other.entity, "WORKS_AT", *span))
+                facts.append(Fact(owner, other.entity, "WORKS_AT", *span))
+    return facts
+
+
+def _project_facts(turn: Turn, slots: list[Slot]) -> list[Fact]:
+    """A person who names a project in a sentence about themselves works on it."""
+    speaker = turn.speaker
+    if speaker is None:
+        return []
+    firsts = {slot.sentence for slot in slots if slot.pronoun and slot.entity.id == speaker.id}
+    return [
+        Fact(speaker, slot.entity, "WORKS_ON", *turn.sentences[slot.sentence])
+        for slot in slots
+        if slot.entity.type == "project" and slot.sentence in firsts
+    ]
+
+
+def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
+    """Facts of a question and its answer, about the one who answers (the question's addressee).
+
+    A yes-or-no question's own facts hold when the answer opens with a yes; a frame such as
+    "Where do you work?" takes the first name of the answer's first sentence that fits it.
+    """
+    answerer = answer.speaker
+    if answerer is None or not answer.sentences:
+        return []
+    first = answer.sentences[0]
+    facts: list[Fact] = []
+    if AFFIRMATIVE.match(answer.text):
+        facts.extend(
+            Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended)
+            for fact in asked
+            if answerer.id in (fact.source.id, fact.target.id)
+        )
+    questions = [
+        question.text[start:end].casefold()
+        for start, end in question.sentences
+        if question.text[start:end].rstrip().endswith("?")
+    ]
+    for text in questions[-1:]:
+        for frame in QUESTION_FRAMES:
+            if not frame.pattern.search(text):
+                continue
+            fitting = [
+                slot
+                for slot in answer.names
+                if slot.sentence == 0
+                and slot.entity.type in frame.objects
+                and slot.entity.id != answerer.id
+            ]
+            if fitting:
+                target = min(fitting, key=lambda slot: slot.start).entity
+                facts.append(Fact(answerer, target, frame.relation, *first))
+            break
+    return facts

@@ -1,0 +1,265 @@
+"""Typed facts, people linked across names and evidence typing in the offline extractor.
+
+Each test is a small conversation with its own names and style (none of them from the demo) and
+the exact facts or aliases it must give.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from explorer.core.models import Chunk, Entity
+from explorer.ingest.chunking import chunk_turns
+from explorer.ingest.evidence import combine
+from explorer.ingest.extractor import Extraction, extract_offline
+from explorer.ingest.importers import Turn
+from explorer.ingest.people import addressees, handle_matches, is_vocative
+from explorer.ingest.short_names import merge_short_names
+
+START = datetime(2025, 2, 3, 18, 0, tzinfo=UTC)
+
+
+def chat(*lines: tuple[str, str], conversation: str = "c1") -> list[Chunk]:
+    return chunk_turns(
+        [
+            Turn(
+                scope="friends/chat",
+                conversation_id=conversation,
+                turn_id=str(index),
+                speaker=speaker,
+                text=text,
+                timestamp=START + timedelta(minutes=index),
+            )
+            for index, (speaker, text) in enumerate(lines)
+        ]
+    )
+
+
+def facts(extraction: Extraction) -> set[tuple[str, str, str]]:
+    names = {entity.id: entity.name for entity in extraction.entities}
+    return {
+        (names[r.source_id], r.type, names[r.target_id])
+        for r in extraction.relations
+        if r.type not in ("MENTIONS", "CO_OCCURS")
+    }
+
+
+def entity(extraction: Extraction, name: str) -> Entity:
+    (found,) = [e for e in extraction.entities if e.name == name]
+    return found
+
+
+def test_a_question_and_its_answer_state_a_fact_about_the_one_who_answers() -> None:
+    extraction = extract_offline(
+        chat(
+            ("jules", "Where do you work now?"),
+            ("dev", "At UCLA, as a TA. Still figuring it out."),
+            ("jules", "Do you live in Pasadena?"),
+            ("dev", "Yeah, since March."),
+            ("jules", "Do you still work at Pixar?"),
+            ("dev", "No, not since last year."),
+        )
+    )
+    found = facts(extraction)
+    assert ("dev", "WORKS_AT", "UCLA") in found
+    assert ("dev", "LIVES_IN", "Pasadena") in found
+    assert not any(target == "Pixar" for _source, _kind, target in found)
+    assert entity(extraction, "UCLA").type == "organization"
+
+
+def test_first_person_statements_have_the_speaker_as_subject() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Rafa Ortiz", "I moved to Denver in May and I work at Brightline Studio now."),
+                ("Kim", "Nice! My sister Yuna lives in Denver too."),
+                ("Rafa Ortiz", "I'm originally from Valencia, so the snow is new."),
+            )
+        )
+    )
+    assert ("Rafa Ortiz", "MOVED_TO", "Denver") in found
+    assert ("Rafa Ortiz", "WORKS_AT", "Brightline Studio") in found
+    assert ("Rafa Ortiz", "FROM", "Valencia") in found
+    assert ("Kim", "FAMILY_OF", "Yuna") in found or ("Yuna", "FAMILY_OF", "Kim") in found
+    assert ("Yuna", "LIVES_IN", "Denver") in found
+
+
+def test_negation_turns_a_like_into_a_dislike_and_drops_other_facts() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Priti", "I really love Radiohead but I don't like Coldplay at all."),
+                ("Sam", "I hate Coldplay too. I don't work at Spotify any more, by the way."),
+            )
+        )
+    )
+    assert ("Priti", "LIKES", "Radiohead") in found
+    assert ("Priti", "DISLIKES", "Coldplay") in found
+    assert ("Priti", "LIKES", "Coldplay") not in found
+    assert ("Sam", "DISLIKES", "Coldplay") in found
+    assert not any(kind == "WORKS_AT" for _source, kind, _target in found)
+
+
+def test_used_to_live_in_closes_the_fact() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Bo", "I used to live in Utrecht, now it's all about the new job."),
+            ("Lin", "I live in Rotterdam."),
+        )
+    )
+    names = {e.id: e.name for e in extraction.entities}
+    lived = {
+        (names[r.source_id], names[r.target_id]): r
+        for r in extraction.relations
+        if r.type == "LIVES_IN"
+    }
+    assert lived[("Bo", "Utrecht")].valid_to == START
+    assert lived[("Lin", "Rotterdam")].valid_to is None
+
+
+def test_a_vocative_links_the_name_to_the_speaker_addressed_with_its_evidence() -> None:
+    turns = chat(
+        ("emi", "morning! did you get the tickets?"),
+        ("tobes", "Hey Kate! Yes, two for Friday."),
+        ("emi", "amazing, thank you"),
+        ("tobes", "Thanks for sorting the train, Kate."),
+    )
+    extraction = extract_offline(turns)
+    emi = entity(extraction, "emi")
+    assert emi.type == "person"
+    assert "Kate" in emi.aliases
+    (said,) = [item for item in emi.alias_evidence if item.alias == "Kate"]
+    assert said.chunk_id == turns[1].id
+    assert said.reason == "addressed as Kate by tobes"
+    assert not [e for e in extraction.entities if e.name == "Kate"]
+
+
+def test_a_name_the_addressee_uses_for_someone_else_is_not_their_alias() -> None:
+    extraction = extract_offline(
+        chat(
+            ("ana", "Thanks, Marco."),
+            ("bea", "Marco is my brother, I'm Bea!"),
+        )
+    )
+    assert "Marco" not in entity(extraction, "ana").aliases
+
+
+def test_a_display_handle_spells_a_full_name() -> None:
+    assert handle_matches("kate_w", "Kate Williams")
+    assert handle_matches("kwilliams", "Kate Williams")
+    assert not handle_matches("kate_w", "Kwame Boateng")
+    extraction = extract_offline(
+        chat(
+            ("dan", "Is this Kate Williams from the climbing wall?"),
+            ("kate_w", "Ha, yes, the very same."),
+        )
+    )
+    handle = entity(extraction, "kate_w")
+    assert "Kate Williams" in handle.aliases
+    assert handle.alias_evidence[0].reason == "handle kate_w spells Kate Williams"
+
+
+def test_a_capitalised_kinship_name_is_family_and_joins_the_named_parent() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Noa Levi", "My dad, Avi, is visiting. Dad wants to see the harbour."),
+            ("Assistant", "Lovely. How long is your dad staying?"),
+            ("Noa Levi", "A week. I'll take Dad to the market on Sunday."),
+        )
+    )
+    avi = entity(extraction, "Avi")
+    assert avi.type == "person"
+    assert "Dad" in avi.aliases
+    assert any(item.alias == "Dad" for item in avi.alias_evidence)
+    assert ("Noa Levi", "FAMILY_OF", "Avi") in facts(extraction)
+
+
+def test_kinship_possessives_couples_and_pets() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Lior", "Dana's husband Omer is a chef at Olive Tavern."),
+                ("Gal", "Funny, Rina, my manager, is Dana's old flatmate."),
+                ("Lior", "Maya and Ido have set a date! And my cat Pilpel is fine."),
+            )
+        )
+    )
+    assert ("Dana", "MARRIED_TO", "Omer") in found or ("Omer", "MARRIED_TO", "Dana") in found
+    assert ("Omer", "WORKS_AT", "Olive Tavern") in found
+    assert ("Gal", "WORKS_WITH", "Rina") in found or ("Rina", "WORKS_WITH", "Gal") in found
+    assert ("Dana", "FRIEND_OF", "Rina") in found or ("Rina", "FRIEND_OF", "Dana") in found
+    assert ("Ido", "PARTNER_OF", "Maya") in found or ("Maya", "PARTNER_OF", "Ido") in found
+    assert ("Lior", "OWNS", "Pilpel") in found
+
+
+def test_questions_state_nothing_without_an_answer() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Assistant", "Did you move to Lyon in the end?"),
+                ("Zoe Martin", "Still deciding, honestly."),
+            )
+        )
+    )
+    assert found == set()
+
+
+def test_a_pronoun_subject_is_the_last_person_named() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Ines Duarte", "I met Sofia Reyes at the gallery."),
+                ("Ines Duarte", "She works at Atlas Press and she recommended Carmen Vidal."),
+            )
+        )
+    )
+    assert {
+        ("Ines Duarte", "KNOWS", "Sofia Reyes"),
+        ("Sofia Reyes", "KNOWS", "Ines Duarte"),
+    } & found
+    assert ("Sofia Reyes", "WORKS_AT", "Atlas Press") in found
+    assert ("Sofia Reyes", "RECOMMENDED", "Carmen Vidal") in found
+
+
+def test_typing_from_evidence() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Omar", "Hey Lucía, the Leeds Marathon is in April."),
+            ("lucia", "Ugh. Project Falcon ships that week and I'm at Hartwell Labs till late."),
+            ("Omar", "Zaid says you should skip it. I read The Quiet Harbour by Nell Ames."),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Leeds Marathon"] == "event"
+    assert kinds["Project Falcon"] == "project"
+    assert kinds["Hartwell Labs"] == "organization"
+    assert kinds["Zaid"] == "person"
+    assert kinds["The Quiet Harbour"] == "other"
+    assert kinds["Nell Ames"] == "person"
+    assert "Lucía" in entity(extraction, "lucia").aliases
+
+
+def test_short_forms_of_organisations_and_projects_join_the_full_name() -> None:
+    first = extract_offline(
+        chat(("Ann", "I joined Corvex Systems to work on Project Lark."), conversation="a")
+    )
+    second = extract_offline(
+        chat(("Ann", "Things at Corvex are busy and Lark slipped."), conversation="b")
+    )
+    merged = merge_short_names(combine([first, second]))
+    names = {e.name: e for e in merged.entities}
+    assert "Corvex" in names["Corvex Systems"].aliases
+    assert "Lark" in names["Project Lark"].aliases
+    assert names["Project Lark"].alias_evidence[0].reason == (
+        "Lark is the short form of Project Lark"
+    )
+
+
+def test_vocatives_and_addressees() -> None:
+    text = "Thanks, Kate. Kate, did you see it? Hey Sam! I told Kate."
+    assert is_vocative(text, 8, 12, (0, 13))
+    assert is_vocative(text, 14, 18, (14, 35))
+    assert is_vocative(text, 40, 43, (36, 44))
+    assert not is_vocative(text, 52, 56, (45, 57))
+    assert addressees(["a", "b", "a", "b"]) == ["b", "a", "b", "a"]
+    assert addressees(["a", "b", "c", "a"]) == ["b", "a", "b", "c"]

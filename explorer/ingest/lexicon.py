@@ -204,53 +204,7 @@ KNOWN_PLACES = _words(
     """
 )
 
-# Relation patterns: the words between a subject and an object, and the edge type they state.
-# Matched against the lower-cased text strictly between the two mentions.
-RELATION_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), relation)
-    for pattern, relation in (
-        (
-            r"\s+(?:works?|working|worked|am working|is working)\s+(?:at|for|with)\s+(?:the\s+)?",
-            "WORKS_AT",
-        ),
-        (r"\s+(?:lives?|living|lived)\s+in\s+(?:the\s+)?", "LIVES_IN"),
-        (r"\s+(?:moved|moving|move|am moving|just moved)\s+to\s+(?:the\s+)?", "MOVED_TO"),
-        (r"\s+(?:stud(?:y|ies|ied|ying))\s+(?:at|in)\s+(?:the\s+)?", "STUDIES_AT"),
-        (
-            r"\s+(?:visited|went to|travell?ed to|flew to|am going to|are going to)\s+(?:the\s+)?",
-            "VISITED",
-        ),
-        (r"\s+(?:is|am|got|was)\s+married\s+to\s+", "MARRIED_TO"),
-        (
-            r"\s+(?:really\s+)?(?:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+(?:the\s+)?",
-            "LIKES",
-        ),
-        (r"\s+(?:joined|am joining|is joining|joins)\s+(?:the\s+)?", "JOINED"),
-        (r"\s+(?:met|meets|am meeting|is meeting)\s+(?:with\s+)?", "MET"),
-        (r"\s+(?:from)\s+", "FROM"),
-    )
-)
-# "my sister Anna": the word between the speaker's "my" and a person, and the edge it names.
-KIN_WORDS = {
-    **{
-        word: "FAMILY_OF"
-        for word in _ordered(
-            "mom mum mother dad father sister brother son daughter kids kid children child cousin "
-            "aunt uncle niece nephew grandma grandpa grandmother grandfather parents sibling"
-        )
-    },
-    **{
-        word: "PARTNER_OF"
-        for word in _ordered("wife husband partner boyfriend girlfriend fiance fiancee")
-    },
-    **{
-        word: "FRIEND_OF" for word in _ordered("friend friends buddy bestie bff neighbor neighbour")
-    },
-    **{word: "WORKS_WITH" for word in _ordered("boss colleague coworker manager mentor team")},
-    **{word: "SEES" for word in _ordered("doctor therapist coach teacher dentist gp")},
-}
-# Relations that hold for one object at a time: a later one ends the earlier one's validity.
-FUNCTIONAL_RELATIONS = frozenset({"LIVES_IN", "WORKS_AT", "MARRIED_TO", "STUDIES_AT"})
+# The relation vocabulary and its patterns are ``relation_rules``.
 
 DOMAIN_KEYWORDS: dict[str, frozenset[str]] = {
     "health": _words(

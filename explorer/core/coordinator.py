@@ -42,7 +42,7 @@ from explorer.core.lexical import tokens
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scoring import Scorer, recency_anchor
-from explorer.core.select import Memory, select
+from explorer.core.select import Recollection, select
 
 #: The most entity ids sent to the association source in one round (``max_frontier`` caps it).
 MAX_FETCH_IDS = 500
@@ -52,7 +52,7 @@ MAX_FETCH_IDS = 500
 class RetrievalResult:
     """What was recalled, what was not (the ledger), the route tally and any missing routes."""
 
-    memories: tuple[Memory, ...] = ()
+    memories: tuple[Recollection, ...] = ()
     dropped: tuple[Dropped, ...] = ()
     sources: Mapping[str, int] = field(default_factory=dict)
     unavailable: tuple[str, ...] = ()

@@ -17,7 +17,7 @@ from explorer.core.activation import PRUNED_BUDGET
 from explorer.core.candidates import Dropped
 from explorer.core.coordinator import CoordinatedRetrieval
 from explorer.core.gates import GATE_BUDGET, GATE_RANK
-from explorer.core.select import Memory
+from explorer.core.select import Recollection
 from explorer.core.text import fold
 
 RECALLED = "recalled"
@@ -35,9 +35,9 @@ class Explanation:
     message: str
     id: str = ""
     label: str = ""
-    memory: Memory | None = None
+    memory: Recollection | None = None
     dropped: Dropped | None = None
-    outranked_by: tuple[Memory, ...] = ()
+    outranked_by: tuple[Recollection, ...] = ()
 
 
 def _matches(needle: str, *texts: str) -> bool:

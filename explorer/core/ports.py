@@ -4,17 +4,23 @@ Adapters in ``explorer.adapters`` implement these and return core types only; ev
 coroutine that runs on the caller's event loop unless it says otherwise. Errors are the project's
 own (``explorer.core.errors``): ``StoreUnavailable``/``StoreTimeout`` for transport,
 ``InvalidArgument`` for values the store will not accept, ``WriteFailed`` for an unacknowledged
-write. Imports only the standard library and core models (the journal's records for type
-checking only).
+write. ``MemoryService`` is the one interface the window and the tools talk to (the service in
+``explorer.memory`` implements it) and ``ServiceFactory`` is how the window opens one (the
+composition root's). Imports only the standard library and core models (scour's, the journal's,
+the overview's types and the settings for type checking only).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from explorer.core.models import (
+    DEFAULT_SCOPE,
     Chunk,
     ChunkHit,
     EmbeddingSpec,
@@ -27,6 +33,11 @@ from explorer.core.models import (
 
 if TYPE_CHECKING:  # the journal's records import scour, which imports these ports
     from explorer.core.journal import RecallCall, RecallSummary
+    from explorer.core.overview import MemoryOverview
+    from explorer.core.policy import RetrievalPolicy
+    from explorer.core.progress import ProgressCallback
+    from explorer.core.scour import ScourRequest, ScourResult
+    from explorer.settings import Settings
 
 Vector = Sequence[float]
 
@@ -260,4 +271,208 @@ class RecallJournal(Protocol):
 
     async def get(self, call_id: int) -> RecallCall | None:
         """One call in full, or ``None`` when it is not (or no longer) in the journal."""
+        ...
+
+
+#: The two halves of a memory, as health reports and errors name them, and a half that answers.
+GRAPH = "graph"
+CHUNKS = "chunks"
+HALVES = (GRAPH, CHUNKS)
+OK = "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """Per half, ``"ok"`` or what is wrong with it (in words a status bar can show)."""
+
+    graph: str = OK
+    chunks: str = OK
+
+    def __getitem__(self, half: str) -> str:
+        if half == GRAPH:
+            return self.graph
+        if half == CHUNKS:
+            return self.chunks
+        raise KeyError(half)
+
+    @property
+    def ok(self) -> bool:
+        return self.graph == OK and self.chunks == OK
+
+    def as_dict(self) -> dict[str, str]:
+        return {GRAPH: self.graph, CHUNKS: self.chunks}
+
+
+class BadImportRecord(Protocol):
+    """One record an import skipped, able to say where it was."""
+
+    def describe(self, path: Path | str) -> str:
+        """One line naming the record's place in ``path`` and what was wrong with it."""
+        ...
+
+
+class ImportReport(Protocol):
+    """What an import did, as the window reports it (the pipeline's ``IngestReport``)."""
+
+    @property
+    def format(self) -> str: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def chunks(self) -> int: ...
+    @property
+    def chunks_new(self) -> int: ...
+    @property
+    def entities(self) -> int: ...
+    @property
+    def relations(self) -> int: ...
+    @property
+    def conversations(self) -> int: ...
+    @property
+    def conversations_unchanged(self) -> int: ...
+    @property
+    def duplicates(self) -> int: ...
+    @property
+    def skipped_empty(self) -> int: ...
+    @property
+    def bad_count(self) -> int: ...
+    @property
+    def bad_records(self) -> Sequence[BadImportRecord]: ...
+
+
+class MemoryService(Protocol):
+    """An open memory: both halves, the embedder and the retrieval policy behind one interface.
+
+    A half whose store is down does not stop the other: reads of that half raise
+    ``StoreUnavailable`` naming the reason, ``scour`` answers with the half it has, and
+    ``health`` reports it as data, never raising. Every coroutine runs on the loop the memory was
+    opened on (the window reaches it through its bridge).
+    """
+
+    policy: RetrievalPolicy
+
+    @property
+    def settings(self) -> Settings:
+        """The settings this memory was opened with (read once, by the composition root)."""
+        ...
+
+    @property
+    def read_only(self) -> bool:
+        """True for a memory that is only ever read (a graphiti graph)."""
+        ...
+
+    async def scour(
+        self, request: ScourRequest, policy: RetrievalPolicy | None = None
+    ) -> ScourResult:
+        """Scour over whichever halves are connected, with ``policy`` or the memory's own."""
+        ...
+
+    async def health(self) -> Health:
+        """Each half's state; restarts a dead embedded server first. Never raises."""
+        ...
+
+    async def supervise(self) -> Mapping[str, str]:
+        """Restart embedded servers that died; the halves being restarted and how it goes."""
+        ...
+
+    async def reconnect_half(self, half: str) -> None:
+        """Connect the stores of one half (``graph``, ``chunks``) anew."""
+        ...
+
+    async def restart_half(self, half: str) -> None:
+        """Restart the embedded server of one half (reconnect an external one)."""
+        ...
+
+    async def warm(self, scope: str = DEFAULT_SCOPE) -> None:
+        """Build what a first query at ``scope`` would build, so that one is quick."""
+        ...
+
+    async def overview(self, scope: str = DEFAULT_SCOPE, salient: int = 20) -> MemoryOverview:
+        """What the memory holds; a half that fails is named in ``errors``, never raised."""
+        ...
+
+    async def domains(self) -> list[str]:
+        """Every domain tag of the chunks, sorted."""
+        ...
+
+    async def entities(self, ids: Sequence[str]) -> list[Entity]:
+        """The entities with these ids, in the order asked; unknown ids are left out."""
+        ...
+
+    async def neighbourhood(self, ids: Sequence[str], *, limit_per_node: int = 50) -> Subgraph:
+        """The given entities, their neighbours (capped per node) and the relations between."""
+        ...
+
+    async def degree(self, ids: Sequence[str]) -> dict[str, int]:
+        """How many relations each entity has."""
+        ...
+
+    async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
+        """For each chunk id, the ids of the entities mentioned in it."""
+        ...
+
+    async def chunks_by_id(self, ids: Sequence[str]) -> list[Chunk]:
+        """The chunks with these ids, in the order asked; unknown ids are left out."""
+        ...
+
+    async def recent_calls(self, after: int = 0, limit: int = 100) -> list[RecallSummary]:
+        """The recall journal's newest calls above ``after``, oldest first."""
+        ...
+
+    async def recall_call(self, call_id: int) -> RecallCall | None:
+        """One journalled call in full, or ``None`` when it is no longer kept."""
+        ...
+
+    async def ensure_demo(
+        self, progress: Callable[..., None] | None = None, *, reset: bool = False
+    ) -> bool:
+        """Load the demo memory if this one is empty (or ``reset``); True if it loaded."""
+        ...
+
+    async def import_file(
+        self,
+        path: Path | str,
+        fmt: str,
+        *,
+        scope: str | None = None,
+        skip_bad: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> ImportReport:
+        """Import a conversation file under ``scope``; cancellable."""
+        ...
+
+    async def finish_pending(self, progress: ProgressCallback | None = None) -> int:
+        """After a cancelled import, complete the chunks it left pending; how many."""
+        ...
+
+
+class ServiceFactory(Protocol):
+    """How the window opens memories, and looks at stores without opening one.
+
+    The composition root's; the window is handed one so that it never names an adapter.
+    """
+
+    @property
+    def formats(self) -> tuple[str, ...]:
+        """The conversation file formats ``import_file`` reads."""
+        ...
+
+    def open(self, settings: Settings) -> AbstractAsyncContextManager[MemoryService]:
+        """Start or attach the stores of ``settings``; the memory is closed on exit."""
+        ...
+
+    async def test_connection(self, settings: Settings) -> dict[str, tuple[bool, str]]:
+        """Per half, whether its store answers and its version (or why not); writes nothing."""
+        ...
+
+    async def graphiti_graphs(self, settings: Settings) -> list[str]:
+        """The graphs on the FalkorDB of ``settings`` that look like graphiti's."""
+        ...
+
+    def detect_format(self, path: Path | str) -> str | None:
+        """The format a file looks like, or ``None``."""
+        ...
+
+    def suggest_scope(self, path: Path | str) -> str:
+        """A scope to import a file under, from its name."""
         ...

@@ -57,7 +57,7 @@ from explorer.core.models import (
 )
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
-from explorer.core.select import Memory
+from explorer.core.select import Recollection
 from explorer.core.shape import ShapeAssociations, ShapeCache
 from explorer.core.sources import (
     CHUNK_ROUTES,
@@ -143,7 +143,7 @@ def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour,
 
 
 def _entity_json(
-    memory: Memory, subgraph: Subgraph | None, records: Mapping[str, Entity]
+    memory: Recollection, subgraph: Subgraph | None, records: Mapping[str, Entity]
 ) -> dict[str, Any]:
     candidate = memory.candidate
     entity = candidate.record
@@ -193,7 +193,7 @@ def _credit_json(credit: ChunkCredit | None, names: Mapping[str, str]) -> dict[s
     }
 
 
-def _chunk_json(memory: Memory, credit: dict[str, Any] | None) -> dict[str, Any]:
+def _chunk_json(memory: Recollection, credit: dict[str, Any] | None) -> dict[str, Any]:
     candidate = memory.candidate
     chunk = candidate.record
     assert isinstance(chunk, Chunk)
@@ -223,7 +223,7 @@ class ScourResult:
     failed_halves: frozenset[str] = frozenset()
 
     @property
-    def memories(self) -> tuple[Memory, ...]:
+    def memories(self) -> tuple[Recollection, ...]:
         return self.retrieval.result.memories
 
     @property
@@ -242,11 +242,11 @@ class ScourResult:
         return "every half asked failed: " + "; ".join(f"{n}: {e}" for n, _, e in asked)
 
     @property
-    def chunks(self) -> list[Memory]:
+    def chunks(self) -> list[Recollection]:
         return [m for m in self.memories if m.candidate.kind is CandidateKind.CHUNK]
 
     @property
-    def entities(self) -> list[Memory]:
+    def entities(self) -> list[Recollection]:
         return [m for m in self.memories if m.candidate.kind is not CandidateKind.CHUNK]
 
     def decide(self, policy: RetrievalPolicy) -> ScourResult:

@@ -31,8 +31,8 @@ from explorer.core.scoring import ScoreBreakdown
 
 
 @dataclass(frozen=True, slots=True)
-class Memory:
-    """A recalled memory: the candidate, its score with breakdown, and its place in the result."""
+class Recollection:
+    """One recalled item: the candidate, its score with breakdown, and its place in the result."""
 
     candidate: Candidate
     score: float
@@ -56,7 +56,7 @@ class Memory:
 
 @dataclass(frozen=True, slots=True)
 class Selection:
-    memories: tuple[Memory, ...]
+    memories: tuple[Recollection, ...]
     dropped: tuple[Dropped, ...]
 
 
@@ -168,7 +168,7 @@ def select(
     chosen.sort(key=_order)
     energy = energies or {}
     memories = tuple(
-        Memory(
+        Recollection(
             candidate=item.candidate,
             score=item.score,
             breakdown=item.breakdown,

@@ -1,39 +1,20 @@
 """Progress of a long ingest: one value type, a tracker for the pipeline, a bar for the terminal.
 
-The pipeline reports ``Progress(phase, done, total, rate, elapsed)`` through a plain callback,
-always from the event loop's thread, so the GUI can connect the same callback to a signal.
+The pipeline reports ``Progress(phase, done, total, rate, elapsed)`` (``explorer.core.progress``,
+where the window reads it too) through a plain callback, always from the event loop's thread.
 ``CliProgressBar`` draws it on stderr: a redrawn bar with counts and rate on a terminal, one line
-per finished phase otherwise. Imports only the standard library.
+per finished phase otherwise. Imports the standard library and core.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TextIO
 
+from explorer.core.progress import Progress, ProgressCallback
 
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """Where a phase stands: ``done`` of ``total`` items at ``rate`` items per second."""
-
-    phase: str
-    done: int
-    total: int
-    rate: float
-    elapsed: float
-
-    @property
-    def finished(self) -> bool:
-        return self.done >= self.total
-
-    def __str__(self) -> str:
-        return f"{self.phase} {self.done}/{self.total} ({self.rate:,.0f}/s)"
-
-
-ProgressCallback = Callable[[Progress], None]
+__all__ = ["CliProgressBar", "Progress", "ProgressBar", "ProgressCallback", "ProgressTracker"]
 
 
 class ProgressTracker:

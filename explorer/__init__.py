@@ -14,7 +14,7 @@ __all__ = ["open_memory"]
 
 def __getattr__(name: str) -> Any:
     if name == "open_memory":
-        from explorer.memory import open_memory
+        from explorer.compose import open_memory
 
         return open_memory
     raise AttributeError(f"module 'explorer' has no attribute {name!r}")

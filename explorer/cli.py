@@ -225,7 +225,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.command is None:
         if args.screenshot is not None:
-            from explorer.gui.screenshot import run_screenshot
+            from explorer.app import run_screenshot
 
             return run_screenshot(
                 args.screenshot,

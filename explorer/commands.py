@@ -1,8 +1,9 @@
 """The bodies of the headless commands, each taking settings and parsed arguments.
 
 Kept apart from ``cli.py`` so the parser stays cheap to import and each command is callable from
-tests. Every command returns an exit status; user-caused failures raise ``ExplorerError``, which
-the CLI prints as one line.
+tests. Every memory is opened by the composition root (``explorer.compose``). Every command
+returns an exit status; user-caused failures raise ``ExplorerError``, which the CLI prints as one
+line.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import json
 import sys
 from typing import Any
 
+from explorer.compose import embedded_servers, make_embedder, open_memory
 from explorer.core.errors import ExplorerError, InvalidArgument
-from explorer.memory import open_memory
+from explorer.core.policy import RetrievalPolicy
 from explorer.settings import Settings
 from explorer.tools import CORE_MEMORY, ToolContext
 
@@ -24,11 +26,9 @@ def _print_json(value: Any) -> None:
 
 def servers(settings: Settings, action: str, idle: float | None = None) -> int:
     """``servers start|stop|status|watch`` for the embedded stores."""
-    from explorer.adapters.embedded import EmbeddedServers
-
     if not settings.embedded:
         raise ExplorerError("both stores are external (settings); there is nothing to manage")
-    manager = EmbeddedServers(settings.data_dir, start_timeout=settings.start_timeout)
+    manager = embedded_servers(settings)
     if action == "watch":
         manager.watch(idle if idle is not None else settings.idle_timeout)
         return 0
@@ -51,7 +51,7 @@ def servers(settings: Settings, action: str, idle: float | None = None) -> int:
     return 0
 
 
-def _policy(args: argparse.Namespace, base: Any) -> Any:
+def _policy(args: argparse.Namespace, base: RetrievalPolicy) -> RetrievalPolicy:
     """The retrieval policy the query flags ask for, on top of a preset or the default."""
     from dataclasses import replace
 
@@ -216,7 +216,6 @@ async def evaluate(settings: Settings, args: argparse.Namespace) -> int:
 
     if args.benchmark == "extraction":
         from explorer.eval import extraction
-        from explorer.memory import make_embedder
 
         # Extraction needs the embedder (near-duplicate names) but no store.
         return await extraction.run_eval_command(args.path, make_embedder(settings), args.json_out)

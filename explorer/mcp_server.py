@@ -10,7 +10,7 @@ stops the server. Who calls and with which privileges comes from the settings (`
 ``mcp_privileges``), never from the client. The memory is opened when the session starts, inside
 the SDK's stdio transport (which points the process's stdout at stderr while it serves, so
 nothing printed while opening corrupts the protocol), and closed when it ends. Imports the SDK,
-the memory facade, the settings and the tool registry.
+the composition root, the service's type, the settings and the tool registry.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from explorer import __version__
+from explorer.compose import open_memory
 from explorer.core.errors import InvalidArgument
-from explorer.memory import Memory, open_memory
+from explorer.memory import StoreMemoryService
 from explorer.settings import Settings
 from explorer.tools import ToolContext, ToolHandler, discover_tools, execute_tool, privilege_bits
 
@@ -86,7 +87,7 @@ class _Session:
         self.settings = settings
         # Checked before the memory opens: a misspelt privilege is a start-up error.
         self.privileges = privilege_bits(settings.mcp_privileges)
-        self.memory: Memory | None = None
+        self.memory: StoreMemoryService | None = None
 
     def context(self) -> ToolContext:
         return ToolContext(

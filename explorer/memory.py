@@ -1,12 +1,11 @@
-"""The open memory: both stores, the embedder and the retrieval policy behind one handle.
+"""The memory service: both stores, the embedder and the retrieval policy behind one handle.
 
-``open_memory`` starts or attaches the configured stores (the embedded servers under the data
-directory by default, or external ones by URL), connects the adapters and yields a ``Memory``.
-A store that cannot be reached does not stop the other: its half is ``None`` with the reason in
-``errors`` and ``reconnect`` tries again, so scour answers with the half it has. Embedded servers
-this process started are stopped when the context exits; ones it found running are left alone
-(``scour-explorer servers start`` keeps them up between commands). This module and ``app.py`` are
-the only places that know which adapters are in use.
+``StoreMemoryService`` implements ``core.ports.MemoryService`` over the four store ports. It is
+built and opened by the composition root (``explorer.compose.open_memory``), which picks the
+adapters and hands them in as a ``StoreConnector``; this module names no adapter. A store that
+cannot be reached does not stop the other: its half is ``None`` with the reason in ``errors``
+and ``reconnect`` tries again, so scour answers with the half it has. Imports the standard
+library, core, the settings and (lazily, for import and the demo) ingest and ``supervise``.
 """
 
 from __future__ import annotations
@@ -15,16 +14,16 @@ import asyncio
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from explorer.core.errors import ExplorerError, ReadOnlyStore, StoreUnavailable
+from explorer.core.journal import RecallCall, RecallSummary
 from explorer.core.lexical import LexicalIndexCache
-from explorer.core.models import DEFAULT_SCOPE, Entity, Subgraph
+from explorer.core.models import DEFAULT_SCOPE, Chunk, Entity, Subgraph
 from explorer.core.overview import (
     MemoryOverview,
     example_queries,
@@ -32,15 +31,27 @@ from explorer.core.overview import (
     scope_tree,
 )
 from explorer.core.policy import RetrievalPolicy
-from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore, RecallJournal
+from explorer.core.ports import (
+    CHUNKS,
+    GRAPH,
+    OK,
+    ChunkStore,
+    ConceptStore,
+    Embedder,
+    GraphStore,
+    Health,
+    RecallJournal,
+)
+from explorer.core.progress import ProgressCallback
 from explorer.core.scour import ScourRequest, ScourResult, scour
 from explorer.core.shape import ShapeCache
 from explorer.core.termscan import TermScan
-from explorer.settings import Settings, load_settings
+from explorer.settings import Settings
 
 if TYPE_CHECKING:
+    from explorer.adapters.embedded import EmbeddedServers
+    from explorer.ingest.extractor import Extractor
     from explorer.ingest.pipeline import IngestReport
-    from explorer.ingest.progress import ProgressCallback
 
 log = logging.getLogger(__name__)
 
@@ -59,53 +70,35 @@ def _exempt_long_lived() -> None:
     gc.freeze()
 
 
-def make_embedder(settings: Settings) -> Embedder:
-    """The configured embedder; the local one unless Gemini is chosen and has a key."""
-    if settings.embedder == "gemini":
-        from explorer.adapters.gemini import GeminiEmbedder, load_gemini_key
+class StoreConnector(Protocol):
+    """How the service reaches its stores: the composition root's, which knows the adapters.
 
-        key = settings.gemini_api_key or load_gemini_key({})
-        if not key:
-            raise ExplorerError(
-                "embedder 'gemini' needs a key: set GEMINI_API_KEY or store one in the OS keyring"
-            )
-        return GeminiEmbedder(
-            api_key=key, model=settings.gemini_model, dimension=settings.gemini_dimension
-        )
-    from explorer.adapters.local_embedder import LocalEmbedder
+    Each call connects one store anew and raises ``StoreUnavailable`` when it cannot; a graphiti
+    memory takes all three read stores from ``graphiti`` and has no journal.
+    """
 
-    return LocalEmbedder()
-
-
-def make_extractor(settings: Settings) -> Any:
-    """The Gemini extractor when chosen, else ``None`` (ingest then uses the offline one)."""
-    if settings.extractor != "gemini":
-        return None
-    from explorer.adapters.gemini import GeminiJsonModel, load_gemini_key
-    from explorer.ingest.gemini_extractor import GeminiExtractor
-
-    key = settings.gemini_api_key or load_gemini_key({})
-    if not key:
-        raise ExplorerError(
-            "extractor 'gemini' needs a key: set GEMINI_API_KEY or store one in the OS keyring"
-        )
-    return GeminiExtractor(GeminiJsonModel(key, model=settings.gemini_extract_model))
+    async def graph(self) -> GraphStore: ...
+    async def chunks(self) -> ChunkStore: ...
+    async def concepts(self) -> ConceptStore: ...
+    async def journal(self) -> RecallJournal: ...
+    async def graphiti(self) -> tuple[GraphStore, ChunkStore, ConceptStore]: ...
 
 
 @dataclass
-class Memory:
-    """What ``open_memory`` yields: the stores (``None`` while unreachable) and the policy."""
+class StoreMemoryService:
+    """The ``MemoryService`` over the stores (``None`` while unreachable) and the policy."""
 
     settings: Settings
     embedder: Embedder
+    connector: StoreConnector
     policy: RetrievalPolicy = field(default_factory=RetrievalPolicy)
     graph: GraphStore | None = None
     chunks: ChunkStore | None = None
     concepts: ConceptStore | None = None
     # The agent calls made through the tool contract, beside the chunks in PostgreSQL.
     journal: RecallJournal | None = None
-    servers: Any = None  # EmbeddedServers when the embedded default is used
-    extractor: Any = None  # an ingest Extractor; None means the offline default
+    servers: EmbeddedServers | None = None  # when the embedded default is used
+    extractor: Extractor | None = None  # None means ingest's offline default
     errors: dict[str, str] = field(default_factory=dict)
     # Why an embedded server did not start, by half: a better reason than "cannot connect".
     start_errors: dict[str, str] = field(default_factory=dict)
@@ -279,30 +272,14 @@ class Memory:
         will not heal by reconnecting)."""
         if self.graph is not None:
             return
-        from explorer.adapters.graphiti import open_graphiti
-
-        settings = self.settings
-        assert settings.graphiti_graph is not None
-        where: dict[str, Any] = (
-            {"url": settings.falkordb_url}
-            if settings.falkordb_url
-            else {"socket_path": self.servers.falkordb_socket}
-        )
         try:
-            stores = await open_graphiti(
-                settings.graphiti_graph,
-                query_spec=self.embedder.spec,
-                embedding_model=settings.graphiti_embedding_model,
-                deadline=settings.query_timeout,
-                **where,
-            )
+            self.graph, self.chunks, self.concepts = await self.connector.graphiti()
         except StoreUnavailable as error:
-            self.errors["graph"] = self.errors["chunks"] = str(error)
+            self.errors[GRAPH] = self.errors[CHUNKS] = str(error)
             return
-        self.graph, self.chunks, self.concepts = stores.graph, stores.chunks, stores.concepts
         self.term_scan = TermScan(self.concepts)
-        self.errors.pop("graph", None)
-        self.errors.pop("chunks", None)
+        self.errors.pop(GRAPH, None)
+        self.errors.pop(CHUNKS, None)
 
     async def reconnect(self) -> None:
         """Try again the stores that were unreachable, at most once per ``RECONNECT_SECONDS``.
@@ -314,64 +291,35 @@ class Memory:
             self._next_reconnect = time.monotonic() + RECONNECT_SECONDS
             await self.connect()
 
+    def hold_reconnect(self, seconds: float) -> None:
+        """No reconnect attempt for ``seconds`` (a store that just failed to connect)."""
+        self._next_reconnect = time.monotonic() + seconds
+
     async def _connect_graph(self) -> None:
         if self.graph is not None:
             return
-        from explorer.adapters.falkor import FalkorGraphStore
-
-        settings = self.settings
         try:
-            if settings.falkordb_url:
-                self.graph = await FalkorGraphStore.connect(
-                    url=settings.falkordb_url,
-                    graph=settings.graph_name,
-                    deadline=settings.query_timeout,
-                    connect_deadline=settings.connect_timeout,
-                )
-            else:
-                self.graph = await FalkorGraphStore.connect(
-                    socket_path=self.servers.falkordb_socket,
-                    graph=settings.graph_name,
-                    deadline=settings.query_timeout,
-                    connect_deadline=settings.connect_timeout,
-                )
-            self.errors.pop("graph", None)
-            self.start_errors.pop("graph", None)
+            self.graph = await self.connector.graph()
+            self.errors.pop(GRAPH, None)
+            self.start_errors.pop(GRAPH, None)
         except StoreUnavailable as error:
-            self.errors["graph"] = self.start_errors.get("graph") or str(error)
+            self.errors[GRAPH] = self.start_errors.get(GRAPH) or str(error)
 
     async def _connect_postgres(self) -> None:
         if self.read_only:
             return  # a graphiti memory has no PostgreSQL half (and so no recall journal)
-        if self.chunks is not None and self.concepts is not None and self.journal is not None:
-            return
-        from explorer.adapters.postgres.chunks import PgChunkStore
-        from explorer.adapters.postgres.concepts import PgConceptStore
-        from explorer.adapters.postgres.journal import PgRecallJournal
-
-        dsn = self.settings.postgres_dsn or self.servers.postgres_dsn
-        deadline = self.settings.query_timeout
         try:
             if self.chunks is None:
-                self.chunks = await PgChunkStore.connect(
-                    dsn, deadline=deadline, connect_deadline=self.settings.connect_timeout
-                )
+                self.chunks = await self.connector.chunks()
             if self.concepts is None:
-                self.concepts = await PgConceptStore.connect(
-                    dsn, deadline=deadline, connect_deadline=self.settings.connect_timeout
-                )
+                self.concepts = await self.connector.concepts()
                 self.term_scan = TermScan(self.concepts)
             if self.journal is None:
-                self.journal = await PgRecallJournal.connect(
-                    dsn,
-                    deadline=deadline,
-                    keep_days=self.settings.journal_keep_days,
-                    keep_calls=self.settings.journal_keep_calls,
-                )
-            self.errors.pop("chunks", None)
-            self.start_errors.pop("chunks", None)
+                self.journal = await self.connector.journal()
+            self.errors.pop(CHUNKS, None)
+            self.start_errors.pop(CHUNKS, None)
         except StoreUnavailable as error:
-            self.errors["chunks"] = self.start_errors.get("chunks") or str(error)
+            self.errors[CHUNKS] = self.start_errors.get(CHUNKS) or str(error)
 
     def require_stores(self) -> tuple[GraphStore, ChunkStore, ConceptStore]:
         """All three stores, or ``StoreUnavailable`` naming the ones that are down."""
@@ -401,31 +349,78 @@ class Memory:
         self.supervision.clear()
         await restart_half(self, half)
 
-    async def health(self) -> dict[str, str]:
-        """``"ok"`` or the reason, per store; never raises. A dead embedded server is
+    async def health(self) -> Health:
+        """``"ok"`` or the reason, per half; never raises. A dead embedded server is
         restarted first (its half says ``restarting…`` until it answers)."""
         try:
             restarting = await self.supervise()
         except ExplorerError as error:
-            restarting = {"graph": str(error), "chunks": str(error)}
+            restarting = {GRAPH: str(error), CHUNKS: str(error)}
         await self.reconnect()
         report = {
-            "graph": self.errors.get("graph", "ok"),
-            "chunks": self.errors.get("chunks", "ok"),
+            GRAPH: self.errors.get(GRAPH, OK),
+            CHUNKS: self.errors.get(CHUNKS, OK),
             **restarting,
         }
-        probes: list[tuple[str, Any]] = []
-        if self.graph is not None and "graph" not in restarting:
-            probes.append(("graph", self.graph.counts()))
-        if self.chunks is not None and "chunks" not in restarting:
-            probes.append(("chunks", self.chunks.counts()))
+        probes: list[tuple[str, Awaitable[Mapping[str, int]]]] = []
+        if self.graph is not None and GRAPH not in restarting:
+            probes.append((GRAPH, self.graph.counts()))
+        if self.chunks is not None and CHUNKS not in restarting:
+            probes.append((CHUNKS, self.chunks.counts()))
         results = await asyncio.gather(*(probe for _, probe in probes), return_exceptions=True)
         for (name, _), outcome in zip(probes, results, strict=True):
             if isinstance(outcome, BaseException):
                 report[name] = str(outcome) or type(outcome).__name__
-        return report
+        return Health(graph=report[GRAPH], chunks=report[CHUNKS])
 
-    async def ensure_demo(self, progress: Any = None, *, reset: bool = False) -> bool:
+    # ------------------------------------------------------------------ reads of one half
+
+    def _graph(self) -> GraphStore:
+        if self.graph is None:
+            reason = self.errors.get(GRAPH, "not connected")
+            raise StoreUnavailable(f"knowledge graph unavailable: {reason}")
+        return self.graph
+
+    def _chunks(self) -> ChunkStore:
+        if self.chunks is None:
+            reason = self.errors.get(CHUNKS, "not connected")
+            raise StoreUnavailable(f"chunk store unavailable: {reason}")
+        return self.chunks
+
+    async def domains(self) -> list[str]:
+        return list(await self._chunks().domains())
+
+    async def entities(self, ids: Sequence[str]) -> list[Entity]:
+        return list(await self._graph().get_entities(ids))
+
+    async def neighbourhood(self, ids: Sequence[str], *, limit_per_node: int = 50) -> Subgraph:
+        return await self._graph().neighbourhood(ids, limit_per_node=limit_per_node)
+
+    async def degree(self, ids: Sequence[str]) -> dict[str, int]:
+        return dict(await self._graph().degree(ids))
+
+    async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
+        links = await self._graph().entities_in_chunks(chunk_ids)
+        return {chunk: list(entities) for chunk, entities in links.items()}
+
+    async def chunks_by_id(self, ids: Sequence[str]) -> list[Chunk]:
+        return list(await self._chunks().get(ids))
+
+    def _journal(self) -> RecallJournal:
+        if self.journal is None:
+            reason = self.errors.get(CHUNKS, "not open")
+            raise StoreUnavailable(f"the recall journal is unavailable: {reason}")
+        return self.journal
+
+    async def recent_calls(self, after: int = 0, limit: int = 100) -> list[RecallSummary]:
+        return await self._journal().recent(after=after, limit=limit)
+
+    async def recall_call(self, call_id: int) -> RecallCall | None:
+        return await self._journal().get(call_id)
+
+    async def ensure_demo(
+        self, progress: Callable[..., None] | None = None, *, reset: bool = False
+    ) -> bool:
         """Load the demo memory if this memory is empty (or ``reset``); True if it loaded."""
         from explorer.ingest.demo import load_demo
 
@@ -444,145 +439,3 @@ class Memory:
                     log.warning("closing a store failed: %s", error)
         self.graph = self.chunks = self.concepts = None
         self.journal = None
-
-
-async def test_connection(settings: Settings) -> dict[str, tuple[bool, str]]:
-    """Whether each store of ``settings`` answers, with its version, per half; writes nothing.
-
-    An external store is connected to once and left; an embedded one is only looked at (it is
-    started when the memory is opened).
-    """
-    from explorer.adapters.embedded import EmbeddedServers
-    from explorer.adapters.falkor import FalkorGraphStore
-    from explorer.adapters.postgres.pool import server_version
-
-    deadline = settings.connect_timeout
-    # Looking at embedded servers probes their sockets, which blocks.
-    statuses = (
-        await asyncio.to_thread(EmbeddedServers(settings.data_dir).status)
-        if settings.embedded
-        else ()
-    )
-    embedded = {status.name: status for status in statuses}
-
-    def local(name: str) -> tuple[bool, str]:
-        status = embedded[name]
-        if status.running:
-            return True, f"embedded {name} {status.version}, running at {status.address}"
-        return True, f"embedded {name} under {settings.data_dir}, started when opened"
-
-    async def graph() -> tuple[bool, str]:
-        if settings.falkordb_url is None:
-            return local("falkordb")
-        store = await FalkorGraphStore.connect(
-            url=settings.falkordb_url,
-            graph=settings.graph_name,
-            deadline=deadline,
-            ensure_schema=False,
-        )
-        try:
-            return True, await store.version()
-        finally:
-            await store.aclose()
-
-    async def chunks() -> tuple[bool, str]:
-        if settings.postgres_dsn is None:
-            return local("postgres")
-        return True, await server_version(settings.postgres_dsn, deadline)
-
-    report: dict[str, tuple[bool, str]] = {}
-    for half, outcome in zip(
-        ("graph", "chunks"),
-        await asyncio.gather(graph(), chunks(), return_exceptions=True),
-        strict=True,
-    ):
-        if isinstance(outcome, ExplorerError):
-            report[half] = (False, str(outcome))
-        elif isinstance(outcome, BaseException):
-            raise outcome
-        else:
-            report[half] = outcome
-    return report
-
-
-async def list_graphiti_graphs(settings: Settings) -> list[str]:
-    """The graphs on the FalkorDB of ``settings`` (``falkordb_url``, else the embedded one, which
-    must be running) that look like graphiti's; reads nothing else."""
-    from explorer.adapters.graphiti import graphiti_graphs
-
-    if settings.falkordb_url:
-        return await graphiti_graphs(url=settings.falkordb_url, deadline=settings.connect_timeout)
-    from explorer.adapters.embedded import EmbeddedServers
-
-    servers = EmbeddedServers(settings.data_dir)
-    return await graphiti_graphs(
-        socket_path=servers.falkordb_socket, deadline=settings.connect_timeout
-    )
-
-
-async def _start_servers(memory: Memory) -> None:
-    """Start or reuse the embedded servers under this process's lease; a server that did not
-    start is kept in ``start_errors`` (the other one is still half a memory)."""
-    loop = asyncio.get_running_loop()
-    try:
-        await loop.run_in_executor(None, memory.servers.open, memory.settings.idle_timeout)
-    except StoreUnavailable as error:
-        failures = getattr(error, "failures", None) or {
-            "falkordb": str(error),
-            "postgres": str(error),
-        }
-        for server, half in (("falkordb", "graph"), ("postgres", "chunks")):
-            if server in failures:
-                memory.start_errors[half] = failures[server]
-                log.warning("embedded %s did not start: %s", server, failures[server])
-
-
-@asynccontextmanager
-async def open_memory(
-    settings: Settings | None = None,
-    *,
-    data_dir: Path | None = None,
-    stop_servers: bool | None = None,
-) -> AsyncIterator[Memory]:
-    """Start or attach the configured stores and yield the open ``Memory``.
-
-    Embedded servers are used under a lease (``adapters.embedded.lease``): on exit the last
-    process using them stops them, unless ``servers start`` made them persistent, and a
-    watcher stops them ``idle_timeout`` seconds after a killed process. ``stop_servers=True``
-    stops them on exit whoever else uses them.
-    """
-    if settings is None:
-        settings = load_settings(overrides={"data_dir": data_dir})
-    elif data_dir is not None:
-        settings = Settings(**{**settings.__dict__, "data_dir": Path(data_dir)})
-    memory = Memory(
-        settings=settings, embedder=make_embedder(settings), extractor=make_extractor(settings)
-    )
-    # A graphiti graph on an external FalkorDB needs no embedded server at all.
-    if settings.embedded and not (settings.graphiti_graph and settings.falkordb_url):
-        from explorer.adapters.embedded import EmbeddedServers
-
-        memory.servers = EmbeddedServers(
-            settings.data_dir,
-            start_timeout=settings.start_timeout,
-            reuse_timeout=settings.connect_timeout,
-        )
-    try:
-        # Inside the try: a command cancelled (SIGTERM) while the servers start still lets go.
-        if memory.servers is not None:
-            await _start_servers(memory)
-        await memory.connect()
-        if memory.errors:
-            # A store just failed within connect_timeout; the first query must not wait again.
-            memory._next_reconnect = time.monotonic() + RECONNECT_SECONDS
-        yield memory
-    finally:
-        await memory.aclose()
-        if memory.servers is not None:
-            servers = memory.servers
-            leave = servers.stop if stop_servers else servers.close
-            try:
-                await asyncio.get_running_loop().run_in_executor(None, leave)
-            except StoreUnavailable as error:
-                # The command's own answer stands; a server left running is named here.
-                log.warning("embedded servers were not stopped: %s", error)

@@ -354,7 +354,12 @@ def run_benchmarks(
         from explorer.settings import load_settings
 
         settings = load_settings(overrides={"data_dir": data_dir})
-    bridge = ServiceBridge(settings) if settings is not None else ServiceBridge(memory=_NoMemory())
+    if settings is not None:
+        from explorer.compose import SERVICES
+
+        bridge = ServiceBridge(settings, services=SERVICES)
+    else:
+        bridge = ServiceBridge()  # no memory: the bridge only lays out
     window = MainWindow(bridge, settings_store=store)
     window.resize(1400, 860)
     window.show()
@@ -428,17 +433,6 @@ def run_benchmarks(
         f"load average {os.getloadavg()[0]:.1f}"
     )
     return rows, environment
-
-
-class _NoMemory:
-    """Stands in for a memory when no data directory is given: the bridge only lays out."""
-
-    settings = None
-    graph = None
-    chunks = None
-
-    async def health(self) -> dict[str, str]:
-        return {"graph": "ok", "chunks": "ok"}
 
 
 if __name__ == "__main__":

@@ -109,9 +109,9 @@ async def prepare(settings: Settings, scale: str, pool: int = QUERY_POOL) -> dic
     import resource
 
     from explorer.bench.workload import make_queries
+    from explorer.compose import open_memory
     from explorer.ingest.generate import generate
     from explorer.ingest.synthetic import plan_memory
-    from explorer.memory import open_memory
 
     size = BENCH_SCALES[scale]
     data_dir = Path(settings.data_dir)
@@ -466,7 +466,7 @@ def _server_pids(memory: Any) -> dict[str, int | None]:
 
 async def measure(settings: Settings, scale: str, queries: int) -> dict[str, Any]:
     """Every figure but ingest and GUI, over an already prepared bench memory."""
-    from explorer.memory import open_memory
+    from explorer.compose import open_memory
 
     workload = await asyncio.to_thread(_read_json, Path(settings.data_dir) / QUERIES_FILE)
     texts = [item["text"] for item in workload][:queries]

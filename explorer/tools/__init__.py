@@ -35,7 +35,7 @@ class ToolContext:
 
     user_id: str
     privileges: int
-    memory: Any  # explorer.memory.Memory; typed loosely so tools stay import-light
+    memory: Any  # explorer.memory.StoreMemoryService; typed loosely so tools stay import-light
     scope: str | None = None
     policy: Any = None  # an explorer.core.policy.RetrievalPolicy overriding the memory's own
 

@@ -21,9 +21,9 @@ import pytest
 import redis
 
 from explorer.adapters.embedded import EmbeddedServers
+from explorer.compose import open_memory
 from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
-from explorer.memory import open_memory
 from explorer.settings import Settings
 from explorer.tools import CORE_MEMORY, ToolContext
 from explorer.tools.scour import run

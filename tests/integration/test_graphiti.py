@@ -21,10 +21,11 @@ from explorer.adapters.embedded import EmbeddedServers
 from explorer.adapters.falkor import FalkorGraphStore
 from explorer.adapters.graphiti import NotGraphiti, graphiti_graphs, open_graphiti
 from explorer.cli import main
+from explorer.compose import build_memory, open_memory
 from explorer.core.errors import EmbeddingMismatch, ReadOnlyStore
 from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation
 from explorer.core.scour import ScourRequest
-from explorer.memory import Memory, open_memory
+from explorer.memory import StoreMemoryService
 from explorer.settings import Settings
 from tests.graphiti_graph import (
     GROUP,
@@ -35,7 +36,7 @@ from tests.graphiti_graph import (
     graph_snapshot,
     write_graphiti_graph,
 )
-from tests.integration.conftest import unique_name
+from tests.stores import unique_name
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,7 @@ def _settings(servers: EmbeddedServers, graph: str, tmp_path: Path, **more: Any)
     )
 
 
-async def _scour(memory: Memory, query: str, **request: Any) -> dict[str, Any]:
+async def _scour(memory: StoreMemoryService, query: str, **request: Any) -> dict[str, Any]:
     result = await memory.scour(ScourRequest(query=query, **request))
     return result.to_json_dict()
 
@@ -247,7 +248,7 @@ async def test_vectors_of_the_declared_model_rank_entities_and_episodes(
     servers: EmbeddedServers, graphiti: GraphitiFixture, tmp_path: Path
 ) -> None:
     settings = _settings(servers, graphiti.graph, tmp_path, graphiti_embedding_model=MODEL)
-    memory = Memory(settings=settings, embedder=HashEmbedder())
+    memory = build_memory(settings, embedder=HashEmbedder())
     await memory.connect()
     try:
         assert memory.chunks is not None and memory.graph is not None

@@ -16,18 +16,19 @@ import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
 from explorer.adapters.postgres.journal import PgRecallJournal
+from explorer.compose import open_memory
 from explorer.core.errors import InvalidArgument
 from explorer.core.journal import RecallCall
-from explorer.memory import Memory, open_memory
+from explorer.memory import StoreMemoryService
 from explorer.settings import Settings
 from explorer.tools import CORE_MEMORY, ToolContext, execute_tool
-from tests.integration.conftest import drop_schema
+from tests.stores import drop_schema
 
 SECRET = "sk-journal-test-" + uuid.uuid4().hex
 
 
 @pytest.fixture(scope="module")
-async def memory(demo_dir: Path) -> AsyncIterator[Memory]:
+async def memory(demo_dir: Path) -> AsyncIterator[StoreMemoryService]:
     settings = Settings(data_dir=demo_dir, gemini_api_key=SECRET)
     async with open_memory(settings) as opened:
         assert opened.journal is not None, opened.errors
@@ -38,12 +39,12 @@ def _caller() -> str:
     return f"agent-{uuid.uuid4().hex[:8]}"
 
 
-async def _calls_of(memory: Memory, caller: str) -> list[Any]:
+async def _calls_of(memory: StoreMemoryService, caller: str) -> list[Any]:
     assert memory.journal is not None
     return [s for s in await memory.journal.recent(limit=1000) if s.caller == caller]
 
 
-async def test_a_tool_call_is_journaled_with_its_trace(memory: Memory) -> None:
+async def test_a_tool_call_is_journaled_with_its_trace(memory: StoreMemoryService) -> None:
     caller = _caller()
     ctx = ToolContext(user_id=caller, privileges=CORE_MEMORY, memory=memory)
     arguments = {"query": "Who recommended the builder Maya hired?", "n_chunks": 4}
@@ -70,7 +71,7 @@ async def test_a_tool_call_is_journaled_with_its_trace(memory: Memory) -> None:
     ]
 
 
-async def test_refused_calls_are_journaled_without_a_trace(memory: Memory) -> None:
+async def test_refused_calls_are_journaled_without_a_trace(memory: StoreMemoryService) -> None:
     caller = _caller()
     denied = ToolContext(user_id=caller, privileges=0, memory=memory)
     allowed = replace(denied, privileges=CORE_MEMORY)
@@ -89,7 +90,7 @@ async def test_refused_calls_are_journaled_without_a_trace(memory: Memory) -> No
     assert kept.startswith("nul\\x00byte ") and "\x00" not in kept  # stored, NUL escaped
 
 
-async def test_the_journal_holds_no_secrets(memory: Memory, demo_dir: Path) -> None:
+async def test_the_journal_holds_no_secrets(memory: StoreMemoryService, demo_dir: Path) -> None:
     caller = _caller()
     ctx = ToolContext(user_id=caller, privileges=CORE_MEMORY, memory=memory)
     await execute_tool("scour", {"query": "Priya"}, ctx)

@@ -20,11 +20,12 @@ from typing import Any
 import psutil
 import pytest
 
+from explorer.compose import open_memory
 from explorer.core.models import MemoryLayer
 from explorer.core.scour import ScourRequest
 from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
-from explorer.memory import Memory, open_memory
+from explorer.memory import StoreMemoryService
 from explorer.settings import Settings
 from explorer.tools import CORE_MEMORY, ToolContext, discover_tools, execute_tool
 from explorer.tools.scour import TOOL_NAME, run
@@ -66,7 +67,7 @@ def _turns() -> list[Turn]:
 
 
 @pytest.fixture(scope="module")
-async def memory(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Memory]:
+async def memory(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[StoreMemoryService]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("scour-tool"), query_timeout=2.0)
     async with open_memory(settings, stop_servers=True) as opened:
         report = await ingest_turns(opened, _turns())
@@ -74,12 +75,12 @@ async def memory(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Memo
         yield opened
 
 
-def _ctx(memory: Memory, privileges: int = CORE_MEMORY) -> ToolContext:
+def _ctx(memory: StoreMemoryService, privileges: int = CORE_MEMORY) -> ToolContext:
     return ToolContext(user_id="tester", privileges=privileges, memory=memory, scope=SCOPE)
 
 
 async def _scour(
-    memory: Memory, query: str = "tomatoes allotment", **kwargs: Any
+    memory: StoreMemoryService, query: str = "tomatoes allotment", **kwargs: Any
 ) -> dict[str, Any]:
     answer = await run(query, ctx=_ctx(memory), **kwargs)
     parsed: dict[str, Any] = json.loads(answer)
@@ -90,7 +91,9 @@ SEED_KEYS = ("success", "query", "kg_entities", "kg_count", "chunks", "chunk_cou
 TRACE_KEYS = ("dropped", "activation", "layers", "sources", "unavailable", "timings_ms")
 
 
-async def test_the_default_answer_is_compact_with_the_seed_fields(memory: Memory) -> None:
+async def test_the_default_answer_is_compact_with_the_seed_fields(
+    memory: StoreMemoryService,
+) -> None:
     answer = await _scour(memory, n_chunks=3, kg_top_k=5)
     assert set(SEED_KEYS) <= set(answer)
     assert answer["success"] is True
@@ -116,7 +119,7 @@ async def test_the_default_answer_is_compact_with_the_seed_fields(memory: Memory
     assert not set(TRACE_KEYS) & set(answer)
 
 
-async def test_explain_gives_the_full_trace_with_the_same_hits(memory: Memory) -> None:
+async def test_explain_gives_the_full_trace_with_the_same_hits(memory: StoreMemoryService) -> None:
     compact = await _scour(memory, n_chunks=3, kg_top_k=5)
     full = await _scour(memory, n_chunks=3, kg_top_k=5, explain=True)
     assert set(SEED_KEYS) | set(TRACE_KEYS) <= set(full)
@@ -129,19 +132,19 @@ async def test_explain_gives_the_full_trace_with_the_same_hits(memory: Memory) -
     assert len(json.dumps(compact, indent=2)) < len(json.dumps(full, indent=2)) / 3
 
 
-async def test_explain_must_be_a_bool(memory: Memory) -> None:
+async def test_explain_must_be_a_bool(memory: StoreMemoryService) -> None:
     answer = await _scour(memory, explain="yes")
     assert answer["success"] is False and "explain" in answer["error"]
 
 
-async def test_each_half_can_be_skipped(memory: Memory) -> None:
+async def test_each_half_can_be_skipped(memory: StoreMemoryService) -> None:
     no_graph = await _scour(memory, kg_top_k=0)
     assert no_graph["kg_count"] == 0 and no_graph["chunk_count"] == 3
     no_chunks = await _scour(memory, n_chunks=0)
     assert no_chunks["chunk_count"] == 0 and no_chunks["kg_count"] > 0
 
 
-async def test_domain_filter_runs_inside_the_query(memory: Memory) -> None:
+async def test_domain_filter_runs_inside_the_query(memory: StoreMemoryService) -> None:
     # The three nearest chunks overall are hobby turns; filtering them afterwards would leave none.
     answer = await _scour(memory, "watered the tomatoes with Marek", n_chunks=3, domain="finance")
     assert answer["domain_filter"] == "finance"
@@ -150,7 +153,7 @@ async def test_domain_filter_runs_inside_the_query(memory: Memory) -> None:
 
 
 async def test_temporal_filter_keeps_entities_with_provenance_in_the_period(
-    memory: Memory,
+    memory: StoreMemoryService,
 ) -> None:
     answer = await _scour(memory, "Brightline Bank budget", temporal="2024-07..", explain=True)
     assert answer["temporal_filter"] == "2024-07.."
@@ -193,14 +196,16 @@ async def test_missing_context_and_missing_privilege() -> None:
     ],
 )
 async def test_bad_arguments_are_refused_before_any_store(
-    memory: Memory, arguments: dict[str, Any]
+    memory: StoreMemoryService, arguments: dict[str, Any]
 ) -> None:
     answer = json.loads(await execute_tool(TOOL_NAME, arguments, _ctx(memory)))
     assert answer["success"] is False
     assert answer["error"]
 
 
-async def test_registry_discovers_scour_and_refuses_unknown_tools(memory: Memory) -> None:
+async def test_registry_discovers_scour_and_refuses_unknown_tools(
+    memory: StoreMemoryService,
+) -> None:
     assert TOOL_NAME in discover_tools()
     unknown = json.loads(await execute_tool("nope", {}, _ctx(memory)))
     assert unknown["success"] is False
@@ -218,7 +223,7 @@ class HostileInt(int):
         return "1 MATCH (n) DETACH DELETE n"
 
 
-async def _counts(memory: Memory) -> tuple[int, int, int]:
+async def _counts(memory: StoreMemoryService) -> tuple[int, int, int]:
     assert memory.graph is not None and memory.chunks is not None
     graph = await memory.graph.counts()
     chunks = await memory.chunks.counts()
@@ -237,14 +242,16 @@ async def _counts(memory: Memory) -> tuple[int, int, int]:
     ],
 )
 async def test_injection_attempts_leave_the_stores_untouched(
-    memory: Memory, arguments: dict[str, Any]
+    memory: StoreMemoryService, arguments: dict[str, Any]
 ) -> None:
     before = await _counts(memory)
     await execute_tool(TOOL_NAME, arguments, _ctx(memory))
     assert await _counts(memory) == before
 
 
-async def test_a_stopped_graph_store_leaves_the_chunks_answering(memory: Memory) -> None:
+async def test_a_stopped_graph_store_leaves_the_chunks_answering(
+    memory: StoreMemoryService,
+) -> None:
     servers = memory.servers
     pid = servers.falkordb_pid()
     assert pid is not None
@@ -262,7 +269,7 @@ async def test_a_stopped_graph_store_leaves_the_chunks_answering(memory: Memory)
     assert "kg_error" not in healed and healed["kg_count"] > 0
 
 
-async def test_a_frozen_chunk_store_errors_within_its_deadline(memory: Memory) -> None:
+async def test_a_frozen_chunk_store_errors_within_its_deadline(memory: StoreMemoryService) -> None:
     pid = memory.servers.postgres_pid()
     assert pid is not None
     server = psutil.Process(pid)
@@ -282,7 +289,7 @@ async def test_a_frozen_chunk_store_errors_within_its_deadline(memory: Memory) -
     assert elapsed < 10
 
 
-async def test_a_frozen_graph_store_errors_within_its_deadline(memory: Memory) -> None:
+async def test_a_frozen_graph_store_errors_within_its_deadline(memory: StoreMemoryService) -> None:
     pid = memory.servers.falkordb_pid()
     assert pid is not None
     process = psutil.Process(pid)
@@ -309,7 +316,7 @@ async def test_data_survives_a_restart_of_the_embedded_servers(tmp_path: Path) -
         assert answer["chunk_count"] == 3
 
 
-async def test_entities_found_by_activation_are_shown_in_full(memory: Memory) -> None:
+async def test_entities_found_by_activation_are_shown_in_full(memory: StoreMemoryService) -> None:
     # The spread reads entities lean; what it recalls must still carry every stored field.
     # Full text alone finds Marek, so everyone else in the answer came by activation.
     policy = replace(
@@ -333,7 +340,9 @@ async def test_entities_found_by_activation_are_shown_in_full(memory: Memory) ->
         assert len(entity["provenance"]) == min(len(full.mentions), 20) > 0
 
 
-async def test_only_a_cache_build_takes_the_heap_out_of_garbage_collection(memory: Memory) -> None:
+async def test_only_a_cache_build_takes_the_heap_out_of_garbage_collection(
+    memory: StoreMemoryService,
+) -> None:
     request = ScourRequest(query="tomatoes", scope="acme/helper")  # a scope not searched before
     gc.unfreeze()
     builds = memory.lexical_index.builds
@@ -345,7 +354,7 @@ async def test_only_a_cache_build_takes_the_heap_out_of_garbage_collection(memor
     assert gc.get_freeze_count() == 0
 
 
-async def test_warming_builds_what_the_first_query_would(memory: Memory) -> None:
+async def test_warming_builds_what_the_first_query_would(memory: StoreMemoryService) -> None:
     builds = memory.lexical_index.builds
     scope = f"{SCOPE}/warm"  # no other test searches it; its parent holds the turns
     await memory.warm(scope)
@@ -355,7 +364,9 @@ async def test_warming_builds_what_the_first_query_would(memory: Memory) -> None
     assert answer.chunks and memory.lexical_index.builds == warmed
 
 
-async def test_a_chunk_says_where_its_activation_credit_came_from(memory: Memory) -> None:
+async def test_a_chunk_says_where_its_activation_credit_came_from(
+    memory: StoreMemoryService,
+) -> None:
     answer = await _scour(memory, "What did Rosa say about the tomatoes?", n_chunks=5, explain=True)
     credited = [c for c in answer["chunks"] if c["activation_credit"] is not None]
     assert credited, "Rosa is named, so her turns should be credited with her energy"

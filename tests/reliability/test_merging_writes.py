@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from explorer.compose import open_memory
 from explorer.ingest.concepts import concept_agent
 from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
-from explorer.memory import open_memory
 from explorer.settings import Settings, load_settings
 from tests.reliability.conftest import run_cli, write_settings
 

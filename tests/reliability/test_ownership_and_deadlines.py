@@ -22,10 +22,11 @@ import psutil
 import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
+from explorer.compose import open_memory
 from explorer.core.scour import ScourRequest
 from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
-from explorer.memory import Memory, open_memory
+from explorer.memory import StoreMemoryService
 from explorer.settings import load_settings
 from tests.reliability.conftest import ROOT, cli_env, run_cli, servers_under, write_settings
 
@@ -63,7 +64,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="module")
-async def memory(data_dir: Path) -> AsyncIterator[Memory]:
+async def memory(data_dir: Path) -> AsyncIterator[StoreMemoryService]:
     settings = load_settings(overrides={"data_dir": data_dir})
     async with open_memory(settings) as opened:
         assert (await ingest_turns(opened, _turns())).ok
@@ -86,14 +87,14 @@ def frozen(pid: int | None) -> Iterator[None]:
                 process.send_signal(signal.SIGCONT)
 
 
-async def _timed_scour(memory: Memory) -> tuple[float, dict[str, object]]:
+async def _timed_scour(memory: StoreMemoryService) -> tuple[float, dict[str, object]]:
     began = time.monotonic()
     result = await memory.scour(ScourRequest(query="Ada rowed Lake Bled", scope=SCOPE))
     return time.monotonic() - began, result.to_json_dict()
 
 
 async def test_a_frozen_graph_costs_one_deadline_and_the_chunks_still_answer(
-    memory: Memory,
+    memory: StoreMemoryService,
 ) -> None:
     servers = memory.servers
     assert servers is not None
@@ -109,7 +110,7 @@ async def test_a_frozen_graph_costs_one_deadline_and_the_chunks_still_answer(
 
 
 async def test_a_frozen_chunk_store_costs_one_deadline_and_the_graph_still_answers(
-    memory: Memory,
+    memory: StoreMemoryService,
 ) -> None:
     servers = memory.servers
     assert servers is not None
@@ -122,7 +123,7 @@ async def test_a_frozen_chunk_store_costs_one_deadline_and_the_graph_still_answe
 
 
 async def test_a_command_beside_a_frozen_store_fails_in_time_and_stops_nothing(
-    memory: Memory, data_dir: Path, tmp_path: Path
+    memory: StoreMemoryService, data_dir: Path, tmp_path: Path
 ) -> None:
     servers = memory.servers
     assert servers is not None
@@ -143,7 +144,7 @@ async def test_a_command_beside_a_frozen_store_fails_in_time_and_stops_nothing(
 
 
 async def test_a_second_process_starting_and_exiting_leaves_the_first_working(
-    memory: Memory, data_dir: Path, tmp_path: Path
+    memory: StoreMemoryService, data_dir: Path, tmp_path: Path
 ) -> None:
     servers = memory.servers
     assert servers is not None
@@ -206,7 +207,9 @@ def test_servers_start_keeps_them_until_servers_stop(tmp_path: Path) -> None:
     assert servers_under(data) == []
 
 
-async def _until_healthy(memory: Memory, half: str, within: float) -> tuple[float, list[str]]:
+async def _until_healthy(
+    memory: StoreMemoryService, half: str, within: float
+) -> tuple[float, list[str]]:
     """Poll ``health`` as the window does until ``half`` is ok; the seconds and what it said."""
     began = time.monotonic()
     seen: list[str] = []
@@ -223,7 +226,7 @@ async def _until_healthy(memory: Memory, half: str, within: float) -> tuple[floa
     ("half", "pid_of"), [("graph", "falkordb_pid"), ("chunks", "postgres_pid")]
 )
 async def test_a_killed_server_is_restarted_with_its_data(
-    memory: Memory, half: str, pid_of: str
+    memory: StoreMemoryService, half: str, pid_of: str
 ) -> None:
     servers = memory.servers
     assert servers is not None
@@ -255,7 +258,7 @@ def _backends(postmaster: int) -> list[psutil.Process]:
 
 
 async def test_a_killed_backend_costs_at_most_one_answer_and_the_pool_heals(
-    memory: Memory,
+    memory: StoreMemoryService,
 ) -> None:
     servers = memory.servers
     assert servers is not None
@@ -278,7 +281,7 @@ async def test_a_killed_backend_costs_at_most_one_answer_and_the_pool_heals(
 
 
 async def test_a_client_killed_while_it_uses_the_servers_takes_nothing_with_it(
-    memory: Memory, data_dir: Path, tmp_path: Path
+    memory: StoreMemoryService, data_dir: Path, tmp_path: Path
 ) -> None:
     servers = memory.servers
     assert servers is not None

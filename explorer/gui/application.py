@@ -24,9 +24,12 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 from explorer.assets import APP_ID
+from explorer.core.ports import ServiceFactory
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.icon import app_icon
-from explorer.gui.main_window import APPLICATION, ORGANIZATION, MainWindow
+from explorer.gui.main_window import ORGANIZATION, MainWindow
+from explorer.gui.window_status import APPLICATION
+from explorer.settings import Settings
 
 _log = logging.getLogger(__name__)
 
@@ -103,7 +106,7 @@ def _install_signal_handlers(close: Callable[[], None]) -> QTimer:
     return timer
 
 
-def run_app(settings: Any) -> int:
+def run_app(settings: Settings, services: ServiceFactory) -> int:
     """Run the explorer window until it closes; returns the process exit code."""
     import qasync
 
@@ -113,7 +116,7 @@ def run_app(settings: Any) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     reporter = ErrorReporter()
-    bridge = ServiceBridge(settings)
+    bridge = ServiceBridge(settings, services=services)
     window = MainWindow(bridge)
     reporter.reported.connect(window.show_error)
     finished: asyncio.Future[None] = loop.create_future()

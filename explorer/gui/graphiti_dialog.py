@@ -5,8 +5,8 @@ the embedded FalkorDB of the current data directory), lists the graphs on that s
 like graphiti's, and optionally the embedding model the graph's vectors came from (graphiti does
 not record it; without it vector search stays off). It hands back ``Settings`` that open the
 chosen graph read-only; the window reopens the memory with them. Listing reads the server's graph
-names and each graph's labels only. Imports Qt, the standard library, the settings module, the
-memory facade and the bridge.
+names and each graph's labels only, through the bridge. Imports Qt, the standard library, the
+settings module and the bridge.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.core.errors import ExplorerError, InvalidArgument
+from explorer.core.errors import InvalidArgument
 from explorer.gui import style
 from explorer.gui.bridge import ServiceBridge
 from explorer.settings import Settings
@@ -41,6 +41,8 @@ class GraphitiDialog(QDialog):
         self.setWindowTitle("Open a graphiti memory")
         self.setMinimumWidth(560)
         self.bridge = bridge
+        bridge.graphiti_listed.connect(self._on_bridge_graphiti_listed)
+        bridge.graphiti_list_failed.connect(self._on_bridge_graphiti_list_failed)
         self.settings = settings
         self.selected: Settings | None = None
         self.url = QLineEdit(settings.falkordb_url or "")
@@ -95,16 +97,12 @@ class GraphitiDialog(QDialog):
             self._show(str(exc), error=True)
             return
         self._show("listing…")
-        self.bridge.run_soon(lambda: self._list(server), kind="graphiti-list")
+        self.bridge.list_graphiti_graphs(server)
 
-    async def _list(self, server: Settings) -> None:
-        from explorer.memory import list_graphiti_graphs
+    def _on_bridge_graphiti_list_failed(self, message: str) -> None:
+        self._show(f"✘ {message}", error=True)
 
-        try:
-            names = await list_graphiti_graphs(server)
-        except (ExplorerError, OSError) as exc:
-            self._show(f"✘ {exc}", error=True)
-            return
+    def _on_bridge_graphiti_listed(self, names: list[str]) -> None:
         typed = self.graphs.currentText().strip()
         self.graphs.clear()
         self.graphs.addItems(names)

@@ -32,11 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.core.progress import Progress
 from explorer.gui import style
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.requests import ImportOutcome, ImportRequest
-from explorer.ingest.importers import FORMATS, detect_format, suggest_scope
-from explorer.ingest.progress import Progress
 
 FORMAT_NAMES = {"jsonl": "JSONL messages", "chatgpt": "ChatGPT export", "locomo": "LoCoMo"}
 FILE_FILTER = "Conversations (*.jsonl *.json);;All files (*)"
@@ -64,7 +63,7 @@ class ImportDialog(QDialog):
         row.addWidget(browse)
         form.addRow("File", row)
         self.format = QComboBox()
-        for fmt in FORMATS:
+        for fmt in bridge.services.formats if bridge.services is not None else ():
             self.format.addItem(FORMAT_NAMES[fmt], fmt)
         self.detected = QLabel()
         format_row = QHBoxLayout()
@@ -136,14 +135,16 @@ class ImportDialog(QDialog):
 
     def _on_path_changed(self, text: str) -> None:
         path = text.strip()
-        found = detect_format(path) if path and Path(path).is_file() else None
+        services = self.bridge.services
+        readable = services is not None and bool(path) and Path(path).is_file()
+        found = services.detect_format(path) if services is not None and readable else None
         if found is not None:
             self.format.setCurrentIndex(self.format.findData(found))
             self.detected.setText(f"detected: {FORMAT_NAMES[found]}")
         else:
             self.detected.setText("not recognised: choose the format" if path else "")
-        if path:
-            self.scope.setText(suggest_scope(path))
+        if path and services is not None:
+            self.scope.setText(services.suggest_scope(path))
         self._update_import_button()
 
     def _update_import_button(self) -> None:
@@ -231,6 +232,8 @@ def summary_text(outcome: ImportOutcome) -> str:
         strict = "" if outcome.request.skip_bad else "\nNothing was imported (strict mode)."
         return f"{outcome.error}{strict}"
     report = outcome.report
+    if report is None:
+        return f"The import of {name} ended without a report."
     lines = [
         f"{name} ({FORMAT_NAMES.get(report.format, report.format)}) into "
         f"“{outcome.request.scope}”, in {report.seconds:.1f} s:",

@@ -13,22 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
-    QProgressBar,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -36,33 +31,30 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.core.models import Chunk, Entity
-from explorer.gui import style
-from explorer.gui.bridge import CHUNKS, GRAPH, OK, ServiceBridge
+from explorer.gui.bridge import ServiceBridge
 from explorer.gui.chunk_list import ChunkListWidget, chunk_to_json
 from explorer.gui.graph_analytics import GraphPath
 from explorer.gui.graph_model import entity_to_json, relations_to_json
 from explorer.gui.graph_view import GraphView
 from explorer.gui.inspector import InspectorWidget
 from explorer.gui.query_bar import QueryBarWidget
-from explorer.gui.requests import EntityDetails, QueryOutcome, QueryParams
+from explorer.gui.requests import EntityDetails, JsonDict, QueryOutcome, QueryParams
+from explorer.gui.window_menus import WindowMenus
+from explorer.gui.window_status import APPLICATION, WindowStatus
 
 _log = logging.getLogger(__name__)
 
 ORGANIZATION = "scour-explorer"
-APPLICATION = "Scour Explorer"
-SLOW_MS = 2000.0
 RECENT_LIMIT = 30
 SIDE_WIDTH = 280  # the column of side docks, when no layout was saved
 DOCK_LAYOUT = 2  # a dock layout saved by an older arrangement is not restored
-
-JsonDict = dict[str, Any]
 
 
 def default_settings_store() -> QSettings:
     return QSettings(ORGANIZATION, APPLICATION)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowStatus, WindowMenus):
     """See the module docstring."""
 
     outcome_changed = Signal(object)  # QueryOutcome, for docks that follow the current answer
@@ -89,7 +81,7 @@ class MainWindow(QMainWindow):
         self._asked: set[str] = set()  # entity ids fetched for a hovered chunk
         self._pending_highlight = False
         self._mention_chunks: dict[str, JsonDict] = {}
-        self._entity_cache: dict[str, Any] = {}
+        self._entity_cache: dict[str, Entity] = {}
         self._close_started = False
         self._close_task: asyncio.Future[None] | None = None
         self._error_box: QMessageBox | None = None
@@ -191,80 +183,6 @@ class MainWindow(QMainWindow):
         self.docks_menu.addAction(dock.toggleViewAction())
         return dock
 
-    def _build_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.status_message = QLabel("Starting…")
-        bar.addWidget(self.status_message, 1)
-        self.graph_status = QLabel()
-        self.chunks_status = QLabel()
-        self.timings_label = QLabel()
-        for label in (self.graph_status, self.chunks_status, self.timings_label):
-            bar.addPermanentWidget(label)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 0)
-        self.progress.setMaximumWidth(120)
-        self.progress.setMaximumHeight(14)
-        self.progress.hide()
-        bar.addPermanentWidget(self.progress)
-        self._show_health({GRAPH: OK, CHUNKS: OK}, initial=True)
-
-    def _build_menus(self) -> None:
-        menus = self.menuBar()
-        file_menu = menus.addMenu("&File")
-        self.file_menu = file_menu
-        self._action(file_menu, "Export graph as &PNG…", self.export_png_dialog, "Ctrl+E")
-        self._action(file_menu, "Export graph as &SVG…", self.export_svg_dialog)
-        self._action(file_menu, "Export result as &JSON…", self.export_json_dialog, "Ctrl+S")
-        file_menu.addSeparator()
-        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-
-        edit_menu = menus.addMenu("&Edit")
-        stack = self.graph_view.undo_stack
-        undo = stack.createUndoAction(self, "&Undo")
-        undo.setShortcuts([QKeySequence("Ctrl+Z")])
-        redo = stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        edit_menu.addAction(undo)
-        edit_menu.addAction(redo)
-        self.undo_action, self.redo_action = undo, redo
-        edit_menu.addSeparator()
-        self._action(
-            edit_menu, "&Find in graph…", self.graph_view.search.open, QKeySequence.StandardKey.Find
-        )
-        self._action(edit_menu, "&Hide selected nodes", self._hide_selected)
-        self._action(edit_menu, "&Pin / unpin selected nodes", self._pin_selected)
-        self._action(
-            edit_menu, "Re-&layout (keeps pinned nodes)", self.graph_view.relayout, "Ctrl+L"
-        )
-
-        view_menu = menus.addMenu("&View")
-        self.view_menu = view_menu
-        self._action(view_menu, "&Fit graph", self.graph_view.fit)
-        self._action(view_menu, "Zoom &in", lambda: self.graph_view.zoom(1.25))
-        self._action(view_menu, "Zoom &out", lambda: self.graph_view.zoom(0.8))
-        legend = QAction("Show &legend", self, checkable=True, checked=True)
-        legend.toggled.connect(self._toggle_legend)
-        view_menu.addAction(legend)
-        view_menu.addSeparator()
-        self.docks_menu = view_menu.addMenu("&Panels")
-
-        query_menu = menus.addMenu("&Query")
-        self._action(query_menu, "&Run", self.query_bar.submit)
-        self._action(query_menu, "&Cancel", self.bridge.cancel_query)
-        self._action(query_menu, "&Focus query", self._focus_query, "Ctrl+K")
-        self._action(query_menu, "Back to &result chunks", self._show_result_chunks)
-
-        help_menu = menus.addMenu("&Help")
-        self._action(help_menu, "&Keyboard shortcuts", self._show_shortcuts, "F1")
-
-    def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
     def _connect(self) -> None:
         bridge = self.bridge
         self.query_bar.query_submitted.connect(self._on_query_bar_submitted)
@@ -319,7 +237,7 @@ class MainWindow(QMainWindow):
             self.splitter.restoreState(splitter)
         else:
             self.splitter.setSizes([640, 420])
-        recent: Any = store.value("query/recent", [])
+        recent: object = store.value("query/recent", [])
         if isinstance(recent, str):
             recent = [recent]
         if not isinstance(recent, list):
@@ -539,13 +457,13 @@ class MainWindow(QMainWindow):
 
     def _full_mentions(self, entity_id: str) -> list[tuple[str, int, int]] | None:
         """Every mention of an entity known without asking the store, or None."""
-        cached: Any = self._entity_cache.get(entity_id)
+        cached = self._entity_cache.get(entity_id)
         if cached is not None:
             return [(m.chunk_id, m.start, m.end) for m in cached.mentions]
-        raw = self.outcome.raw if self.outcome else None
-        for memory in getattr(raw, "entities", None) or []:
-            record: Any = getattr(getattr(memory, "candidate", None), "record", None)
-            if getattr(record, "id", None) == entity_id and hasattr(record, "mentions"):
+        answer = self.outcome.answer if self.outcome else None
+        for recalled in answer.entities if answer is not None else ():
+            record = recalled.candidate.record
+            if isinstance(record, Entity) and record.id == entity_id:
                 return [(m.chunk_id, m.start, m.end) for m in record.mentions]
         return None
 
@@ -653,180 +571,6 @@ class MainWindow(QMainWindow):
     def _on_inspector_chunk_activated(self, chunk_id: str) -> None:
         self._selected_chunk = chunk_id
         self.chunk_list.select_chunk(chunk_id)
-
-    # ------------------------------------------------------------------ health
-
-    def _show_health(self, health: Mapping[str, str], initial: bool = False) -> None:
-        for half, label, banner, text in (
-            (
-                GRAPH,
-                self.graph_status,
-                self.graph_banner,
-                "Knowledge graph unavailable — showing chunks only",
-            ),
-            (
-                CHUNKS,
-                self.chunks_status,
-                self.chunks_banner,
-                "Chunk store unavailable — showing graph entities only",
-            ),
-        ):
-            status = health.get(half, OK)
-            name = "graph" if half == GRAPH else "chunks"
-            if status == OK:
-                label.setText(f"<span style='color:#188038'>●</span> {name}")
-                label.setToolTip(f"{name}: answering")
-                if banner.property("kind") == "down":
-                    banner.hide()
-                    banner.setProperty("kind", "")
-            else:
-                label.setText(f"<span style='color:#d93025'>●</span> {name}")
-                label.setToolTip(f"{name}: {status}")
-                if not initial:
-                    banner.setText(f"{text} (retrying automatically)")
-                    banner.setToolTip(status)
-                    banner.setStyleSheet(style.BANNER_ERROR)
-                    banner.setProperty("kind", "down")
-                    banner.show()
-
-    def _show_banners(self, result: Mapping[str, Any], timings: Mapping[str, Any]) -> None:
-        health = {
-            GRAPH: str(result["kg_error"]) if result.get("kg_error") else OK,
-            CHUNKS: str(result["chunks_error"]) if result.get("chunks_error") else OK,
-        }
-        self._show_health(health)
-        for half, banner, key, name in (
-            (GRAPH, self.graph_banner, "kg", "Knowledge graph"),
-            (CHUNKS, self.chunks_banner, "chunks", "Chunk store"),
-        ):
-            elapsed = float(timings.get(key) or 0.0)
-            if health[half] == OK and elapsed > SLOW_MS:
-                banner.setText(f"{name} is slow: {elapsed / 1000:.1f} s for this query")
-                banner.setStyleSheet(style.BANNER_WARNING)
-                banner.setProperty("kind", "slow")
-                banner.show()
-            elif health[half] == OK and banner.property("kind") == "slow":
-                banner.hide()
-                banner.setProperty("kind", "")
-
-    def _show_timings(self, timings: Mapping[str, Any]) -> None:
-        parts = []
-        for key, label in (
-            ("kg", "graph"),
-            ("chunks", "chunks"),
-            ("embed", "embed"),
-            ("coordinator", "decide"),
-            ("total", "total"),
-        ):
-            if key in timings:
-                parts.append(f"{label} {float(timings[key]):.0f} ms")
-        self.timings_label.setText(" · ".join(parts))
-
-    # ------------------------------------------------------------------ errors, status
-
-    def show_error(self, title: str, detail: str) -> None:
-        """Show an error without blocking (a non-modal box that collects messages)."""
-        _log.error("%s: %s", title, detail)
-        self.errors.append((title, detail))
-        box = self._error_box
-        if box is None:
-            box = QMessageBox(self)
-            box.setIcon(QMessageBox.Icon.Warning)
-            box.setWindowModality(Qt.WindowModality.NonModal)
-            box.setStandardButtons(QMessageBox.StandardButton.Close)
-            box.finished.connect(self._on_error_box_finished)
-            self._error_box = box
-            box.setText(title)
-            box.setInformativeText(detail)
-        else:
-            box.setText(f"{len(self.errors)} problems; latest: {title}")
-            box.setInformativeText(detail)
-        box.setWindowTitle(f"{APPLICATION}: {title}")
-        box.show()
-
-    def _on_error_box_finished(self, _result: int) -> None:
-        self.errors.clear()
-        if self._error_box is not None:
-            self._error_box.deleteLater()
-            self._error_box = None
-
-    def _set_status(self, text: str) -> None:
-        self.status_message.setText(text)
-
-    # ------------------------------------------------------------------ menu actions
-
-    def _hide_selected(self) -> None:
-        self.graph_view.hide_nodes(self.graph_view.selected_ids())
-
-    def _pin_selected(self) -> None:
-        self.graph_view.toggle_pin(self.graph_view.selected_ids())
-
-    def _toggle_legend(self, on: bool) -> None:
-        self.graph_view.legend.setVisible(on and bool(self.graph_view.legend.types))
-
-    def _focus_query(self) -> None:
-        self.query_bar.query_box.setFocus()
-        self.query_bar.query_box.setFocus()
-        editor = self.query_bar.query_box.lineEdit()
-        if editor is not None:
-            editor.selectAll()
-
-    def _show_shortcuts(self) -> None:
-        box = QMessageBox(self)
-        box.setWindowTitle("Keyboard shortcuts")
-        box.setWindowModality(Qt.WindowModality.NonModal)
-        box.setText(
-            "Enter: run query · Esc: cancel · Ctrl+K: focus query\n"
-            "Graph: wheel or +/−: zoom · F: fit · middle-drag or Alt+drag: pan\n"
-            "drag: move (and pin)\n"
-            "double-click: expand · E: expand · C: collapse · Delete/H: hide · P: pin\n"
-            "Ctrl+Z / Ctrl+Shift+Z: undo / redo · Ctrl+L: re-layout · Ctrl+E: export PNG"
-        )
-        box.show()
-
-    def export_png_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export graph as PNG", "graph.png", "PNG (*.png)"
-        )
-        if path:
-            self._export(lambda: self.graph_view.export_png(Path(path)), path)
-
-    def export_svg_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export graph as SVG", "graph.svg", "SVG (*.svg)"
-        )
-        if path:
-            self._export(lambda: self.graph_view.export_svg(Path(path)), path)
-
-    def export_json_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export result as JSON", "scour-result.json", "JSON (*.json)"
-        )
-        if path:
-            self._export(lambda: self.export_json(Path(path)), path)
-
-    def _export(self, action: Any, path: str) -> None:
-        try:
-            action()
-        except OSError as exc:
-            self.show_error("Export failed", str(exc))
-        else:
-            self._set_status(f"Saved {path}")
-
-    def export_json(self, path: Path) -> None:
-        """The current answer (scour's JSON) with the graph as drawn."""
-        body: JsonDict = {"result": self.outcome.result if self.outcome else None}
-        if self.outcome is not None:
-            body["params"] = {
-                "query": self.outcome.params.query,
-                "n_chunks": self.outcome.params.n_chunks,
-                "kg_top_k": self.outcome.params.kg_top_k,
-                "domain": self.outcome.params.domain,
-                "temporal": self.outcome.params.temporal,
-                "scope": self.outcome.params.scope,
-            }
-        body["graph"] = self.graph_view.graph_json()
-        path.write_text(json.dumps(body, indent=2, ensure_ascii=False, default=str), "utf-8")
 
     # ------------------------------------------------------------------ closing
 

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from explorer.core.errors import ExplorerError
 from explorer.core.journal import RecallCall, RecallSummary
+from explorer.core.ports import MemoryService
 
 _log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class RecallFeed(QWidget):
         self.opened: RecallCall | None = None
         self.unseen = 0
         self._last_id = 0
-        self._memory: Any = None  # the memory whose journal the rows come from
+        self._memory: MemoryService | None = None  # the memory whose journal the rows list
         self.dock: Any = None
 
         layout = QVBoxLayout(self)
@@ -114,8 +115,9 @@ class RecallFeed(QWidget):
 
     # ------------------------------------------------------------------ the feed
 
-    def _journal(self) -> Any:
-        return getattr(self.bridge.memory, "journal", None) if self.bridge.ready else None
+    def _journal(self) -> MemoryService | None:
+        """The open memory, whose recall journal this feed lists (``None`` while none is)."""
+        return self.bridge.memory if self.bridge.ready else None
 
     def poll(self) -> None:
         """Ask the journal for calls newer than the newest shown (answers arrive via ``add``)."""
@@ -127,7 +129,7 @@ class RecallFeed(QWidget):
         if self._journal() is not None:
             self.bridge.run_soon(self._fetch, kind="recall-feed")
 
-    def reset(self, memory: Any) -> None:
+    def reset(self, memory: MemoryService | None) -> None:
         """Forget the calls shown; the next poll lists those of ``memory``'s journal."""
         self._memory = memory
         self._last_id = 0
@@ -142,7 +144,7 @@ class RecallFeed(QWidget):
         if journal is None:
             return
         try:
-            summaries = await journal.recent(after=self._last_id, limit=BATCH)
+            summaries = await journal.recent_calls(after=self._last_id, limit=BATCH)
         except ExplorerError as error:
             self.status.setText(f"The recall journal is unavailable: {error}")
             return
@@ -244,7 +246,7 @@ class RecallFeed(QWidget):
         if journal is None:
             return
         try:
-            call = await journal.get(call_id)
+            call = await journal.recall_call(call_id)
         except ExplorerError as error:
             self.status.setText(f"The call could not be read: {error}")
             return

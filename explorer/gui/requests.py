@@ -3,7 +3,7 @@
 A widget asks for work by handing the bridge a request value; the bridge answers with a response
 value on a signal. Each response carries the token of the request it answers, so a widget can drop
 an answer that a newer request has made stale. Plain frozen dataclasses; imports the standard
-library and core models only (no Qt).
+library and core only (no Qt).
 """
 
 from __future__ import annotations
@@ -13,8 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from explorer.core.models import Chunk, Entity, Relation
+from explorer.core.ports import ImportReport
+from explorer.core.scour import ScourResult
 
+#: Scour's published JSON (the tool contract's answer, or a part of it), as the widgets draw it:
+#: values are whatever JSON holds, so this is the one place the GUI spells them ``Any``.
 JsonDict = dict[str, Any]
+JsonMap = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -43,18 +48,41 @@ class QueryParams:
 
 @dataclass(frozen=True)
 class QueryOutcome:
-    """A finished scour: the JSON-shaped dict, the result object, and what the view links by.
+    """A finished scour: the typed answer, the scour JSON it publishes, what the view links by.
 
-    ``entities_by_chunk`` maps each returned chunk to the entities it mentions (for hover
-    linking); ``degrees`` holds the relation count of every returned entity (for "+N more").
+    ``answer`` is the ``ScourResult`` (``None`` only for a saved case too old to decide again);
+    ``result`` is its tool-contract JSON, the form the graph, chunk list and comparisons draw
+    and export, exactly as an agent receives it. ``entities_by_chunk`` maps each returned chunk
+    to the entities it mentions (for hover linking); ``degrees`` holds the relation count of
+    every returned entity (for "+N more").
     """
 
     token: int
     params: QueryParams
     result: JsonDict
-    raw: Any = None
+    answer: ScourResult | None = None
     entities_by_chunk: Mapping[str, list[str]] = field(default_factory=dict)
     degrees: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        token: int,
+        params: QueryParams,
+        answer: ScourResult,
+        *,
+        entities_by_chunk: Mapping[str, list[str]] | None = None,
+        degrees: Mapping[str, int] | None = None,
+    ) -> QueryOutcome:
+        """The outcome of a fresh answer (its JSON made here, once)."""
+        return cls(
+            token=token,
+            params=params,
+            result=answer.to_json_dict(),
+            answer=answer,
+            entities_by_chunk=entities_by_chunk or {},
+            degrees=degrees or {},
+        )
 
     @property
     def kg_error(self) -> str | None:
@@ -123,7 +151,7 @@ class ImportOutcome:
     mode when the file was bad)."""
 
     request: ImportRequest
-    report: Any = None
+    report: ImportReport | None = None
     cancelled: bool = False
     completed: int = 0
     error: str = ""

@@ -14,16 +14,18 @@ import json
 import logging
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from explorer.core.ports import ServiceFactory
 from explorer.gui.application import application, ensure_platform
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.main_window import MainWindow
+from explorer.gui.requests import QueryOutcome
+from explorer.settings import Settings
 
 _log = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ def parse_size(size: str | tuple[int, int] | None) -> tuple[int, int]:
     return width, height
 
 
-async def _until(predicate: Any, limit: float, what: str) -> None:
+async def _until(predicate: Callable[[], bool], limit: float, what: str) -> None:
     deadline = time.monotonic() + limit
     while not predicate():
         if time.monotonic() > deadline:
@@ -108,7 +110,7 @@ async def _ask(window: MainWindow, query: str, limit: float) -> None:
     finished: list[int] = []
     failed: list[str] = []
 
-    def on_finished(outcome: Any) -> None:
+    def on_finished(outcome: QueryOutcome) -> None:
         finished.append(outcome.token)
 
     def on_failed(_token: int, message: str) -> None:
@@ -159,9 +161,10 @@ def shown_line(window: MainWindow) -> str:
 
 def run_screenshot(
     out: Path | str,
-    query: str | Sequence[str] | None = None,
-    size: str | tuple[int, int] | None = None,
-    settings: Any = None,
+    query: str | Sequence[str] | None,
+    size: str | tuple[int, int] | None,
+    settings: Settings,
+    services: ServiceFactory,
     *,
     scene: Path | None = None,
     select: str | None = None,
@@ -175,11 +178,11 @@ def run_screenshot(
     app = application()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    limit = float(getattr(settings, "start_timeout", 60.0)) * 2 + 60.0
+    limit = settings.start_timeout * 2 + 60.0
     with tempfile.TemporaryDirectory(prefix="scour-shot-") as scratch:
         # A scratch settings file: a screenshot neither reads nor changes the user's layout.
         store = QSettings(str(Path(scratch) / "window.ini"), QSettings.Format.IniFormat)
-        bridge = ServiceBridge(settings)
+        bridge = ServiceBridge(settings, services=services)
         window = MainWindow(bridge, settings_store=store)
         window.resize(width, height)
         code = 0

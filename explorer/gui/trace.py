@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor
@@ -31,13 +31,14 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMenu,
+    QMenuBar,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from explorer.core.candidates import CandidateKind
+from explorer.core.candidates import Candidate, CandidateKind
 from explorer.core.errors import ExplorerError, InvalidArgument
 from explorer.core.models import Chunk, Entity
 from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy, preset_names
@@ -49,7 +50,7 @@ from explorer.core.recall_case import (
     load_case,
     save_case,
 )
-from explorer.core.scour import ScourRequest, ScourResult
+from explorer.core.scour import ScourResult
 from explorer.core.sources import refetch_reasons
 from explorer.gui.activation_overlay import ActivationOverlay
 from explorer.gui.bottom_dock import BottomDock
@@ -58,8 +59,11 @@ from explorer.gui.compare_dialog import CompareDialog
 from explorer.gui.layout import LayoutRequest, compute_layout
 from explorer.gui.ledger_dock import GhostPainter, LedgerPanel
 from explorer.gui.policy_dock import PolicyDock, describe_change
-from explorer.gui.requests import QueryOutcome, QueryParams
+from explorer.gui.requests import JsonDict, JsonMap, QueryOutcome, QueryParams
 from explorer.gui.score_chart import ScoreChart, show_hit
+
+if TYPE_CHECKING:
+    from explorer.gui.main_window import MainWindow
 
 _log = logging.getLogger(__name__)
 
@@ -74,7 +78,6 @@ REFETCH_DELAY_MS = 400
 #: graphs wait for the layout worker like any other answer.
 SYNC_LAYOUT_MAX_NODES = 400
 WHAT_IF_ITERATIONS = 30
-JsonDict = dict[str, Any]
 
 
 # ---------------------------------------------------------------------- hits panel
@@ -109,7 +112,7 @@ class HitsPanel(QWidget):
         layout.addWidget(self.chart)
         self.rows: list[JsonDict] = []
 
-    def set_result(self, result: Mapping[str, Any]) -> None:
+    def set_result(self, result: JsonMap) -> None:
         sources = result.get("sources") or {}
         tally = " · ".join(
             f"<span style='color:{SOURCE_COLOURS.get(name, '#3c4043')}'>{name}</span> {count}"
@@ -169,7 +172,7 @@ class HitsPanel(QWidget):
                 return True
         return False
 
-    def _chart_for(self, hit: Mapping[str, Any]) -> None:
+    def _chart_for(self, hit: JsonMap) -> None:
         show_hit(self.chart, hit)
 
     def _on_selected(self) -> None:
@@ -190,7 +193,7 @@ class TraceController(QObject):
     answer_shown = Signal(object)  # ScourResult (or None for a case without candidates)
     compared = Signal(object)  # CaseDiff
 
-    def __init__(self, window: Any, *, preset_path: Path | None = None) -> None:
+    def __init__(self, window: MainWindow, *, preset_path: Path | None = None) -> None:
         super().__init__(window)
         self.window = window
         self.answer: ScourResult | None = None
@@ -205,9 +208,7 @@ class TraceController(QObject):
         self._showing_own = False
         self._dialogs: list[QDialog] = []
 
-        memory = getattr(window.bridge, "memory", None)
-        policy = getattr(memory, "policy", None) or DEFAULT_POLICY
-        self.policy_dock = PolicyDock(window, preset_path=preset_path, policy=policy)
+        self.policy_dock = PolicyDock(window, preset_path=preset_path, policy=window.bridge.policy)
         self.ledger_dock = LedgerPanel(window)
         self.overlay = ActivationOverlay(window.graph_view)
         self.hits = HitsPanel()
@@ -268,7 +269,7 @@ class TraceController(QObject):
         if file_menu is None:
             file_menu = self.window.menuBar().addMenu("&File")
         first = file_menu.actions()[0] if file_menu.actions() else None
-        entries: list[tuple[str, Any]] = [
+        entries: list[tuple[str, Callable[[], object]]] = [
             ("Save recall &case…", self.save_case_dialog),
             ("&Open recall case…", self.open_case_dialog),
             ("&Re-run case against current memory", self.rerun_case),
@@ -288,14 +289,10 @@ class TraceController(QObject):
 
     # ------------------------------------------------------------------ answers
 
-    @property
-    def memory(self) -> Any:
-        return getattr(self.window.bridge, "memory", None)
-
     def _on_outcome(self, outcome: QueryOutcome) -> None:
         if self._showing_own:
             return
-        raw = outcome.raw if isinstance(outcome.raw, ScourResult) else None
+        raw = outcome.answer
         self.case = None
         self.case_path = None
         self.fetched = raw
@@ -307,7 +304,7 @@ class TraceController(QObject):
             )
         self._show_panels(raw, outcome.result)
 
-    def _show_panels(self, raw: ScourResult | None, result: Mapping[str, Any]) -> None:
+    def _show_panels(self, raw: ScourResult | None, result: JsonMap) -> None:
         self.answer = raw
         self.ghosts.clear()
         if raw is not None:
@@ -345,10 +342,9 @@ class TraceController(QObject):
                 "this is a saved case (read-only): re-run it against the memory to ask the stores"
             )
             return
-        memory = self.memory
-        if memory is not None and self.case is None:
+        if self.case is None:
             # The next query (and a re-run) uses what the user set here.
-            memory.policy = policy
+            self.window.bridge.set_policy(policy)
         if needs_stores:
             self._refetch_timer.start()
             return
@@ -372,7 +368,7 @@ class TraceController(QObject):
         shown = replace(
             outcome,
             result=result,
-            raw=answer,
+            answer=answer,
             entities_by_chunk=self._links(answer, outcome.entities_by_chunk),
         )
         self._layout_request = None
@@ -408,7 +404,7 @@ class TraceController(QObject):
 
     # ------------------------------------------------------------------ ghosts and charts
 
-    def _candidate(self, item_id: str) -> Any:
+    def _candidate(self, item_id: str) -> Candidate | None:
         answer = self.answer
         gathered = answer.retrieval.gathered if answer is not None else None
         if gathered is None:
@@ -519,7 +515,7 @@ class TraceController(QObject):
             token=previous.token if previous is not None else 0,
             params=params,
             result=case.result,
-            raw=raw,
+            answer=raw,
             entities_by_chunk=links,
         )
         self._show_own(outcome)
@@ -545,23 +541,15 @@ class TraceController(QObject):
         request, policy = case.scour_request(), case.retrieval_policy()
         label = f"case {self.case_label}".strip()
 
-        async def rerun() -> None:
-            answer = await self._scour(request, policy)
+        def compare(answer: ScourResult) -> None:
             self._compare(case.result, answer.to_json_dict(), label, "current memory")
 
-        self.window.bridge.run_soon(rerun, kind="trace-compare")
-
-    async def _scour(self, request: ScourRequest, policy: RetrievalPolicy) -> ScourResult:
-        memory = self.memory
-        if memory is None:
-            raise ExplorerError("the memory is not open yet")
-        answer: ScourResult = await memory.scour(request, policy)
-        return answer
+        self.window.bridge.scour_then(request, policy, compare, kind="trace-compare")
 
     # ------------------------------------------------------------------ comparisons
 
     def _compare(
-        self, before: Mapping[str, Any], after: Mapping[str, Any], a: str, b: str, show: bool = True
+        self, before: JsonMap, after: JsonMap, a: str, b: str, show: bool = True
     ) -> CaseDiff:
         diff = diff_results(before, after)
         self.last_diff = diff
@@ -608,12 +596,11 @@ class TraceController(QObject):
             return
         request = answer.request
 
-        async def run() -> None:
-            fresh = await self._scour(request, policy)
+        def compare(fresh: ScourResult) -> None:
             self._compare(outcome.result, fresh.to_json_dict(), "as shown", label, show)
 
         self.window.status_message.setText(f"{label}: {describe_change(reasons)}")
-        self.window.bridge.run_soon(run, kind="trace-compare")
+        self.window.bridge.scour_then(request, policy, compare, kind="trace-compare")
 
     def compare_query(self, text: str, show: bool = True) -> None:
         """Compare the answer in hand with another query under the same policy."""
@@ -623,13 +610,12 @@ class TraceController(QObject):
         request = replace(answer.request, query=text)
         policy = answer.retrieval.policy or self.policy_dock.policy
 
-        async def run() -> None:
-            fresh = await self._scour(request, policy)
+        def compare(fresh: ScourResult) -> None:
             self._compare(
                 outcome.result, fresh.to_json_dict(), f"“{answer.request.query}”", f"“{text}”", show
             )
 
-        self.window.bridge.run_soon(run, kind="trace-compare")
+        self.window.bridge.scour_then(request, policy, compare, kind="trace-compare")
 
     # ------------------------------------------------------------------ dialogs
 
@@ -665,14 +651,14 @@ class TraceController(QObject):
                 lambda: self.compare_policy(self.policy_dock.preset_policy(name), f"preset {name}"),
             )
 
-    def _guard(self, title: str, action: Any) -> None:
+    def _guard(self, title: str, action: Callable[[], object]) -> None:
         try:
             action()
         except (ExplorerError, OSError, ValueError) as error:
             self.window.show_error(title, str(error))
 
 
-def _menu_named(bar: Any, text: str) -> QMenu | None:
+def _menu_named(bar: QMenuBar, text: str) -> QMenu | None:
     for action in bar.actions():
         menu = action.menu()
         if isinstance(menu, QMenu) and action.text() == text:
@@ -680,10 +666,10 @@ def _menu_named(bar: Any, text: str) -> QMenu | None:
     return None
 
 
-def _esc(text: Any) -> str:
+def _esc(text: object) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def install_trace(window: Any, *, preset_path: Path | None = None) -> TraceController:
+def install_trace(window: MainWindow, *, preset_path: Path | None = None) -> TraceController:
     """Add the retrieval-trace docks and menu actions to ``window``; see the module docstring."""
     return TraceController(window, preset_path=preset_path)

@@ -106,8 +106,8 @@ def memory(qloop: asyncio.AbstractEventLoop, memory_settings: Any) -> Iterator[A
     Hosted the way the app hosts it: on its own service thread and loop, reached through a
     ``LoopProxy`` (awaiting its coroutines from the GUI loop runs them there).
     """
+    from explorer.compose import open_memory
     from explorer.gui.service_thread import MemoryHost
-    from explorer.memory import open_memory
 
     host = MemoryHost("test-memory")
     try:

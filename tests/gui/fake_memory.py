@@ -1,31 +1,46 @@
-"""A ``Memory``-shaped fake over the unit fakes, for widget tests that need no servers.
+"""A ``MemoryService`` fake over the unit fakes, for widget tests that need no servers.
 
-It runs the real ``core.scour`` over the in-memory fakes of ``tests.unit.fakes``, so the answers
-have exactly the shape the real service gives. The real-service tests live beside it.
+It runs the real ``core.scour`` over the in-memory fakes of ``explorer.testing``, so the answers
+have exactly the shape the real service gives; mypy checks it against the port (``_CHECK``
+below), so it cannot drift from what the window may ask. A store's ``fail`` makes its half
+unhealthy and its reads raise, as a down store does. The real-service tests live beside it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from types import SimpleNamespace
-from typing import Any
+from pathlib import Path
 
+from explorer.core.errors import StoreUnavailable
+from explorer.core.journal import RecallCall, RecallSummary
+from explorer.core.models import DEFAULT_SCOPE, Chunk, Entity, Subgraph
+from explorer.core.overview import MemoryOverview
 from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy
+from explorer.core.ports import OK, Health, ImportReport, MemoryService
+from explorer.core.progress import ProgressCallback
 from explorer.core.scour import ScourRequest, ScourResult, scour
-from tests.unit.fakes import sample_memory
+from explorer.settings import Settings
+from explorer.testing import sample_memory
 
 
 class FakeMemory:
     def __init__(self, *, delay: float = 0.0) -> None:
         self.embedder, self.chunks, self.graph, self.concepts = sample_memory()
-        self.settings = SimpleNamespace(default_scope="acme/ana", load_demo=False)
-        self.servers = None
-        self.policy = DEFAULT_POLICY
+        self._settings = Settings(default_scope="acme/ana", load_demo=False)
+        self.policy: RetrievalPolicy = DEFAULT_POLICY
         self.delay = delay
         self.closed = False
         self.scour_calls = 0
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    @property
+    def read_only(self) -> bool:
+        return False
 
     async def scour(
         self, request: ScourRequest, policy: RetrievalPolicy | None = None
@@ -42,18 +57,76 @@ class FakeMemory:
             policy=policy or self.policy,
         )
 
-    async def health(self) -> dict[str, str]:
-        report = {}
-        for name, store in (("graph", self.graph), ("chunks", self.chunks)):
-            report[name] = "ok" if getattr(store, "fail", None) is None else str(store.fail)
-        return report
+    async def health(self) -> Health:
+        graph, chunks = self.graph.fail, self.chunks.fail
+        return Health(
+            graph=OK if graph is None else str(graph), chunks=OK if chunks is None else str(chunks)
+        )
 
-    async def ensure_demo(self, progress: Any = None) -> bool:
+    async def supervise(self) -> Mapping[str, str]:
+        return {}
+
+    async def reconnect_half(self, half: str) -> None:
+        return None
+
+    async def restart_half(self, half: str) -> None:
+        return None
+
+    async def warm(self, scope: str = DEFAULT_SCOPE) -> None:
+        return None
+
+    async def overview(self, scope: str = DEFAULT_SCOPE, salient: int = 20) -> MemoryOverview:
+        return MemoryOverview()
+
+    async def domains(self) -> list[str]:
+        return await self.chunks.domains()
+
+    async def entities(self, ids: Sequence[str]) -> list[Entity]:
+        return await self.graph.get_entities(ids)
+
+    async def neighbourhood(self, ids: Sequence[str], *, limit_per_node: int = 50) -> Subgraph:
+        return await self.graph.neighbourhood(ids, limit_per_node=limit_per_node)
+
+    async def degree(self, ids: Sequence[str]) -> dict[str, int]:
+        return await self.graph.degree(ids)
+
+    async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
+        return await self.graph.entities_in_chunks(chunk_ids)
+
+    async def chunks_by_id(self, ids: Sequence[str]) -> list[Chunk]:
+        return await self.chunks.get(ids)
+
+    async def recent_calls(self, after: int = 0, limit: int = 100) -> list[RecallSummary]:
+        raise StoreUnavailable("the fake memory keeps no recall journal")
+
+    async def recall_call(self, call_id: int) -> RecallCall | None:
+        raise StoreUnavailable("the fake memory keeps no recall journal")
+
+    async def ensure_demo(
+        self, progress: Callable[..., None] | None = None, *, reset: bool = False
+    ) -> bool:
         return False
+
+    async def import_file(
+        self,
+        path: Path | str,
+        fmt: str,
+        *,
+        scope: str | None = None,
+        skip_bad: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> ImportReport:
+        raise StoreUnavailable("the fake memory imports nothing")
+
+    async def finish_pending(self, progress: ProgressCallback | None = None) -> int:
+        return 0
+
+
+_CHECK: type[MemoryService] = FakeMemory
 
 
 @asynccontextmanager
-async def fake_opener(settings: Any = None, **_: Any) -> AsyncIterator[FakeMemory]:
+async def fake_opener(settings: Settings | None = None) -> AsyncIterator[FakeMemory]:
     memory = FakeMemory()
     try:
         yield memory

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
+from explorer.compose import SERVICES
 from explorer.gui.bridge import ServiceBridge
 from explorer.settings import Settings
 from tests.graphiti_graph import GraphitiFixture, graph_snapshot, write_graphiti_graph
@@ -52,7 +53,7 @@ def graphiti(graphiti_dir: Path, written: GraphitiFixture) -> Iterator[GraphitiF
 
 
 def _window(qtbot: Any, settings: Settings, settings_store: Any) -> Any:
-    bridge = ServiceBridge(settings, poll_interval=0.3)
+    bridge = ServiceBridge(settings, services=SERVICES, poll_interval=0.3)
     window = make_window(bridge, settings_store)
     bridge.open()
     qtbot.waitUntil(lambda: window.memory_actions.overview is not None, timeout=60_000)
@@ -178,7 +179,7 @@ def test_a_graph_that_is_not_there_is_named_in_the_window(
     settings_store: Any,
 ) -> None:
     settings = Settings(data_dir=graphiti_dir, graphiti_graph="nothing_here")
-    bridge = ServiceBridge(settings, poll_interval=0.3)
+    bridge = ServiceBridge(settings, services=SERVICES, poll_interval=0.3)
     window = make_window(bridge, settings_store)
     try:
         with qtbot.waitSignal(bridge.memory_failed, timeout=60_000) as failed:

@@ -22,6 +22,7 @@ from keyring.backend import KeyringBackend
 from PySide6.QtCore import Qt
 
 from explorer.adapters.embedded import EmbeddedServers
+from explorer.compose import SERVICES
 from explorer.gui.bridge import ServiceBridge
 from explorer.settings import Settings, load_settings
 from tests.gui.conftest import close_window, make_window, run
@@ -64,7 +65,7 @@ def own_window(
     qloop: asyncio.AbstractEventLoop, qtbot: Any, own_dir: Path, settings_store: Any
 ) -> Iterator[Any]:
     settings = Settings(data_dir=own_dir, load_demo=False, file=own_dir / "settings.toml")
-    bridge = ServiceBridge(settings, poll_interval=0.3)
+    bridge = ServiceBridge(settings, services=SERVICES, poll_interval=0.3)
     window = make_window(bridge, settings_store)
     bridge.open()
     qtbot.waitUntil(lambda: window.memory_actions.overview is not None, timeout=60_000)
@@ -283,7 +284,7 @@ def test_window_and_query_agree_on_a_generated_memory(
     from explorer.tools.scour import run as scour_tool
 
     settings = Settings(data_dir=generated_dir, load_demo=False)
-    bridge = ServiceBridge(settings, poll_interval=0.3)
+    bridge = ServiceBridge(settings, services=SERVICES, poll_interval=0.3)
     window = make_window(bridge, settings_store)
     try:
         bridge.open()

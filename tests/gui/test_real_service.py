@@ -23,6 +23,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
+from explorer.compose import SERVICES
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.screenshot import capture
 from tests.gui.conftest import LoopErrors, make_window, run, wait, wait_for_answer
@@ -215,8 +216,8 @@ def test_screenshot_command_in_its_own_process(memory_settings: Any, tmp_path: P
     out = tmp_path / "cli.png"
     script = (
         "import sys; from pathlib import Path; from explorer.settings import Settings;"
-        "from explorer.gui import run_screenshot;"
-        f"sys.exit(run_screenshot(Path({str(out)!r}), {QUERY!r}, '1200x800',"
+        "from explorer.app import run_screenshot;"
+        f"sys.exit(run_screenshot(Path({str(out)!r}), [{QUERY!r}], (1200, 800),"
         f" Settings(data_dir=Path({str(memory_settings.data_dir)!r}), load_demo=False)))"
     )
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
@@ -253,7 +254,7 @@ def test_closing_during_a_query_leaves_no_server_and_no_pending_task(
     from explorer.settings import Settings
 
     settings = Settings(data_dir=tmp_path / "own", load_demo=True, start_timeout=120.0)
-    bridge = ServiceBridge(settings)
+    bridge = ServiceBridge(settings, services=SERVICES)
     window = make_window(bridge, settings_store)
     bridge.open()
     assert window.isVisible()  # the window is up while the stores start
@@ -306,7 +307,7 @@ def test_run_app_opens_the_stores_and_stops_them_on_sigterm(tmp_path: Path) -> N
     data_dir = tmp_path / "app-data"
     script = (
         "import sys; from pathlib import Path; from explorer.settings import Settings;"
-        "from explorer.gui import run_app;"
+        "from explorer.app import run_app;"
         f"sys.exit(run_app(Settings(data_dir=Path({str(data_dir)!r}), load_demo=False)))"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "QT_QPA_PLATFORM")}
@@ -345,7 +346,7 @@ def test_run_app_opens_the_stores_and_stops_them_on_sigterm(tmp_path: Path) -> N
 def test_a_frozen_graph_shows_the_chunks_at_once(
     qloop: asyncio.AbstractEventLoop, qtbot: Any, window: Any, memory: Any
 ) -> None:
-    from explorer.gui.bridge import PREVIEW_AFTER
+    from explorer.gui.query_run import PREVIEW_AFTER
 
     _ask(qtbot, window)  # warm: the first query builds the search indexes
     previews: list[Any] = []

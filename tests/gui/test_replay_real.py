@@ -30,7 +30,7 @@ def replaying(qtbot: Any, window: Any, memory: Any) -> Any:
     memory.policy = window.trace.policy_dock.policy
     token = window.run_query(QueryParams(query=QUERY, n_chunks=8, kg_top_k=8))
     wait_for_answer(qtbot, window, token, 120_000)
-    assert isinstance(window.outcome.raw, ScourResult)
+    assert isinstance(window.outcome.answer, ScourResult)
     overlay = window.trace.overlay
     overlay.toggle.setChecked(True)
     overlay.set_frame(0)
@@ -38,7 +38,7 @@ def replaying(qtbot: Any, window: Any, memory: Any) -> Any:
 
 
 def _log(window: Any) -> Any:
-    log = window.outcome.raw.retrieval.activation
+    log = window.outcome.answer.retrieval.activation
     assert len(log.steps) > 10, "the demo query should spread activation over many steps"
     return log
 

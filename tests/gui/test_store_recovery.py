@@ -22,10 +22,10 @@ import psutil
 import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
+from explorer.compose import SERVICES, open_memory
 from explorer.gui.bridge import CHUNKS, GRAPH, OK, ServiceBridge
 from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
-from explorer.memory import open_memory
 from explorer.settings import Settings
 from tests.gui.conftest import close_window, make_window, run
 
@@ -60,7 +60,7 @@ def recovering_window(
     run(qloop, fill())
     servers = EmbeddedServers(settings.data_dir)
     assert servers.dead() == ["falkordb", "postgres"]  # the window will start them itself
-    bridge = ServiceBridge(settings, poll_interval=0.3)
+    bridge = ServiceBridge(settings, services=SERVICES, poll_interval=0.3)
     window = make_window(bridge, settings_store)
     bridge.open()
     qtbot.waitUntil(lambda: bridge.opened, timeout=60_000)

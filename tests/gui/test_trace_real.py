@@ -68,7 +68,7 @@ def answered(qtbot: Any, window: Any, memory: Any, tmp_path: Path) -> Any:
     window.trace.policy_dock.preset_path = tmp_path / "presets.json"
     token = window.run_query(QueryParams(query=QUERY, n_chunks=8, kg_top_k=8))
     wait_for_answer(qtbot, window, token, 120_000)
-    assert isinstance(window.outcome.raw, ScourResult)
+    assert isinstance(window.outcome.answer, ScourResult)
     assert window.outcome.result["dropped"], "the demo query should drop something"
     return window
 
@@ -81,7 +81,7 @@ def _kept(result: dict[str, Any]) -> list[tuple[str, str, float]]:
 
 def test_a_floor_moved_in_the_gui_gives_the_core_answer(qtbot: Any, answered: Any) -> None:
     window, trace = answered, answered.trace
-    fetched: ScourResult = window.outcome.raw
+    fetched: ScourResult = window.outcome.answer
     scores = sorted(score for _, _, score in _kept(window.outcome.result))
     floor = round(scores[len(scores) // 2], 3)
     trace.policy_dock.min_relevance.slider.setValue(round(floor * 1000))
@@ -159,7 +159,7 @@ def test_chunk_credit_shares_that_add_up_to_more_than_all_are_refused(answered: 
 
 def test_every_replay_step_matches_the_activation_log(qtbot: Any, answered: Any) -> None:
     trace = answered.trace
-    log = answered.outcome.raw.retrieval.activation
+    log = answered.outcome.answer.retrieval.activation
     assert log.steps, "the demo query should spread activation"
     overlay = trace.overlay
     assert len(overlay.replay) == len(log.steps)
@@ -195,7 +195,7 @@ def test_every_replay_step_matches_the_activation_log(qtbot: Any, answered: Any)
 
 def test_why_not_answers_match_the_ledger(answered: Any) -> None:
     trace = answered.trace
-    retrieval = answered.outcome.raw.retrieval
+    retrieval = answered.outcome.answer.retrieval
     dropped = [d for d in retrieval.result.dropped if d.kind != "none"]
     checked = 0
     for entry in dropped[:12]:
@@ -276,7 +276,7 @@ def test_a_recall_case_survives_save_and_open_byte_for_byte(
 
 def test_compare_two_policies_side_by_side(qtbot: Any, answered: Any) -> None:
     trace = answered.trace
-    fetched: ScourResult = answered.outcome.raw
+    fetched: ScourResult = answered.outcome.answer
     trace.pin_baseline()
     trace.policy_dock.min_relevance.slider.setValue(400)
     diff = trace.compare_with_baseline(show=False)

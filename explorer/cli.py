@@ -144,6 +144,14 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--preset-file", type=Path, help="a JSON file of named presets the configs may name"
     )
+    evaluate.add_argument(
+        "--cross-validate",
+        action="store_true",
+        help="choose the full preset's weights per fold on the other conversations (locomo)",
+    )
+    evaluate.add_argument(
+        "--folds", type=int, help="folds for --cross-validate (default: one per conversation)"
+    )
 
     bench = sub.add_parser("bench", help="speed at the seed system's scale")
     bench.add_argument("--scale", choices=["seed", "small"], default="seed")

@@ -227,6 +227,10 @@ async def evaluate(settings: Settings, args: argparse.Namespace) -> int:
     configs = tuple(name.strip() for name in args.configs.split(",") if name.strip())
     presets = load_presets(args.preset_file) if args.preset_file else {}
     async with open_memory(settings) as memory:
+        if args.cross_validate:
+            from explorer.eval.crossval import run_cross_validation
+
+            return await run_cross_validation(memory, args.path, ks, args.folds, args.json_out)
         return await run_eval_command(memory, args.path, ks, configs, args.json_out, presets)
 
 

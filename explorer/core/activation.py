@@ -2,9 +2,10 @@
 
 Seeds are entities with an energy in ``(0, 1]`` (their hits' scores). At each hop every node
 that became active in the previous hop *fires once*: it passes ``energy * decay * confidence /
-fan`` over each of its relations, in both directions, where ``fan`` is its number of relations in
-the subgraph (the fan effect of ACT-R, so a hub spreads thinly instead of flooding the graph;
-with ``fan_normalisation`` off, ``fan`` is 1). A node not yet active becomes active when what it
+fan`` (times ``weak_weight`` over a weak signal, see ``ActivationParams``) over each of its
+relations, in both directions, where ``fan`` is its number of relations in the subgraph (the fan
+effect of ACT-R, so a hub spreads thinly instead of flooding the graph; with
+``fan_normalisation`` off, ``fan`` is 1). A node not yet active becomes active when what it
 received in one hop reaches ``threshold`` and the ``node_budget`` (seeds included) has room; the
 strongest go first, ties by id. Energy that does not activate a node is discarded (and listed in
 ``pruned``); energy reaching an already active node is added to it but never re-spread.
@@ -30,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from explorer.core.models import Subgraph
+from explorer.core.models import WEAK_RELATIONS, Subgraph
 from explorer.core.policy import ActivationParams
 
 PRUNED_THRESHOLD = "threshold"
@@ -195,6 +196,7 @@ class SpreadingActivation:
             firing[node] = amount
 
         edges_of = index.edges
+        weak = params.weak_weight
         decay = params.decay
         threshold = params.threshold
         normalise = params.fan_normalisation
@@ -209,6 +211,8 @@ class SpreadingActivation:
                 feeders = fed_by.get(source, ())
                 for target, relation_id, relation_type, weight in edges:
                     amount = base * weight
+                    if weak != 1.0 and relation_type in WEAK_RELATIONS:
+                        amount *= weak
                     if amount <= 0.0 or target in feeders:
                         continue
                     transfers.append((target, source, relation_id, relation_type, amount))

@@ -14,6 +14,15 @@ SCOPE_SEPARATOR = "/"
 # The root of the scope hierarchy: a query there sees every memory.
 DEFAULT_SCOPE = ""
 
+#: The facts a relation may state (the extractors' and the gold files' fixed vocabulary).
+RELATION_TYPES = (
+    "WORKS_AT", "WORKS_ON", "WORKS_WITH", "LEADS", "STUDIES_AT", "LIVES_IN", "MOVED_TO", "FROM",
+    "VISITED", "ATTENDED", "PLANS", "MARRIED_TO", "PARTNER_OF", "FAMILY_OF", "FRIEND_OF", "KNOWS",
+    "RECOMMENDED", "HIRED", "OWNS", "LIKES", "DISLIKES", "SEES",
+)  # fmt: skip
+#: Relations that are signals, not facts: a speaker naming something, two names in one turn.
+WEAK_RELATIONS = frozenset({"MENTIONS", "CO_OCCURS"})
+
 
 class MemoryLayer(enum.StrEnum):
     """Which kind of memory a record belongs to; the coordinator searches a set of these."""

@@ -135,6 +135,9 @@ class ActivationParams:
     speaker more closely than naming someone in it does), the strongest entity it mentions that
     is no person (``topic_weight``), and the recall strength of its neighbouring turns in the
     same session (``contiguity``); the speaker's share is what those two leave.
+    ``weak_weight`` scales the energy passed over a weak signal (``MENTIONS``, ``CO_OCCURS``)
+    against a typed fact's: below 1 the spread follows what the memory states more than what
+    merely came up together.
     """
 
     enabled: bool = True
@@ -151,6 +154,7 @@ class ActivationParams:
     mention_weight: float = 0.3
     topic_weight: float = 0.05
     contiguity: float = 0.2
+    weak_weight: float = 1.0
 
     def __post_init__(self) -> None:
         _flag("activation", "enabled", self.enabled)
@@ -172,6 +176,7 @@ class ActivationParams:
         _within("activation", "mention_weight", self.mention_weight, 0.0, 1.0, "a share of energy")
         _within("activation", "topic_weight", self.topic_weight, 0.0, 1.0, "a share of credit")
         _within("activation", "contiguity", self.contiguity, 0.0, 1.0, "a share of credit")
+        _within("activation", "weak_weight", self.weak_weight, 0.0, 1.0, "a share of energy")
         if self.topic_weight + self.contiguity > 1.0:
             raise InvalidArgument(
                 "activation.topic_weight + activation.contiguity must not exceed 1, not "

@@ -2,19 +2,22 @@
 
 Tuning on the questions one reports on flatters a retrieval method, so this reports what a
 choice made *without* a conversation scores *on* it. Every candidate of ``GRID`` (variations of
-``full``: the activation weight, the topic and contiguity credit shares) is asked every question
-once; then, for each fold (by default one conversation held out at a time), the candidate with
-the best training objective — R@5 plus multi-hop R@10 over the other conversations' questions —
-is chosen and scored on the held-out conversation alone. The held-out scores of all folds
-together are the headline ``full (cross-validated)`` row: every question answered by a choice
-that never saw its conversation. The fixed configurations (``lexical``, ``vector``, ``hybrid``
-and ``full`` as shipped) are reported over the same questions for comparison. Imports the
-standard library, the core policy and the LoCoMo evaluation.
+``full``: the activation weight, the contiguity credit share, the energy weak signals pass) is
+asked every question once; then, for each fold (by default one conversation held out at a time),
+the candidate with the best training objective — R@5 plus multi-hop R@10 over the other
+conversations' questions — is chosen and scored on the held-out conversation alone. The held-out
+scores of all folds together are the headline ``full (cross-validated)`` row: every question
+answered by a choice that never saw its conversation. The fixed configurations (``lexical``,
+``vector``, ``hybrid`` and ``full`` as shipped) are reported over the same questions for
+comparison. Imports the standard library, the core policy and the LoCoMo evaluation.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,15 +33,17 @@ from explorer.eval.locomo import (
     Progress,
     RecallTally,
     ensure_ingested,
+    format_table,
+    print_progress,
     rank_questions,
     read_questions,
 )
 
 #: What the folds choose among: ``full`` with each combination of these values.
 GRID: Mapping[str, tuple[float, ...]] = {
-    "weights.activation": (0.4, 0.8, 1.2),
-    "activation.topic_weight": (0.0, 0.05, 0.1),
-    "activation.contiguity": (0.0, 0.2, 0.3),
+    "weights.activation": (0.6, 0.8, 1.0),
+    "activation.contiguity": (0.1, 0.2, 0.3),
+    "activation.weak_weight": (0.5, 1.0),
 }
 FIXED = ("lexical", "vector", "hybrid", "full")
 CROSS_VALIDATED = "full (cross-validated)"
@@ -155,3 +160,26 @@ def format_folds(result: Mapping[str, Any]) -> str:
         held = ", ".join(fold["held_out"])
         lines.append(f"| {held} | {fold['chosen']} | {fold['train_objective']:.3f} |")
     return "\n".join(lines)
+
+
+async def run_cross_validation(
+    memory: EvalMemory,
+    path: Path | str,
+    ks: Sequence[int],
+    fold_count: int | None,
+    json_out: Path | str | None,
+) -> int:
+    """``eval locomo PATH --cross-validate``: the held-out table, the folds' choices, the JSON."""
+    started = time.perf_counter()
+    result = await cross_validate(
+        memory, path, fold_count=fold_count, ks=ks, progress=print_progress
+    )
+    print(format_table(result["configs"]))
+    print()
+    print(format_folds(result))
+    print(f"({time.perf_counter() - started:.0f} s)")
+    if json_out is not None:
+        text = json.dumps(result, indent=2) + "\n"
+        await asyncio.to_thread(Path(json_out).write_text, text, encoding="utf-8")
+        print(f"wrote {json_out}")
+    return 0

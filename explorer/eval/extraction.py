@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from explorer.core.errors import InvalidArgument
-from explorer.core.models import Chunk, Entity
+from explorer.core.models import RELATION_TYPES, WEAK_RELATIONS, Chunk, Entity
 from explorer.core.ports import Embedder
 from explorer.core.text import fold
 from explorer.ingest.aliases import merge_keys, merge_near_duplicates
@@ -46,16 +46,8 @@ from explorer.ingest.importers.base import (
 from explorer.ingest.importers.reading import is_blank, iter_json_lines
 from explorer.ingest.short_names import merge_short_names
 
-#: The facts a gold file may state (the vocabulary of issue-tracked typed relations).
-RELATION_TYPES = (
-    "WORKS_AT", "WORKS_ON", "WORKS_WITH", "LEADS", "STUDIES_AT", "LIVES_IN", "MOVED_TO", "FROM",
-    "VISITED", "ATTENDED", "PLANS", "MARRIED_TO", "PARTNER_OF", "FAMILY_OF", "FRIEND_OF", "KNOWS",
-    "RECOMMENDED", "HIRED", "OWNS", "LIKES", "DISLIKES", "SEES",
-)  # fmt: skip
 #: Relations that read the same both ways round, compared as unordered pairs.
 SYMMETRIC = frozenset({"WORKS_WITH", "MARRIED_TO", "PARTNER_OF", "FAMILY_OF", "FRIEND_OF", "KNOWS"})
-#: Extractor signals that are not facts (a speaker naming something, two names in one turn).
-WEAK_RELATIONS = frozenset({"MENTIONS", "CO_OCCURS"})
 #: Not scored as entities: topics have no agreed boundary, dates are resolved values, and an
 #: assistant speaker is the memory's owner rather than something it knows about.
 UNSCORED_TYPES = frozenset({"topic", "date", "agent"})

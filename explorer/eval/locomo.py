@@ -368,7 +368,7 @@ def format_table(results: Mapping[str, Any], reference: Reference = PUBLISHED) -
     return "\n".join(lines)
 
 
-def _print_progress(stage: str, done: int, total: int) -> None:
+def print_progress(stage: str, done: int, total: int) -> None:
     if done == total or done % 50 == 0:
         print(f"\r{stage}: {done}/{total}", end="\n" if done == total else "", flush=True)
 
@@ -384,7 +384,7 @@ async def run_eval_command(
     """``eval locomo``: run, print the table, write the JSON when asked; the exit status."""
     started = time.perf_counter()
     results = await evaluate_locomo(
-        memory, path, ks=ks, configs=configs, progress=_print_progress, presets=presets
+        memory, path, ks=ks, configs=configs, progress=print_progress, presets=presets
     )
     print(format_table(results))
     print(f"({time.perf_counter() - started:.0f} s)")

@@ -229,6 +229,7 @@ class PolicyDock(QDockWidget):
         self.credit_mention = _dspin(0.0, 1.0, 0.05, 2)
         self.credit_topic = _dspin(0.0, 1.0, 0.01, 2)
         self.credit_contiguity = _dspin(0.0, 1.0, 0.05, 2)
+        self.activation_weak = _dspin(0.0, 1.0, 0.05, 2)
         for counter in (self.activation_hops, self.activation_budget, self.activation_found):
             counter.valueChanged.connect(lambda _v: changed())
         for dbox in (
@@ -237,6 +238,7 @@ class PolicyDock(QDockWidget):
             self.credit_mention,
             self.credit_topic,
             self.credit_contiguity,
+            self.activation_weak,
         ):
             dbox.valueChanged.connect(lambda _v: changed())
         act_form.addRow(self.activation_enabled)
@@ -245,9 +247,13 @@ class PolicyDock(QDockWidget):
         act_form.addRow("threshold", self.activation_threshold)
         act_form.addRow("node budget", self.activation_budget)
         act_form.addRow("max found", self.activation_found)
+        act_form.addRow("weak signals", self.activation_weak)
         act_form.addRow("chunk credit: mention", self.credit_mention)
         act_form.addRow("chunk credit: topic", self.credit_topic)
         act_form.addRow("chunk credit: contiguity", self.credit_contiguity)
+        self.activation_weak.setToolTip(
+            "share of energy passed over a co-occurrence or a mention, against a typed fact's"
+        )
         self.credit_mention.setToolTip(
             "share of the strongest mentioned entity's energy a chunk takes when its speaker's "
             "is less"
@@ -310,6 +316,7 @@ class PolicyDock(QDockWidget):
             self.activation_threshold.setValue(params.threshold)
             self.activation_budget.setValue(params.node_budget)
             self.activation_found.setValue(params.max_found)
+            self.activation_weak.setValue(params.weak_weight)
             self.credit_mention.setValue(params.mention_weight)
             self.credit_topic.setValue(params.topic_weight)
             self.credit_contiguity.setValue(params.contiguity)
@@ -332,6 +339,7 @@ class PolicyDock(QDockWidget):
             threshold=self.activation_threshold.value(),
             node_budget=self.activation_budget.value(),
             max_found=self.activation_found.value(),
+            weak_weight=self.activation_weak.value(),
             mention_weight=self.credit_mention.value(),
             topic_weight=self.credit_topic.value(),
             contiguity=self.credit_contiguity.value(),

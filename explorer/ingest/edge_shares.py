@@ -15,12 +15,9 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 
-from explorer.core.models import Relation
+from explorer.core.models import WEAK_RELATIONS, Relation
 from explorer.core.ports import Embedder
 from explorer.ingest.demo import demo_turns
-
-#: Relation types that are signals rather than facts.
-WEAK_TYPES = frozenset({"CO_OCCURS", "MENTIONS"})
 
 
 def relation_shares(relations: Iterable[Relation]) -> dict[str, object]:
@@ -33,7 +30,7 @@ def relation_shares(relations: Iterable[Relation]) -> dict[str, object]:
     total = sum(counts.values())
     drawn = total - counts["MENTIONS"]
     co_occurs = counts["CO_OCCURS"]
-    typed = total - sum(counts[kind] for kind in WEAK_TYPES)
+    typed = total - sum(counts[kind] for kind in WEAK_RELATIONS)
     return {
         "total": total,
         "drawn": drawn,

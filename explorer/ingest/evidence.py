@@ -22,7 +22,8 @@ of its earliest mention and ``valid_from`` that mention's time. For relations th
 object at a time (LIVES_IN/MOVED_TO, WORKS_AT, STUDIES_AT, MARRIED_TO), a later different object
 ends the earlier one: its ``valid_to`` is the first time the newer one is stated after the older
 one was last stated. A fact the extractor read as already over ("used to live in", "was CTO at")
-arrives with ``valid_to`` set to the time it was said, and keeps it. Imports the standard library, core models and ingest helpers.
+arrives with ``valid_to`` set to the time it was said, and keeps it. Imports the standard
+library, core models and ingest helpers.
 """
 
 from __future__ import annotations

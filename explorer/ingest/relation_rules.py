@@ -1,29 +1,21 @@
 """The typed-relation vocabulary of the offline extractor and the word patterns stating each type.
 
-The vocabulary is fixed (``RELATION_TYPES``); co-occurrence and a speaker naming something stay
-separate weak signals (``WEAK_TYPES``), never facts. A verb pattern (``VERB_RULES``) is matched
-against the lower-cased text strictly between a subject mention and an object mention of one
-sentence; the subject may be a name, the speaker's own "I"/"my"/"we", the addressee's "you"/"your"
-or a "he"/"she" resolved to the last person mentioned. Each rule says which kinds of object it
-takes. ``negated`` and ``closed`` read the words of the match for negation ("don't like" →
-DISLIKES, "not working at" → nothing) and tense ("used to live in" → a LIVES_IN that has ended).
-``QUESTION_FRAMES`` turn a question to the other speaker ("Where do you work now?") and the first
-fitting name of the answer ("At UCLA, as a TA") into a fact about the one who answered.
-Kinship and role words ("my sister Ada", "Priya, my manager") are ``KIN_RELATIONS``. Imports only
-the standard library.
-"""
+The vocabulary is fixed (``core.models.RELATION_TYPES``); co-occurrence and a speaker naming
+something stay separate weak signals (``core.models.WEAK_RELATIONS``), never facts. A verb
+pattern (``VERB_RULES``) is matched against the lower-cased text strictly between a subject
+mention and an object mention of one sentence; the subject may be a name, the speaker's own
+"I"/"my"/"we", the addressee's "you"/"your" or a "he"/"she" resolved to the last person
+mentioned. Each rule says which kinds of object it takes. ``negated`` and ``closed`` read the
+words of the match for negation ("don't like" → DISLIKES, "not working at" → nothing) and tense
+("used to live in" → a LIVES_IN that has ended). ``QUESTION_FRAMES`` turn a question to the
+other speaker ("Where do you work now?") and the first fitting name of the answer ("At UCLA, as
+a TA") into a fact about the one who answered. Kinship and role words ("my sister Ada", "Priya,
+my manager") are ``KIN_RELATIONS``. Imports only the standard library."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-RELATION_TYPES = (
-    "WORKS_AT", "WORKS_ON", "WORKS_WITH", "LEADS", "STUDIES_AT", "LIVES_IN", "MOVED_TO", "FROM",
-    "VISITED", "ATTENDED", "PLANS", "MARRIED_TO", "PARTNER_OF", "FAMILY_OF", "FRIEND_OF", "KNOWS",
-    "RECOMMENDED", "HIRED", "OWNS", "LIKES", "DISLIKES", "SEES",
-)  # fmt: skip
-WEAK_TYPES = frozenset({"MENTIONS", "CO_OCCURS"})
 
 # Object kinds a rule accepts: person, place, organization, event, project, product, other.
 PERSON = frozenset({"person"})

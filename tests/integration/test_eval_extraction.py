@@ -10,7 +10,8 @@ import pytest
 
 from explorer import assets
 from explorer.cli import main
-from explorer.eval.extraction import RELATION_TYPES, read_gold
+from explorer.core.models import RELATION_TYPES
+from explorer.eval.extraction import read_gold
 
 GOLD = assets.demo_dir() / "gold" / "extraction-gold.jsonl"
 MESSAGE_FIELDS = ("conversation_id", "speaker", "text", "timestamp", "scope")

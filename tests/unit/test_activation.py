@@ -176,3 +176,16 @@ def test_ten_thousand_relations_spread_within_twenty_milliseconds() -> None:
     timings.sort()
     # The shipped benchmark reports the real numbers; the bound here is loose for busy CI hosts.
     assert timings[len(timings) // 2] < 0.1
+
+
+def test_a_weak_signal_passes_its_share_of_what_a_typed_fact_passes() -> None:
+    entities = {name: Entity(name, name.title(), "person") for name in ("ana", "ben", "cleo")}
+    relations = (
+        Relation("fact", "ana", "ben", "WORKS_WITH"),
+        Relation("signal", "ana", "cleo", "CO_OCCURS"),
+    )
+    graph = Subgraph(entities=entities, relations=relations)
+    even = ENGINE.spread({"ana": 1.0}, graph, params(hops=1))
+    assert even.energy["ben"] == even.energy["cleo"] == 0.25  # decay 0.5 over a fan of 2
+    typed = ENGINE.spread({"ana": 1.0}, graph, params(hops=1, weak_weight=0.4))
+    assert typed.energy["ben"] == 0.25 and typed.energy["cleo"] == pytest.approx(0.1)

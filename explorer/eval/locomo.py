@@ -66,7 +66,8 @@ Progress = Callable[[str, int, int], None]
 class EvalMemory(Protocol):
     """What the evaluation needs from an open memory (``memory.StoreMemoryService`` has it)."""
 
-    chunks: ChunkStore | None
+    @property
+    def chunks(self) -> ChunkStore | None: ...
 
     async def scour(
         self, request: ScourRequest, policy: RetrievalPolicy | None = None

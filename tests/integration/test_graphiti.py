@@ -74,7 +74,7 @@ async def _scour(memory: StoreMemoryService, query: str, **request: Any) -> dict
 
 def _entity(result: dict[str, Any], name: str) -> dict[str, Any]:
     # The concept scan reads graphiti's entities too, so a hit may come from either layer.
-    found = [e for e in result["kg_entities"] if e["name"] == name]
+    found: list[dict[str, Any]] = [e for e in result["kg_entities"] if e["name"] == name]
     assert found, f"{name} not among {[e['name'] for e in result['kg_entities']]}"
     return found[0]
 
@@ -357,11 +357,11 @@ def test_the_snapshot_sees_any_write(servers: EmbeddedServers) -> None:
     name = unique_name("snapshot")
     client = redis.Redis(unix_socket_path=str(servers.falkordb_socket))
     try:
-        client.execute_command("GRAPH.QUERY", name, "CREATE (:Episodic {uuid: 'a', content: 'x'})")
+        client.execute_command("GRAPH.QUERY", name, "CREATE (:Episodic {uuid: 'a', content: 'x'})")  # type: ignore[no-untyped-call]
         before = graph_snapshot(servers.falkordb_socket, name)
         assert graph_snapshot(servers.falkordb_socket, name) == before
-        client.execute_command("GRAPH.QUERY", name, "MATCH (e:Episodic) SET e.content = 'y'")
+        client.execute_command("GRAPH.QUERY", name, "MATCH (e:Episodic) SET e.content = 'y'")  # type: ignore[no-untyped-call]
         assert graph_snapshot(servers.falkordb_socket, name) != before
     finally:
-        client.execute_command("GRAPH.DELETE", name)
+        client.execute_command("GRAPH.DELETE", name)  # type: ignore[no-untyped-call]
         client.close()

@@ -94,6 +94,7 @@ async def test_the_journal_holds_no_secrets(memory: StoreMemoryService, demo_dir
     caller = _caller()
     ctx = ToolContext(user_id=caller, privileges=CORE_MEMORY, memory=memory)
     await execute_tool("scour", {"query": "Priya"}, ctx)
+    assert memory.servers is not None
     dsn = memory.servers.postgres_dsn
     connection = await asyncpg.connect(dsn)
     try:

@@ -253,6 +253,7 @@ async def test_a_stopped_graph_store_leaves_the_chunks_answering(
     memory: StoreMemoryService,
 ) -> None:
     servers = memory.servers
+    assert servers is not None
     pid = servers.falkordb_pid()
     assert pid is not None
     process = psutil.Process(pid)
@@ -270,6 +271,7 @@ async def test_a_stopped_graph_store_leaves_the_chunks_answering(
 
 
 async def test_a_frozen_chunk_store_errors_within_its_deadline(memory: StoreMemoryService) -> None:
+    assert memory.servers is not None
     pid = memory.servers.postgres_pid()
     assert pid is not None
     server = psutil.Process(pid)
@@ -290,6 +292,7 @@ async def test_a_frozen_chunk_store_errors_within_its_deadline(memory: StoreMemo
 
 
 async def test_a_frozen_graph_store_errors_within_its_deadline(memory: StoreMemoryService) -> None:
+    assert memory.servers is not None
     pid = memory.servers.falkordb_pid()
     assert pid is not None
     process = psutil.Process(pid)

@@ -52,7 +52,7 @@ async def test_a_second_file_adds_its_sources_and_keeps_the_firsts(tmp_path: Pat
         assert (await ingest_turns(memory, _file("trip-b", 5))).ok
         both = await _lisbon(memory)
         assert both["sources"] == ["trip-a", "trip-b"]
-        assert set(first["provenance"]) < set(both["provenance"])  # type: ignore[arg-type]
+        assert set(first["provenance"]) < set(both["provenance"])  # type: ignore[call-overload]
         # The same file again adds nothing and loses nothing.
         assert (await ingest_turns(memory, _file("trip-a", 0))).ok
         assert (await _lisbon(memory))["sources"] == ["trip-a", "trip-b"]
@@ -96,7 +96,7 @@ async def test_two_overlapping_imports_both_keep_what_they_add(tmp_path: Path) -
         async with open_memory(load_settings(overrides={"data_dir": data})) as memory:
             record = await _lisbon(memory)
             wanted = {f"trip-{n}-{i}" for n in "ab" for i in range(4)}
-            assert set(record["sources"]) == wanted  # type: ignore[arg-type]
+            assert set(record["sources"]) == wanted  # type: ignore[call-overload]
             assert memory.chunks is not None and memory.graph is not None
             assert (await memory.chunks.counts())["chunks"] == 80
             hits = await memory.graph.search_entities("Lisbon", 1, scope=SCOPE)

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -87,7 +88,7 @@ def frozen(pid: int | None) -> Iterator[None]:
                 process.send_signal(signal.SIGCONT)
 
 
-async def _timed_scour(memory: StoreMemoryService) -> tuple[float, dict[str, object]]:
+async def _timed_scour(memory: StoreMemoryService) -> tuple[float, dict[str, Any]]:
     began = time.monotonic()
     result = await memory.scour(ScourRequest(query="Ada rowed Lake Bled", scope=SCOPE))
     return time.monotonic() - began, result.to_json_dict()

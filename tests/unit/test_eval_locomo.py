@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from explorer.core.errors import InvalidArgument
-from explorer.core.lexical import LexicalIndex, stem, tokens
+from explorer.core.lexical import LexicalIndex, tokens
 from explorer.core.models import Chunk
 from explorer.core.policy import RetrievalPolicy, preset
 from explorer.core.scour import ScourRequest, ScourResult
+from explorer.core.text import stem
 from explorer.eval.locomo import (
     RecallTally,
     evaluate_locomo,

@@ -3,13 +3,14 @@
 The benchmark file (a list of conversations with questions, as published by the LoCoMo authors)
 is read from the path given; each conversation is ingested into its own scope
 (``locomo/<sample_id>``, the locomo importer's) unless the chunk store already holds all of its
-chunks. Every question of categories 1-4 is then asked through ``Memory.scour`` restricted to its
-conversation's scope under each configuration's policy preset, and the retrieved chunks are
-mapped back to the turns they came from (several chunks of one turn count once). Evidence recall
-at k is the share of a question's evidence turns among its first k retrieved turns, averaged over
-questions, overall and per category. Category 5 (adversarial, no evidence) is left out, as in the
-published numbers. Imports the standard library, the core, the ingest importers and chunking,
-and the ingest pipeline (lazily, only when something must be loaded).
+chunks. Every question of categories 1-4 is then asked through ``MemoryService.scour``
+restricted to its conversation's scope under each configuration's policy preset, and the
+retrieved chunks are mapped back to the turns they came from (several chunks of one turn count
+once). Evidence recall at k is the share of a question's evidence turns among its first k
+retrieved turns, averaged over questions, overall and per category. Category 5 (adversarial, no
+evidence) is left out, as in the published numbers. Imports the standard library, the core, the
+ingest importers and chunking, and the ingest pipeline (lazily, only when something must be
+loaded).
 """
 
 from __future__ import annotations

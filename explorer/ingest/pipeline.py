@@ -49,6 +49,7 @@ from explorer.ingest.importers import BadRecord, ImportLimits, Turn, read_turns
 from explorer.ingest.progress import ProgressCallback, ProgressTracker
 from explorer.ingest.short_names import merge_short_names, short_name
 from explorer.ingest.stats import memory_stats, stats
+from explorer.ingest.stores import MemoryStores, Stores
 
 T = TypeVar("T")
 
@@ -75,27 +76,6 @@ NAME_LOOKUP_K = 50  # graph hits read per short name when looking for its full n
 NAME_LOOKUP_CONCURRENCY = 4
 MAX_SPOKEN_PROVENANCE = 50
 EXTRACT_CONCURRENCY = 2  # conversations extracted at once while chunks are still being written
-
-
-class MemoryStores(Protocol):
-    """What the pipeline needs of an open memory: the three stores and the embedder."""
-
-    chunks: ChunkStore | None
-    graph: GraphStore | None
-    concepts: ConceptStore | None
-    embedder: Embedder
-
-
-@dataclass
-class Stores:
-    """A plain ``MemoryStores`` (tests, benchmarks, scripts), optionally with an extractor."""
-
-    chunks: ChunkStore | None
-    graph: GraphStore | None
-    concepts: ConceptStore | None
-    embedder: Embedder
-    extractor: Extractor | None = None
-    errors: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -11,14 +11,11 @@ library, core errors and ingest helpers; the stores come in through the ports.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from explorer.core.errors import ExplorerError
 from explorer.core.overview import prefixed_counts
 from explorer.ingest.concepts import concept_agent
-
-if TYPE_CHECKING:
-    from explorer.ingest.pipeline import MemoryStores
+from explorer.ingest.stores import MemoryStores
 
 
 async def memory_stats(memory: MemoryStores) -> dict[str, object]:

@@ -9,15 +9,15 @@ When on it recolours the graph's nodes by energy (``GraphView.set_node_overlay``
 relation that carried energy as an arrow in the direction it flowed, the current frame's
 brighter, rings the nodes reached only by activation, lights up and labels the nodes the frame
 reached, and adds energy, hop, source node and relation to node tooltips. The replay itself
-(steps, frames, captions) is ``activation_replay``. Imports Qt, the standard library and the
-GUI's replay module.
+(steps, frames, captions) is ``activation_replay``. Imports Qt, the standard library, the core's
+activation log and the GUI's replay and ``recalled`` modules.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QLinearGradient, QPainter, QPainterPath, QPaintEvent, QPen
@@ -36,7 +36,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.core.activation import ActivationLog
 from explorer.gui.activation_replay import ActivationReplay, Step, amount, sum_in_order
+from explorer.gui.recalled import ShownEntity
+
+if TYPE_CHECKING:
+    from explorer.gui.graph_view import GraphView
 
 __all__ = ["ActivationOverlay", "ActivationReplay", "Step", "energy_colour"]
 
@@ -126,7 +131,7 @@ class ActivationOverlay(QWidget):
 
     step_changed = Signal(int)
 
-    def __init__(self, graph_view: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, graph_view: GraphView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("activationOverlay")
         self.graph_view = graph_view
@@ -203,13 +208,11 @@ class ActivationOverlay(QWidget):
 
     # ------------------------------------------------------------------ data
 
-    def set_result(self, result: Mapping[str, Any]) -> None:
-        """Take the activation log and result entities of a scour JSON answer."""
+    def set_answer(self, log: ActivationLog, entities: Sequence[ShownEntity]) -> None:
+        """Take an answer's activation log and the entities it recalled."""
         self.play_button.setChecked(False)
-        self.replay = ActivationReplay.from_json(result.get("activation") or [])
-        self.roots = {
-            str(e["id"]): str(e.get("source") or "") for e in result.get("kg_entities") or []
-        }
+        self.replay = ActivationReplay.of(log)
+        self.roots = {shown.id: shown.source for shown in entities}
         self._rescale()
         self.ends = self.replay.frame_ends(self.by_hop_box.isChecked())
         self._set_slider_range()
@@ -450,13 +453,14 @@ class ActivationOverlay(QWidget):
     def _light(self, nodes: list[str]) -> None:
         """Light up and label the nodes the frame reached; put back what we lit before."""
         view = self.graph_view
-        drawn = [n for n in nodes if view.node_item(n) is not None]
+        items = {n: item for n in nodes if (item := view.node_item(n)) is not None}
+        drawn = list(items)
         if drawn == self._lit and view.highlighted_ids() == set(drawn):
             return
         if drawn or self._lit:
             view.highlight_entities(drawn)
-        for node in drawn:
-            view.node_item(node).show_label(True)
+        for item in items.values():
+            item.show_label(True)
         self._lit = drawn
 
     def tooltip_for(self, node: str) -> str:

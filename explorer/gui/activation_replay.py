@@ -1,19 +1,20 @@
 """The activation log as a replay: steps, frames (one per step or one per hop) and their captions.
 
-``ActivationReplay`` holds scour's ``activation`` log (one entry per transfer, in order) and
+``ActivationReplay`` holds an answer's ``ActivationLog`` (one step per transfer, in order) and
 replays it, summing energies in log order exactly as the core's ``ActivationLog.replay`` does, so
 every step and the final state agree with the log to the bit. ``frame_ends`` cuts the log into
 frames: one per step, or one per hop (the log lists hops in order, so a hop is one run of
 steps). ``caption`` says what a frame did in words a reader follows ("hop 2: Owen Price → Berlin
-over LIVES_IN, +0.12"). No Qt; imports only the standard library.
+over LIVES_IN, +0.12"). No Qt; imports the standard library and the core's activation log.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from explorer.core.activation import ActivationLog, ActivationStep
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,19 +33,16 @@ class Step:
         return self.relation_type or self.relation or "?"
 
 
-def steps_from_json(entries: Sequence[Mapping[str, Any]]) -> list[Step]:
-    return [
-        Step(
-            node=str(e["node"]),
-            name=str(e.get("name") or e["node"]),
-            energy=float(e["energy"]),
-            source=None if e.get("from") is None else str(e["from"]),
-            relation=None if e.get("relation") is None else str(e["relation"]),
-            hop=int(e.get("hop") or 0),
-            relation_type=None if e.get("relation_type") is None else str(e["relation_type"]),
-        )
-        for e in entries
-    ]
+def step_of(step: ActivationStep) -> Step:
+    return Step(
+        node=step.node,
+        name=step.name or step.node,
+        energy=step.energy,
+        source=step.source_node,
+        relation=step.relation_id,
+        hop=step.hop,
+        relation_type=step.relation_type,
+    )
 
 
 def amount(energy: float) -> str:
@@ -74,8 +72,8 @@ class ActivationReplay:
             self.names.setdefault(step.node, step.name)
 
     @classmethod
-    def from_json(cls, entries: Sequence[Mapping[str, Any]]) -> ActivationReplay:
-        return cls(steps_from_json(entries))
+    def of(cls, log: ActivationLog) -> ActivationReplay:
+        return cls([step_of(step) for step in log.steps])
 
     def __len__(self) -> int:
         return len(self.steps)

@@ -17,7 +17,7 @@ import sys
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -95,7 +95,7 @@ def error_hooks(reporter: ErrorReporter, loop: asyncio.AbstractEventLoop) -> Ite
 def _install_signal_handlers(close: Callable[[], None]) -> QTimer:
     """Close on SIGINT/SIGTERM; a ticking timer lets Python run its handlers inside Qt's loop."""
 
-    def handler(_signum: int, _frame: Any) -> None:
+    def handler(_signum: int, _frame: FrameType | None) -> None:
         QTimer.singleShot(0, close)
 
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -11,7 +11,6 @@ what the user has not seen yet). Imports Qt and the standard library.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QShowEvent
@@ -160,7 +159,8 @@ class BottomDock(QDockWidget):
                 self.page_shown.emit(self.pages[index])
 
 
-def _int(value: Any, default: int) -> int:
+def _int(value: object, default: int) -> int:
+    # QSettings hands back what it stored: an int, or its text from an ini file.
     with contextlib.suppress(TypeError, ValueError):
-        return int(value)
+        return int(str(value))
     return default

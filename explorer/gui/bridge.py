@@ -31,6 +31,7 @@ from explorer.core.progress import Progress
 from explorer.core.scour import ScourRequest, ScourResult
 from explorer.gui.layout import LayoutRequest, compute_layout
 from explorer.gui.query_run import build_request, links_for, scour_with_preview
+from explorer.gui.recalled import timings_of
 from explorer.gui.requests import (
     EntityDetails,
     Expansion,
@@ -369,7 +370,7 @@ class ServiceBridge(QObject):
             outcome = QueryOutcome.of(
                 token, params, answer, entities_by_chunk=links, degrees=degrees
             )
-            self.timings = {k: float(v) for k, v in outcome.result["timings_ms"].items()}
+            self.timings = timings_of(answer)
             self._health.from_answer(answer)
             self.query_finished.emit(outcome)
         except ExplorerError as exc:

@@ -3,17 +3,16 @@
 Each chunk is a card with its speaker, time, conversation, domains, layer and source, score, and
 the text with query terms and exact mention spans highlighted. Hovering or clicking a card tells
 the window which chunk it is, so the graph can light up the entities it mentions; the window in
-turn marks the cards that mention a hovered entity. Imports Qt, the standard library and the
-GUI's plain-data modules; never awaits.
+turn marks the cards that mention a hovered entity. Cards show ``recalled.ShownChunk`` values.
+Imports Qt, the standard library and the GUI's plain-data modules; never awaits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QEnterEvent, QGuiApplication, QMouseEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -26,20 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.core.codec import chunk_fields
-from explorer.core.models import Chunk
 from explorer.gui.highlight import Span, highlight_html, query_terms, term_spans
-
-JsonDict = dict[str, Any]
+from explorer.gui.recalled import ShownChunk
 
 _CARD_STYLE = "#chunkCard{background:#fff;border:1px solid #dadce0;border-radius:6px}"
 _CARD_LINKED = "#chunkCard{background:#fff8e1;border:2px solid #ff6f00;border-radius:6px}"
 _CARD_SELECTED = "#chunkCard{background:#e8f0fe;border:2px solid #1565c0;border-radius:6px}"
-
-
-def chunk_to_json(chunk: Chunk) -> JsonDict:
-    """A stored chunk in the shape of scour's ``chunks`` items (without a score)."""
-    return {**chunk_fields(chunk), "source": ""}
 
 
 class ChunkCard(QFrame):
@@ -50,16 +41,16 @@ class ChunkCard(QFrame):
 
     def __init__(
         self,
-        chunk: Mapping[str, Any],
+        chunk: ShownChunk,
         terms: Sequence[str],
         mentions: Sequence[Span],
         parent: QWidget,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("chunkCard")
-        self.chunk = dict(chunk)
-        self.chunk_id = str(chunk["id"])
-        self.text = str(chunk.get("text", ""))
+        self.chunk = chunk
+        self.chunk_id = chunk.id
+        self.text = chunk.chunk.text
         self.terms = list(terms)
         self.mention_spans: list[Span] = list(mentions)
         self._linked = False
@@ -80,30 +71,30 @@ class ChunkCard(QFrame):
         layout.addWidget(self.body)
         self._render_body()
         self._restyle()
-        breakdown = chunk.get("score_breakdown") or {}
-        if breakdown:
+        breakdown = chunk.breakdown
+        if breakdown is not None:
             self.setToolTip(
                 "score breakdown: "
-                + ", ".join(f"{k} {float(v):.2f}" for k, v in breakdown.items() if v)
+                + ", ".join(f"{k} {v:.2f}" for k, v in breakdown.to_dict().items() if v)
             )
 
     def _header_html(self) -> str:
-        c = self.chunk
-        bits = [f"<b>{_esc(str(c.get('speaker') or '?'))}</b>"]
-        if c.get("timestamp"):
-            bits.append(_esc(str(c["timestamp"]).replace("T", " ")[:19]))
-        if c.get("conversation_id"):
-            bits.append(f"<span style='color:#5f6368'>{_esc(str(c['conversation_id']))}</span>")
-        for domain in c.get("domains") or []:
+        shown = self.chunk
+        c = shown.chunk
+        bits = [f"<b>{_esc(c.speaker or '?')}</b>"]
+        if not shown.placeholder:
+            bits.append(_esc(c.timestamp.isoformat().replace("T", " ")[:19]))
+        if c.conversation_id:
+            bits.append(f"<span style='color:#5f6368'>{_esc(c.conversation_id)}</span>")
+        for domain in c.domains:
             bits.append(
-                "<span style='background:#e8eaed;color:#3c4043'>&nbsp;"
-                f"{_esc(str(domain))}&nbsp;</span>"
+                f"<span style='background:#e8eaed;color:#3c4043'>&nbsp;{_esc(domain)}&nbsp;</span>"
             )
-        badge = " · ".join(str(x) for x in (c.get("layer"), c.get("source")) if x)
+        badge = " · ".join(x for x in (shown.layer, shown.source) if x)
         if badge:
             bits.append(f"<span style='color:#1a73e8'>{_esc(badge)}</span>")
-        if c.get("score") is not None:
-            bits.append(f"score {float(c['score']):.3f}")
+        if shown.score is not None:
+            bits.append(f"score {shown.score:.3f}")
         return " &nbsp;·&nbsp; ".join(bits)
 
     def _render_body(self) -> None:
@@ -144,20 +135,20 @@ class ChunkCard(QFrame):
     def copy_text(self) -> None:
         QGuiApplication.clipboard().setText(self.text)
 
-    def enterEvent(self, event: Any) -> None:
+    def enterEvent(self, event: QEnterEvent) -> None:
         self.hovered.emit(self.chunk_id, True)
         super().enterEvent(event)
 
-    def leaveEvent(self, event: Any) -> None:
+    def leaveEvent(self, event: QEvent) -> None:
         self.hovered.emit(self.chunk_id, False)
         super().leaveEvent(event)
 
-    def mousePressEvent(self, event: Any) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(self.chunk_id)
         super().mousePressEvent(event)
 
-    def contextMenuEvent(self, event: Any) -> None:
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         menu = QMenu(self)
         menu.addAction("Copy text", self.copy_text)
         menu.addAction("Copy chunk id", lambda: QGuiApplication.clipboard().setText(self.chunk_id))
@@ -211,7 +202,7 @@ class ChunkListWidget(QWidget):
 
     def show_chunks(
         self,
-        chunks: Iterable[Mapping[str, Any]],
+        chunks: Iterable[ShownChunk],
         *,
         query: str = "",
         title: str = "",
@@ -230,7 +221,7 @@ class ChunkListWidget(QWidget):
         self,
         entity_id: str,
         entity_name: str,
-        chunks: Iterable[Mapping[str, Any]],
+        chunks: Iterable[ShownChunk],
         mentions: Mapping[str, Sequence[Span]],
         *,
         total: int,
@@ -263,7 +254,7 @@ class ChunkListWidget(QWidget):
 
     def _fill(
         self,
-        chunks: Sequence[Mapping[str, Any]],
+        chunks: Sequence[ShownChunk],
         terms: Sequence[str],
         mentions: Mapping[str, Sequence[Span]],
     ) -> None:
@@ -273,13 +264,22 @@ class ChunkListWidget(QWidget):
         self.cards = []
         self._hovered = ""
         for position, chunk in enumerate(chunks):
-            card = ChunkCard(chunk, terms, list(mentions.get(str(chunk["id"]), ())), self._holder)
+            card = ChunkCard(chunk, terms, list(mentions.get(chunk.id, ())), self._holder)
             card.hovered.connect(self._on_card_hovered)
             card.clicked.connect(self._on_card_clicked)
             card.set_selected(card.chunk_id == self._selected)
             self._cards_layout.insertWidget(position, card)
             self.cards.append(card)
         self.scroll_area.verticalScrollBar().setValue(0)
+
+    @property
+    def holder(self) -> QWidget:
+        """The widget the cards live in."""
+        return self._holder
+
+    def insert_above(self, card: QWidget) -> None:
+        """Put a card (a ghost of a dropped chunk) above the others."""
+        self._cards_layout.insertWidget(0, card)
 
     # ------------------------------------------------------------------ linking
 

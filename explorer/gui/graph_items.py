@@ -10,7 +10,7 @@ the GUI's plain-data modules.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -27,7 +27,11 @@ from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsPathItem,
+    QGraphicsSceneHoverEvent,
+    QGraphicsSceneMouseEvent,
     QGraphicsSimpleTextItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
 )
 
 from explorer.gui import style
@@ -239,15 +243,15 @@ class NodeItem(QGraphicsEllipseItem):
             pen = styles.plain_pen
         self.setPen(pen)
 
-    def hoverEnterEvent(self, event: Any) -> None:
+    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         self.view._on_node_hovered(self.node_id, True)
         super().hoverEnterEvent(event)
 
-    def hoverLeaveEvent(self, event: Any) -> None:
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:
         self.view._on_node_hovered(self.node_id, False)
         super().hoverLeaveEvent(event)
 
-    def mouseDoubleClickEvent(self, event: Any) -> None:
+    def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self.view.expand(self.node_id)
         event.accept()
 
@@ -260,7 +264,12 @@ class EdgesItem(QGraphicsPathItem):
         super().__init__()
         self.antialias = True
 
-    def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, self.antialias)
         super().paint(painter, option, widget)
 
@@ -286,7 +295,7 @@ class MoreHandle(QGraphicsSimpleTextItem):
         self.setText(f"+{count} more")
         self.setToolTip(f"{count} more relations not shown; click to show up to {EXPAND_STEP} more")
 
-    def mousePressEvent(self, event: Any) -> None:
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         self.view.expand_more(self.node_id)
         event.accept()
 

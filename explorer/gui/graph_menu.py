@@ -12,7 +12,7 @@ library and the GUI modules.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QColor
@@ -142,7 +142,7 @@ class GraphMenu(QObject):
         self.window.store.setValue(STYLE_KEY, json.dumps(body))
 
     def restore(self) -> None:
-        raw: Any = self.window.store.value(STYLE_KEY)
+        raw: object = self.window.store.value(STYLE_KEY)
         try:
             body = json.loads(str(raw)) if raw else {}
         except ValueError:

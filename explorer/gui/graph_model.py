@@ -3,22 +3,22 @@
 A ``GraphState`` holds the nodes (result entities and the neighbours around them), the relations
 between them, node positions, which nodes the user pinned, which were expanded and with what cap,
 and the degrees known for "+N more" handles. The view renders a state; every user edit (expand,
-collapse, hide, move) produces a new state, and undo swaps states back. Building a state from
-scour's JSON and merging an expansion are pure functions here. Imports the standard library and
-core (models, and scour's JSON shapes) only, no Qt, so all of it is testable without a display.
+collapse, hide, move) produces a new state, and undo swaps states back. Building a state from an
+answer's entities (``recalled.ShownEntity``) and merging an expansion are pure functions here.
+Imports the standard library, core models and the GUI's plain ``recalled`` view, no Qt, so all
+of it is testable without a display.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from datetime import datetime
 
-from explorer.core.codec import entity_fields
-from explorer.core.models import Entity, Relation
+from explorer.core.models import Entity, Neighbour, Relation
+from explorer.gui.recalled import ShownEntity
 
 Point = tuple[float, float]
-JsonDict = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +46,10 @@ class NodeData:
         return self.label or self.name
 
 
-#: A relation's history fields, as scour's JSON names them.
-HISTORY_KEYS = ("valid_from", "valid_to", "recorded_at", "expired_at")
-
-
 @dataclass(frozen=True, slots=True)
 class EdgeData:
-    """One relation, directed from ``source`` to ``target``."""
+    """One relation, directed from ``source`` to ``target``; ``relation`` is the relation it
+    draws (with the fact's history), when it was drawn from one."""
 
     id: str
     source: str
@@ -60,12 +57,7 @@ class EdgeData:
     type: str
     fact: str = ""
     confidence: float = 1.0
-    # The fact's history (ISO 8601, "" unknown): valid time, and when the store learned and
-    # retired it (graphiti keeps both times).
-    valid_from: str = ""
-    valid_to: str = ""
-    recorded_at: str = ""
-    expired_at: str = ""
+    relation: Relation | None = None
 
 
 @dataclass
@@ -103,64 +95,43 @@ class GraphState:
         return [node for node in self.nodes if node not in self.positions]
 
 
-def _edge_from_json(entity_id: str, relation: Mapping[str, Any]) -> EdgeData | None:
-    neighbour = relation.get("neighbour") or {}
-    other = neighbour.get("id")
-    if not other:
-        return None
-    outgoing = relation.get("direction", "out") == "out"
-    source, target = (entity_id, other) if outgoing else (other, entity_id)
-    return EdgeData(
-        id=str(relation.get("id") or f"{source}->{target}:{relation.get('type', '')}"),
-        source=source,
-        target=target,
-        type=str(relation.get("type", "")),
-        fact=str(relation.get("fact") or ""),
-        confidence=float(relation.get("confidence") or 1.0),
-        **{key: str(relation.get(key) or "") for key in HISTORY_KEYS},
-    )
+def _iso(moment: datetime | None) -> str:
+    return moment.isoformat() if moment is not None else ""
 
 
-def state_from_result(result: Mapping[str, Any], previous: GraphState | None = None) -> GraphState:
-    """The graph for a scour result: its entities, their listed neighbours and relations.
+def edge_from_relation(relation: Relation) -> EdgeData:
+    """The drawn form of a relation."""
+    key = relation.id or f"{relation.source_id}->{relation.target_id}:{relation.type}"
+    ends = (relation.source_id, relation.target_id)
+    return EdgeData(key, *ends, relation.type, relation.fact, relation.confidence, relation)
+
+
+def state_from_entities(
+    entities: Sequence[ShownEntity], previous: GraphState | None = None
+) -> GraphState:
+    """The graph for an answer's entities: them, their listed neighbours and relations.
 
     Positions and pins of nodes that were already on screen carry over from ``previous`` so a
     follow-up query does not reshuffle what the user is looking at.
     """
     state = GraphState()
-    entities = list(result.get("kg_entities") or [])
-    top = max((float(e.get("score") or 0.0) for e in entities), default=0.0) or 1.0
-    for entity in entities:
-        node_id = str(entity["id"])
-        state.nodes[node_id] = NodeData(
-            id=node_id,
-            name=str(entity.get("name", node_id)),
-            type=str(entity.get("type", "")),
-            score=float(entity.get("score") or 0.0) / top,
+    top = max((shown.score or 0.0 for shown in entities), default=0.0) or 1.0
+    for shown in entities:
+        state.nodes[shown.id] = replace(
+            node_from_entity(shown.entity),
+            score=(shown.score or 0.0) / top,
             root=True,
-            source=str(entity.get("source", "")),
-            scope=str(entity.get("scope") or ""),
-            aliases=tuple(str(a) for a in entity.get("aliases") or ()),
-            layer=str(entity.get("layer") or ""),
-            salience=float(entity.get("salience") or 0.0),
-            first_seen=str(entity.get("first_seen") or ""),
-            last_seen=str(entity.get("last_seen") or ""),
+            source=shown.source,
+            layer=shown.layer,
         )
     _label_namesakes(state)
-    for entity in entities:
-        node_id = str(entity["id"])
-        for relation in entity.get("relationships") or []:
-            edge = _edge_from_json(node_id, relation)
-            if edge is None:
-                continue
-            neighbour = relation["neighbour"]
-            other = str(neighbour["id"])
+    for shown in entities:
+        for neighbour in shown.neighbours:
+            edge = edge_from_relation(neighbour.relation)
+            other = neighbour.entity_id
             if other not in state.nodes:
                 state.nodes[other] = NodeData(
-                    id=other,
-                    name=str(neighbour.get("name", other)),
-                    type=str(neighbour.get("type", "")),
-                    parent=node_id,
+                    id=other, name=neighbour.name, type=neighbour.type, parent=shown.id
                 )
             state.edges.setdefault(edge.id, edge)
     if previous is not None:
@@ -219,26 +190,7 @@ def merge_neighbourhood(
         added.append(other)
     for relation in relation_list:
         if relation.source_id in merged.nodes and relation.target_id in merged.nodes:
-            merged.edges.setdefault(
-                relation.id,
-                EdgeData(
-                    id=relation.id,
-                    source=relation.source_id,
-                    target=relation.target_id,
-                    type=relation.type,
-                    fact=relation.fact,
-                    confidence=relation.confidence,
-                    **{
-                        key: moment.isoformat() if moment is not None else ""
-                        for key, moment in (
-                            ("valid_from", relation.valid_from),
-                            ("valid_to", relation.valid_to),
-                            ("recorded_at", relation.recorded_at),
-                            ("expired_at", relation.expired_at),
-                        )
-                    },
-                ),
-            )
+            merged.edges.setdefault(relation.id, edge_from_relation(relation))
     merged.expanded[parent] = max(cap, merged.expanded.get(parent, 0))
     if degrees:
         merged.degrees.update(degrees)
@@ -255,8 +207,8 @@ def node_from_entity(entity: Entity, parent: str | None = None) -> NodeData:
         aliases=tuple(entity.aliases),
         layer=entity.layer.value,
         salience=entity.salience,
-        first_seen=entity.first_seen.isoformat() if entity.first_seen else "",
-        last_seen=entity.last_seen.isoformat() if entity.last_seen else "",
+        first_seen=_iso(entity.first_seen),
+        last_seen=_iso(entity.last_seen),
         scope=entity.scope,
     )
 
@@ -306,31 +258,23 @@ def with_positions(state: GraphState, positions: Mapping[str, Point]) -> GraphSt
     return result
 
 
-def entity_to_json(entity: Entity, neighbours: Sequence[JsonDict] = ()) -> JsonDict:
-    """An entity fetched from the graph in the shape scour's ``kg_entities`` items have."""
-    return {**entity_fields(entity), "source": "graph", "relationships": list(neighbours)}
-
-
-def relations_to_json(entity_id: str, state: GraphState) -> list[JsonDict]:
-    """The relations of a node as drawn, in the ``relationships`` shape of scour's JSON."""
-    out: list[JsonDict] = []
+def relations_of(entity_id: str, state: GraphState) -> list[Neighbour]:
+    """The relations of a node as drawn, each seen from the node."""
+    out: list[Neighbour] = []
     for edge in state.edges_of(entity_id):
         outgoing = edge.source == entity_id
         other = edge.target if outgoing else edge.source
         node = state.nodes.get(other)
+        relation = edge.relation or Relation(
+            edge.id, edge.source, edge.target, edge.type, edge.fact, edge.confidence
+        )
         out.append(
-            {
-                "id": edge.id,
-                "type": edge.type,
-                "fact": edge.fact,
-                "direction": "out" if outgoing else "in",
-                "neighbour": {
-                    "id": other,
-                    "name": node.name if node else other,
-                    "type": node.type if node else "",
-                },
-                "confidence": edge.confidence,
-                **{key: getattr(edge, key) or None for key in HISTORY_KEYS},
-            }
+            Neighbour(
+                relation=relation,
+                entity_id=other,
+                name=node.name if node else other,
+                type=node.type if node else "",
+                outgoing=outgoing,
+            )
         )
     return out

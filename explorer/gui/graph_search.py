@@ -9,9 +9,10 @@ text folding and the graph model.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from explorer.core.text import fold
@@ -112,10 +113,10 @@ class GraphSearchBar(QFrame):
         self.place()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.edit and event.type() == QEvent.Type.KeyPress:
-            key: Any = event.key()  # type: ignore[attr-defined]
+        if watched is self.edit and isinstance(event, QKeyEvent):
+            key = event.key()
             if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-                shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier  # type: ignore[attr-defined]
+                shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
                 self.step(forward=not shift)
                 return True
             if key == Qt.Key.Key_Escape:

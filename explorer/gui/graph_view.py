@@ -14,18 +14,21 @@ shortest path (``graph_styling``) and exports (``graph_export``); the items are 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QBrush,
     QColor,
+    QContextMenuEvent,
     QKeySequence,
+    QMouseEvent,
     QPainter,
     QPen,
+    QResizeEvent,
     QUndoStack,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QGraphicsPathItem,
@@ -63,7 +66,7 @@ from explorer.gui.graph_model import (
     merge_neighbourhood,
     node_from_entity,
     remove_nodes,
-    state_from_result,
+    state_from_entities,
     with_positions,
 )
 from explorer.gui.graph_search import GraphSearchBar
@@ -72,7 +75,8 @@ from explorer.gui.graph_visibility import VisibilityMixin
 from explorer.gui.label_placement import Rect
 from explorer.gui.layout import LayoutRequest, LayoutResult
 from explorer.gui.legend import LegendWidget
-from explorer.gui.requests import Expansion, QueryOutcome
+from explorer.gui.recalled import ShownEntity
+from explorer.gui.requests import Expansion, QueryOutcome, QueryParams
 
 
 class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphicsView):
@@ -226,12 +230,23 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         return set(self._highlighted)
 
     def show_outcome(self, outcome: QueryOutcome) -> None:
-        """Replace the graph with a query's entities and neighbours. Nodes already on screen
+        """Replace the graph with a query's entities and neighbours (see ``show_entities``)."""
+        self.show_entities(outcome.entities, outcome.degrees, question=outcome.params)
+
+    def show_entities(
+        self,
+        entities: Sequence[ShownEntity],
+        degrees: Mapping[str, int],
+        *,
+        question: QueryParams,
+    ) -> None:
+        """Replace the graph with these entities and their neighbours. Nodes already on screen
         keep their places, and nodes seen before in this view go back to where they were (a
         layer toggled off and on, a floor moved and back); only new nodes are laid out, beside
-        their neighbours. A re-decided answer keeps the view unless something falls outside."""
-        state = state_from_result(outcome.result, previous=self.state)
-        state.degrees.update(outcome.degrees)
+        their neighbours. The same ``question`` asked again (a re-decided answer, a what-if)
+        keeps the view unless something falls outside."""
+        state = state_from_entities(entities, previous=self.state)
+        state.degrees.update(degrees)
         for node_id in state.nodes:
             if node_id not in state.positions and node_id in self._remembered:
                 state.positions[node_id] = self._remembered[node_id]
@@ -242,8 +257,8 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         self.undo_stack.clear()
 
         # Another question is a new picture; the same one re-decided (a what-if) keeps the view.
-        new_question = outcome.params != self._shown_params
-        self._shown_params = outcome.params
+        new_question = question != self._shown_params
+        self._shown_params = question
 
         def settle(result: LayoutResult) -> None:
             self._apply_state(with_positions(state, result.positions), batched=True)
@@ -556,7 +571,7 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
 
     # ----------------------------------------------------------------- events
 
-    def wheelEvent(self, event: Any) -> None:
+    def wheelEvent(self, event: QWheelEvent) -> None:
         delta = event.angleDelta().y()
         if delta:
             self.zoom(ZOOM_STEP ** (delta / 120.0))
@@ -564,7 +579,7 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         else:
             super().wheelEvent(event)
 
-    def mousePressEvent(self, event: Any) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.MiddleButton or (
             event.button() == Qt.MouseButton.LeftButton
             and event.modifiers() & Qt.KeyboardModifier.AltModifier
@@ -578,7 +593,7 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         self._dragging = isinstance(self._scene.mouseGrabberItem(), NodeItem)
         self._drag_before = None
 
-    def mouseMoveEvent(self, event: Any) -> None:
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan_origin is not None:
             delta = event.position() - self._pan_origin
             self._pan_origin = event.position()
@@ -595,7 +610,7 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         ):
             self._edge_tooltip(event)
 
-    def mouseReleaseEvent(self, event: Any) -> None:
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan_origin is not None:
             self._pan_origin = None
             self.viewport().unsetCursor()
@@ -607,7 +622,7 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
             self._on_nodes_dragged()
             self._on_drag_finished()
 
-    def contextMenuEvent(self, event: Any) -> None:
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         item = self.itemAt(event.pos())
         while item is not None and not isinstance(item, NodeItem):
             item = item.parentItem()
@@ -629,7 +644,7 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         menu.addAction("Re-layout (keeps pinned nodes)", self.relayout)
         menu.exec(event.globalPos())
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.legend.move(8, 8)
         # A graph the user has not zoomed or panned stays fitted as the window changes size.
@@ -639,7 +654,9 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
             self.search.place()
 
     def _install_actions(self) -> None:
-        def add(text: str, keys: Iterable[Any], slot: Callable[[], None]) -> None:
+        def add(
+            text: str, keys: Iterable[str | QKeySequence.StandardKey], slot: Callable[[], None]
+        ) -> None:
             action = QAction(text, self)
             action.setShortcuts([QKeySequence(k) for k in keys])
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)

@@ -10,10 +10,11 @@ view's parts.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import (
+    QMouseEvent,
     QPainterPath,
     QTransform,
 )
@@ -209,7 +210,7 @@ class VisibilityMixin(_Parts):
             lines.append(f"+{hidden} relations not shown (double-click to expand)")
         return "<br/>".join(lines)
 
-    def _edge_tooltip(self, event: Any) -> None:
+    def _edge_tooltip(self, event: QMouseEvent) -> None:
         point = self.mapToScene(event.position().toPoint())
         tolerance = 5.0 / max(self.transform().m11(), 1e-6)
         edge = self._edge_near(point, tolerance)

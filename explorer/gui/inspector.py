@@ -3,19 +3,21 @@
 Shows the entity's properties, aliases, confidence, salience, first and last seen, temporal and
 domain concepts, score breakdown when it came from the query, its relations (each a link that
 selects the entity at the other end, with the fact's validity history) and its provenance (each
-a link to the chunk). Imports Qt and the standard library; never awaits.
+a link to the chunk), from a ``recalled.ShownEntity``. Imports Qt, the standard library, core
+models and the GUI's plain ``recalled`` view; never awaits.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from datetime import datetime
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-JsonDict = dict[str, Any]
+from explorer.core.models import Neighbour, Relation
+from explorer.gui.recalled import ShownEntity
 
 
 class InspectorWidget(QTextBrowser):
@@ -41,91 +43,88 @@ class InspectorWidget(QTextBrowser):
 
     def show_entity(
         self,
-        entity: Mapping[str, Any],
+        shown: ShownEntity,
         *,
-        relations: Sequence[Mapping[str, Any]] = (),
+        relations: Sequence[Neighbour] = (),
         degree: int | None = None,
         loading: bool = False,
     ) -> None:
-        """Render an entity in scour's ``kg_entities`` shape (fields may be missing)."""
-        self.entity_id = str(entity.get("id", ""))
+        """Render an entity with its relations (as drawn, else its own) and provenance."""
+        e = shown.entity
+        self.entity_id = e.id
         self._links = []
-        e = entity
-        rows: list[tuple[str, str]] = [("type", _esc(e.get("type")))]
-        if e.get("description"):
-            rows.append(("description", _esc(e.get("description"))))
-        if e.get("aliases"):
-            rows.append(("aliases", _esc(", ".join(e["aliases"]))))
-        for key in ("confidence", "salience", "score"):
-            if e.get(key) is not None:
-                rows.append((key, f"{float(e[key]):.3f}"))
-        for key in ("first_seen", "last_seen"):
-            if e.get(key):
-                rows.append((key.replace("_", " "), _esc(str(e[key]).replace("T", " ")[:19])))
-        for key, label in (("temporal_concepts", "temporal"), ("domain_concepts", "domains")):
-            if e.get(key):
-                rows.append((label, _esc(", ".join(e[key]))))
-        for key in ("scope", "layer", "source"):
-            if e.get(key):
-                rows.append((key, _esc(e[key])))
+        rows: list[tuple[str, str]] = [("type", _esc(e.type))]
+        if e.description:
+            rows.append(("description", _esc(e.description)))
+        if e.aliases:
+            rows.append(("aliases", _esc(", ".join(e.aliases))))
+        numbers = (
+            [] if shown.placeholder else [("confidence", e.confidence), ("salience", e.salience)]
+        )
+        if shown.score is not None:
+            numbers.append(("score", shown.score))
+        rows += [(key, f"{value:.3f}") for key, value in numbers]
+        for key, moment in (("first seen", e.first_seen), ("last seen", e.last_seen)):
+            if moment is not None:
+                rows.append((key, _esc(_when(moment))))
+        for label, values in (("temporal", e.temporal), ("domains", e.domains)):
+            if values:
+                rows.append((label, _esc(", ".join(values))))
+        for key, text in (("scope", e.scope), ("layer", shown.layer), ("source", shown.source)):
+            if text:
+                rows.append((key, _esc(text)))
         if degree is not None:
             rows.append(("relations in store", str(degree)))
-        parts = [f"<h3 style='margin:2px 0'>{_esc(e.get('name') or self.entity_id)}</h3>"]
+        parts = [f"<h3 style='margin:2px 0'>{_esc(e.name or self.entity_id)}</h3>"]
         parts.append("<table cellspacing='0' cellpadding='2'>")
         parts += [
             f"<tr><td style='color:#5f6368;padding-right:8px'>{k}</td><td>{v}</td></tr>"
             for k, v in rows
         ]
         parts.append("</table>")
-        breakdown = e.get("score_breakdown") or {}
-        if breakdown:
+        if shown.breakdown is not None:
             parts.append("<h4 style='margin:6px 0 2px'>Score breakdown</h4><table>")
-            for name, value in breakdown.items():
-                width = max(1, int(float(value) * 120))
+            for name, value in shown.breakdown.to_dict().items():
+                width = max(1, int(value * 120))
                 parts.append(
                     f"<tr><td style='color:#5f6368;padding-right:8px'>{_esc(name)}</td>"
                     f"<td><span style='background:#8ab4f8'>{'&nbsp;' * (width // 6 or 1)}</span>"
-                    f" {float(value):.3f}</td></tr>"
+                    f" {value:.3f}</td></tr>"
                 )
             parts.append("</table>")
-        relation_list = list(relations) or list(e.get("relationships") or [])
+        relation_list = list(relations) or list(shown.neighbours)
         parts.append(f"<h4 style='margin:6px 0 2px'>Relations ({len(relation_list)})</h4><ul>")
-        for rel in relation_list:
-            neighbour = rel.get("neighbour") or {}
-            arrow = "→" if rel.get("direction", "out") == "out" else "←"
-            fact = (
-                f" <span style='color:#5f6368'>{_esc(rel['fact'])}</span>"
-                if rel.get("fact")
-                else ""
-            )
+        for neighbour in relation_list:
+            rel = neighbour.relation
+            arrow = "→" if neighbour.outgoing else "←"
+            fact = f" <span style='color:#5f6368'>{_esc(rel.fact)}</span>" if rel.fact else ""
             history = validity_history(rel)
-            shown = f"<br><span style='color:#5f6368'>{_esc(history)}</span>" if history else ""
+            said = f"<br><span style='color:#5f6368'>{_esc(history)}</span>" if history else ""
             parts.append(
-                f"<li>{arrow} <i>{_esc(rel.get('type'))}</i> "
-                f"<a href='{self._link('entity', neighbour.get('id'))}'>"
-                f"{_esc(neighbour.get('name'))}</a>"
-                f"{fact}{shown}</li>"
+                f"<li>{arrow} <i>{_esc(rel.type)}</i> "
+                f"<a href='{self._link('entity', neighbour.entity_id)}'>"
+                f"{_esc(neighbour.name)}</a>"
+                f"{fact}{said}</li>"
             )
         parts.append("</ul>")
-        provenance = list(e.get("provenance") or [])
+        provenance = e.mentions
         if loading:
             parts.append("<p style='color:#5f6368'>Loading provenance…</p>")
         else:
             parts.append(f"<h4 style='margin:6px 0 2px'>Provenance ({len(provenance)})</h4><ul>")
             for mention in provenance[:200]:
-                when = str(mention.get("timestamp") or "").replace("T", " ")[:19]
                 parts.append(
-                    f"<li><a href='{self._link('chunk', mention.get('chunk_id'))}'>"
-                    f"{_esc(mention.get('chunk_id'))}</a> [{mention.get('start')}:"
-                    f"{mention.get('end')}] {_esc(when)}</li>"
+                    f"<li><a href='{self._link('chunk', mention.chunk_id)}'>"
+                    f"{_esc(mention.chunk_id)}</a> [{mention.start}:{mention.end}] "
+                    f"{_esc(_when(mention.timestamp))}</li>"
                 )
             if len(provenance) > 200:
                 parts.append(f"<li>… {len(provenance) - 200} more</li>")
             parts.append("</ul>")
         self.setHtml("".join(parts))
 
-    def _link(self, kind: str, target: Any) -> str:
-        self._links.append((kind, "" if target is None else str(target)))
+    def _link(self, kind: str, target: str) -> str:
+        self._links.append((kind, target))
         return f"link:{len(self._links) - 1}"
 
     def activate_relation(self, neighbour_id: str) -> None:
@@ -146,22 +145,27 @@ class InspectorWidget(QTextBrowser):
             self.chunk_activated.emit(target)
 
 
-def validity_history(relation: Mapping[str, Any]) -> str:
+def _when(moment: datetime) -> str:
+    return moment.isoformat().replace("T", " ")[:19]
+
+
+def validity_history(relation: Relation) -> str:
     """A fact's history in one line: when it held (valid time) and, where the store keeps them
     (graphiti), when it was learned and retired; ``""`` when nothing is known."""
 
-    def day(key: str) -> str:
-        return str(relation.get(key) or "").replace("T", " ")[:16]
+    def day(moment: datetime | None) -> str:
+        return moment.isoformat().replace("T", " ")[:16] if moment is not None else ""
 
     parts = []
-    if day("valid_from") or day("valid_to"):
-        parts.append(f"valid {day('valid_from') or '?'} → {day('valid_to') or 'now'}")
-    if day("recorded_at"):
-        parts.append(f"learned {day('recorded_at')}")
-    if day("expired_at"):
-        parts.append(f"expired {day('expired_at')}")
+    held_from, held_to = day(relation.valid_from), day(relation.valid_to)
+    if held_from or held_to:
+        parts.append(f"valid {held_from or '?'} → {held_to or 'now'}")
+    if relation.recorded_at is not None:
+        parts.append(f"learned {day(relation.recorded_at)}")
+    if relation.expired_at is not None:
+        parts.append(f"expired {day(relation.expired_at)}")
     return " · ".join(parts)
 
 
-def _esc(value: Any) -> str:
-    return html.escape("" if value is None else str(value))
+def _esc(value: str) -> str:
+    return html.escape(value)

@@ -13,10 +13,17 @@ Qt, the standard library, core types and the GUI's chunk and graph views.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -40,6 +47,12 @@ from explorer.core.coordinator import CoordinatedRetrieval
 from explorer.core.explain import Explanation, why_not
 from explorer.core.gates import near_misses
 from explorer.gui import style
+from explorer.gui.chunk_list import ChunkCard
+from explorer.gui.recalled import ShownChunk
+
+if TYPE_CHECKING:
+    from explorer.gui.chunk_list import ChunkListWidget
+    from explorer.gui.graph_view import GraphView
 
 COLUMNS = ("what", "kind", "gate", "value", "floor", "margin", "layer", "scope", "source", "reason")
 Index = QModelIndex | QPersistentModelIndex
@@ -52,7 +65,7 @@ def _number(value: float | None) -> str:
 class LedgerModel(QAbstractTableModel):
     """The ledger as a table; rows are ``Dropped`` entries (see the module docstring)."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._ledger: list[Dropped] = []
         self._rows: list[Dropped] = []
@@ -97,12 +110,12 @@ class LedgerModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section]
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
         entry = self._rows[index.row()]
@@ -222,7 +235,7 @@ class LedgerPanel(QWidget):
     def select_row(self, row: int) -> None:
         self.table.selectRow(row)
 
-    def _on_selection(self, *_: Any) -> None:
+    def _on_selection(self, *_: object) -> None:
         rows = self.table.selectionModel().selectedRows()
         if not rows:
             self.ghost_requested.emit("", "")
@@ -238,7 +251,7 @@ class GhostPainter:
     scene and node items.
     """
 
-    def __init__(self, graph_view: Any, chunk_list: Any) -> None:
+    def __init__(self, graph_view: GraphView, chunk_list: ChunkListWidget) -> None:
         self.graph_view = graph_view
         self.chunk_list = chunk_list
         self.ghost_id = ""
@@ -258,12 +271,9 @@ class GhostPainter:
             self._card = None
         self.ghost_id = self.ghost_kind = ""
 
-    def show_chunk(self, chunk: Mapping[str, Any], *, note: str = "") -> QWidget:
-        from explorer.gui.chunk_list import ChunkCard
-
+    def show_chunk(self, chunk: ShownChunk, *, note: str = "") -> QWidget:
         self.clear()
-        holder = self.chunk_list.scroll_area.widget()
-        card = ChunkCard(chunk, [], [], holder)
+        card = ChunkCard(chunk, [], [], self.chunk_list.holder)
         card.setObjectName("ghostCard")
         card.header.setText(
             "<i>dropped</i> · " + card.header.text() + (f"<br/>{_esc(note)}" if note else "")
@@ -272,10 +282,10 @@ class GhostPainter:
         effect = QGraphicsOpacityEffect(card)
         effect.setOpacity(0.55)
         card.setGraphicsEffect(effect)
-        holder.layout().insertWidget(0, card)
+        self.chunk_list.insert_above(card)
         self.chunk_list.scroll_area.verticalScrollBar().setValue(0)
         self._card = card
-        self.ghost_id, self.ghost_kind = str(chunk.get("id", "")), "chunk"
+        self.ghost_id, self.ghost_kind = chunk.id, "chunk"
         return card
 
     def show_node(
@@ -342,5 +352,5 @@ class GhostPainter:
         return self._card
 
 
-def _esc(text: Any) -> str:
+def _esc(text: object) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -31,14 +31,16 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.core.models import Chunk, Entity
+from explorer.core.scour import MAX_PROVENANCE
 from explorer.gui.bridge import ServiceBridge
-from explorer.gui.chunk_list import ChunkListWidget, chunk_to_json
+from explorer.gui.chunk_list import ChunkListWidget
 from explorer.gui.graph_analytics import GraphPath
-from explorer.gui.graph_model import entity_to_json, relations_to_json
+from explorer.gui.graph_model import relations_of
 from explorer.gui.graph_view import GraphView
 from explorer.gui.inspector import InspectorWidget
 from explorer.gui.query_bar import QueryBarWidget
-from explorer.gui.requests import EntityDetails, JsonDict, QueryOutcome, QueryParams
+from explorer.gui.recalled import ShownChunk, ShownEntity, timings_of
+from explorer.gui.requests import EntityDetails, QueryOutcome, QueryParams
 from explorer.gui.window_menus import WindowMenus
 from explorer.gui.window_status import APPLICATION, WindowStatus
 
@@ -80,7 +82,7 @@ class MainWindow(WindowStatus, WindowMenus):
         self._hovered_chunk = ""
         self._asked: set[str] = set()  # entity ids fetched for a hovered chunk
         self._pending_highlight = False
-        self._mention_chunks: dict[str, JsonDict] = {}
+        self._mention_chunks: dict[str, ShownChunk] = {}
         self._entity_cache: dict[str, Entity] = {}
         self._close_started = False
         self._close_task: asyncio.Future[None] | None = None
@@ -297,14 +299,13 @@ class MainWindow(WindowStatus, WindowMenus):
         self._selected_entity = ""
         self._selected_chunk = ""
         self._entity_cache.clear()
-        result = outcome.result
         self.graph_view.show_outcome(outcome)
         self._show_result_chunks()
         self.inspector.show_nothing()
-        timings = result.get("timings_ms") or {}
+        timings = timings_of(outcome.answer)
         self._show_timings(timings)
-        self._show_banners(result, timings)
-        kg, chunks = result.get("kg_count", 0), result.get("chunk_count", 0)
+        self._show_banners(outcome, timings)
+        kg, chunks = len(outcome.entities), len(outcome.chunks)
         self._set_status(f"“{outcome.params.query}”: {kg} entities, {chunks} chunks")
         self.outcome_changed.emit(outcome)
 
@@ -312,7 +313,7 @@ class MainWindow(WindowStatus, WindowMenus):
         """The chunks of a query whose graph half is still answering, shown at once."""
         if outcome.token != self._latest_token:
             return
-        chunks = list(outcome.result.get("chunks") or [])
+        chunks = outcome.chunks
         title = (
             f"<b>{len(chunks)}</b> chunks for “{_esc(outcome.params.query)}” "
             "— the knowledge graph is still answering…"
@@ -347,27 +348,22 @@ class MainWindow(WindowStatus, WindowMenus):
 
     # ------------------------------------------------------------------ linking by provenance
 
-    def _result_chunks(self) -> list[JsonDict]:
-        return list(self.outcome.result.get("chunks") or []) if self.outcome else []
+    def _result_chunks(self) -> Sequence[ShownChunk]:
+        return self.outcome.chunks if self.outcome else ()
 
-    def _result_entity(self, entity_id: str) -> JsonDict | None:
-        if self.outcome is None:
-            return None
-        for entity in self.outcome.result.get("kg_entities") or []:
-            if str(entity.get("id")) == entity_id:
-                return dict(entity)
-        return None
+    def _result_entity(self, entity_id: str) -> ShownEntity | None:
+        return self.outcome.entity(entity_id) if self.outcome is not None else None
 
     def _show_result_chunks(self) -> None:
         if self.outcome is None:
             return
-        result = self.outcome.result
         chunks = self._result_chunks()
         title = f"<b>{len(chunks)}</b> chunks for “{_esc(self.outcome.params.query)}”"
-        if result.get("domain_filter"):
-            title += f" in {_esc(str(result['domain_filter']))}"
+        domain = self.outcome.answer.request.domain
+        if domain:
+            title += f" in {_esc(domain)}"
         if self.chunk_list.mode != "result" or self.chunk_list.chunk_ids() != [
-            str(c["id"]) for c in chunks
+            c.id for c in chunks
         ]:
             self.chunk_list.show_chunks(chunks, query=self.outcome.params.query, title=title)
         self.chunk_list.select_chunk(self._selected_chunk)
@@ -376,7 +372,7 @@ class MainWindow(WindowStatus, WindowMenus):
         ids = [cid for cid, entities in self._links.items() if entity_id in entities]
         entity = self._result_entity(entity_id)
         if entity is not None:
-            ids += [str(p["chunk_id"]) for p in entity.get("provenance") or []]
+            ids += [m.chunk_id for m in entity.entity.mentions[:MAX_PROVENANCE]]
         return list(dict.fromkeys(ids))
 
     def _on_graph_entity_hovered(self, entity_id: str) -> None:
@@ -422,37 +418,30 @@ class MainWindow(WindowStatus, WindowMenus):
 
     def _show_entity(self, entity_id: str) -> None:
         """Inspector and mention list for an entity from what is in hand, then fetch the rest."""
-        entity = self._result_entity(entity_id)
-        relations = relations_to_json(entity_id, self.graph_view.state)
+        shown = self._result_entity(entity_id)
+        relations = relations_of(entity_id, self.graph_view.state)
         degree = self.graph_view.state.degrees.get(entity_id)
-        if entity is None:
+        if shown is None:
             cached = self._entity_cache.get(entity_id)
             node = self.graph_view.state.nodes.get(entity_id)
             if cached is not None:
-                entity = entity_to_json(cached)
+                shown = ShownEntity.read(cached)
             elif node is not None:
-                entity = {"id": node.id, "name": node.name, "type": node.type}
+                shown = ShownEntity.stub(node.id, node.name, node.type)
             else:
-                entity = {"id": entity_id, "name": entity_id, "type": ""}
+                shown = ShownEntity.stub(entity_id, entity_id, "")
+        entity = shown.entity
         full = self._full_mentions(entity_id)
         self.inspector.show_entity(
-            entity,
-            relations=relations,
-            degree=degree,
-            loading=full is None and not entity.get("provenance"),
+            shown, relations=relations, degree=degree, loading=full is None and not entity.mentions
         )
         if full is not None:
-            self._show_mentions(entity_id, str(entity.get("name", entity_id)), full, fetched=())
+            self._show_mentions(entity_id, entity.name, full, fetched=())
         else:
-            spans = [
-                (str(p["chunk_id"]), int(p["start"]), int(p["end"]))
-                for p in entity.get("provenance") or []
-            ]
-            total = int(entity.get("provenance_count") or len({s[0] for s in spans}))
-            self._show_mentions(
-                entity_id, str(entity.get("name", entity_id)), spans, fetched=(), total=total
-            )
-        have = [str(c["id"]) for c in self._result_chunks()] + list(self._mention_chunks)
+            spans = [(m.chunk_id, m.start, m.end) for m in entity.mentions[:MAX_PROVENANCE]]
+            total = len(entity.mentions) or len({s[0] for s in spans})
+            self._show_mentions(entity_id, entity.name, spans, fetched=(), total=total)
+        have = [c.id for c in self._result_chunks()] + list(self._mention_chunks)
         self.bridge.request_entity(entity_id, have=have)
 
     def _full_mentions(self, entity_id: str) -> list[tuple[str, int, int]] | None:
@@ -477,8 +466,8 @@ class MainWindow(WindowStatus, WindowMenus):
         total: int | None = None,
     ) -> None:
         for chunk in fetched:
-            self._mention_chunks[chunk.id] = chunk_to_json(chunk)
-        in_hand = {str(c["id"]): c for c in self._result_chunks()}
+            self._mention_chunks[chunk.id] = ShownChunk.read(chunk)
+        in_hand = {c.id: c for c in self._result_chunks()}
         in_hand.update({k: v for k, v in self._mention_chunks.items() if k not in in_hand})
         by_chunk: dict[str, list[tuple[int, int]]] = {}
         for chunk_id, start, end in spans:
@@ -494,7 +483,7 @@ class MainWindow(WindowStatus, WindowMenus):
             total=max(count, len(shown)),
             query=self.outcome.params.query if self.outcome else "",
         )
-        missing_links = [str(c["id"]) for c in shown if str(c["id"]) not in self._links]
+        missing_links = [c.id for c in shown if c.id not in self._links]
         self.bridge.request_chunk_links(missing_links)
 
     def _on_bridge_entity_ready(self, details: EntityDetails) -> None:
@@ -506,14 +495,16 @@ class MainWindow(WindowStatus, WindowMenus):
             return
         entity = details.entity
         self._entity_cache[entity.id] = entity
-        merged = self._result_entity(entity.id) or {}
-        fresh = entity_to_json(entity)
-        # Keep the query's scores and source; take the full provenance from the store.
-        merged = {**fresh, **{k: v for k, v in merged.items() if k not in ("provenance",)}}
-        merged["provenance"] = fresh["provenance"]
+        recalled = self._result_entity(entity.id)
+        # Keep the query's scores and source; take the record, with every mention, from the store.
+        shown = (
+            replace(recalled, entity=entity, placeholder=False)
+            if recalled is not None
+            else ShownEntity.read(entity)
+        )
         self.inspector.show_entity(
-            merged,
-            relations=relations_to_json(entity.id, self.graph_view.state),
+            shown,
+            relations=relations_of(entity.id, self.graph_view.state),
             degree=self.graph_view.state.degrees.get(entity.id),
         )
         spans = [(m.chunk_id, m.start, m.end) for m in entity.mentions]
@@ -531,13 +522,13 @@ class MainWindow(WindowStatus, WindowMenus):
             + (f": <i>{_esc(e.fact)}</i>" if e.fact else "")
             for e in path.edges
         ]
-        in_hand = {str(c["id"]): c for c in self._result_chunks()}
+        in_hand = {c.id: c for c in self._result_chunks()}
         in_hand.update({k: v for k, v in self._mention_chunks.items() if k not in in_hand})
 
-        def states_a_step(chunk_id: str, chunk: JsonDict) -> bool:
+        def states_a_step(chunk_id: str, chunk: ShownChunk) -> bool:
             # The chunk says the relation's fact, or names both of its ends.
             named = set(self._links.get(chunk_id, ()))
-            text = str(chunk.get("text") or "")
+            text = chunk.chunk.text
             return any(
                 (edge.fact and edge.fact in text) or {edge.source, edge.target} <= named
                 for edge in path.edges
@@ -551,7 +542,7 @@ class MainWindow(WindowStatus, WindowMenus):
         self.chunk_list.show_chunks(shown, title=title)
 
     def _on_chunks_all_mentions(self, entity_id: str) -> None:
-        have = [str(c["id"]) for c in self._result_chunks()] + list(self._mention_chunks)
+        have = [c.id for c in self._result_chunks()] + list(self._mention_chunks)
         self._set_status("Fetching all mentions…")
         self.bridge.request_entity(entity_id, have=have, everything=True)
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QFrame, QScrollArea
 from explorer.core.overview import MemoryOverview
 from explorer.gui.graphiti_dialog import GraphitiDialog
 from explorer.gui.import_dialog import ImportDialog
-from explorer.gui.overview import OverviewWidget, overview_result
+from explorer.gui.overview import OverviewWidget, overview_entities
 from explorer.gui.requests import ImportOutcome, QueryOutcome, QueryParams
 from explorer.gui.settings_dialogs import ConnectDialog, SettingsDialog
 from explorer.settings import Settings
@@ -64,7 +64,7 @@ class MemoryActions(QObject):
         window.side.addWidget(self.overview_area)
         window.side.setCurrentWidget(self.overview_area)
         self.import_dialog: ImportDialog | None = None
-        self.dialog: Any = None
+        self.dialog: SettingsDialog | ConnectDialog | GraphitiDialog | None = None
 
         menu = window.file_menu
         first = menu.actions()[0]
@@ -119,9 +119,8 @@ class MemoryActions(QObject):
         if overview is None:
             return
         self.window.side.setCurrentWidget(self.overview_area)
-        result = overview_result(overview)
-        self.window.graph_view.show_outcome(
-            QueryOutcome(token=0, params=QueryParams(query=""), result=result)
+        self.window.graph_view.show_entities(
+            overview_entities(overview), {}, question=QueryParams(query="")
         )
         self.window.status_message.setText(
             f"{overview.chunks:,} chunks and {overview.entities:,} entities: "
@@ -221,7 +220,7 @@ class MemoryActions(QObject):
         self._rebuild_recent()
 
     def _recent(self) -> list[str]:
-        value: Any = self.window.store.value(RECENT_KEY, [])
+        value: object = self.window.store.value(RECENT_KEY, [])
         if isinstance(value, str):
             value = [value]
         return [str(v) for v in value] if isinstance(value, list) else []

@@ -3,20 +3,18 @@
 ``OverviewWidget`` shows a ``MemoryOverview``: the counts, the time span, the scopes with their
 chunk and entity counts, the domains and a few example queries taken from the memory itself, as
 buttons that run them (``example_chosen``). An empty memory says how to bring conversations in.
-``overview_result`` turns the overview's salient entities and the relations among them into the
-shape scour's ``kg_entities`` have, so the graph view draws them as the starting graph. Imports
-Qt, the standard library, core overview values and the GUI's graph model.
+``overview_entities`` gives the overview's salient entities with the relations among them, as
+the graph view draws an answer's entities, for the starting graph. Imports Qt, the standard
+library, core overview values and the GUI's plain ``recalled`` view.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from explorer.core.overview import MemoryOverview, ScopeNode
-from explorer.gui.graph_model import entity_to_json
+from explorer.gui.recalled import ShownEntity, seen_from
 
 SCOPES_SHOWN = 8
 DOMAINS_SHOWN = 10
@@ -116,36 +114,24 @@ def _is_leaf_or_fork(node: ScopeNode) -> bool:
     return len(node.children) != 1
 
 
-def overview_result(overview: MemoryOverview) -> dict[str, Any]:
-    """The salient entities and their relations among each other, as scour's result shape."""
+def overview_entities(overview: MemoryOverview) -> list[ShownEntity]:
+    """The salient entities, each with its relations to the others, scored by salience."""
     names = {entity.id: entity for entity in overview.salient}
     top = max((entity.salience for entity in overview.salient), default=0.0) or 1.0
-    entities = []
-    for entity in overview.salient:
-        relationships = [
-            {
-                "id": relation.id,
-                "type": relation.type,
-                "fact": relation.fact,
-                "direction": "out",
-                "neighbour": {
-                    "id": relation.target_id,
-                    "name": names[relation.target_id].name,
-                    "type": names[relation.target_id].type,
-                },
-                "confidence": relation.confidence,
-            }
-            for relation in overview.links
-            if relation.source_id == entity.id and relation.target_id in names
-        ]
-        entities.append(
-            {
-                **entity_to_json(entity, relationships),
-                "score": entity.salience / top,
-                "source": "overview",
-            }
+    return [
+        ShownEntity(
+            entity,
+            tuple(
+                seen_from(entity.id, relation, names)
+                for relation in overview.links
+                if relation.source_id == entity.id and relation.target_id in names
+            ),
+            layer=entity.layer.value,
+            source="overview",
+            score=entity.salience / top,
         )
-    return {"success": True, "kg_entities": entities, "chunks": []}
+        for entity in overview.salient
+    ]
 
 
 def _esc(text: str) -> str:

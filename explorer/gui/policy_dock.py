@@ -16,7 +16,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -451,5 +450,5 @@ class PolicyDock(QDockWidget):
         self.apply_policy(DEFAULT_POLICY)
 
 
-def _esc(text: Any) -> str:
+def _esc(text: object) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

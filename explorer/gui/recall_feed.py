@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QColor
@@ -35,6 +35,10 @@ from PySide6.QtWidgets import (
 from explorer.core.errors import ExplorerError
 from explorer.core.journal import RecallCall, RecallSummary
 from explorer.core.ports import MemoryService
+
+if TYPE_CHECKING:
+    from explorer.gui.bottom_dock import BottomDock
+    from explorer.gui.main_window import MainWindow
 
 _log = logging.getLogger(__name__)
 
@@ -68,7 +72,7 @@ class RecallFeed(QWidget):
     calls_arrived = Signal(int)  # how many new calls the last poll brought
     call_opened = Signal(object)  # RecallCall
 
-    def __init__(self, window: Any, *, poll_ms: int = POLL_MS) -> None:
+    def __init__(self, window: MainWindow, *, poll_ms: int = POLL_MS) -> None:
         super().__init__(window)
         self.main = window
         self.bridge = window.bridge
@@ -77,7 +81,7 @@ class RecallFeed(QWidget):
         self.unseen = 0
         self._last_id = 0
         self._memory: MemoryService | None = None  # the memory whose journal the rows list
-        self.dock: Any = None
+        self.dock: BottomDock | None = None
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -287,7 +291,7 @@ class RecallFeed(QWidget):
         self.open_call(summary.id, then_rerun=True)
 
 
-def install_recall_feed(window: Any) -> RecallFeed:
+def install_recall_feed(window: MainWindow) -> RecallFeed:
     """Add the "Agent recalls" page to ``window``'s bottom dock, beside the ledger."""
     feed = RecallFeed(window)
     dock = window.trace.bottom

@@ -3,23 +3,19 @@
 A widget asks for work by handing the bridge a request value; the bridge answers with a response
 value on a signal. Each response carries the token of the request it answers, so a widget can drop
 an answer that a newer request has made stale. Plain frozen dataclasses; imports the standard
-library and core only (no Qt).
+library, core and the GUI's plain ``recalled`` view (no Qt).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
 
 from explorer.core.models import Chunk, Entity, Relation
 from explorer.core.ports import ImportReport
 from explorer.core.scour import ScourResult
-
-#: Scour's published JSON (the tool contract's answer, or a part of it), as the widgets draw it:
-#: values are whatever JSON holds, so this is the one place the GUI spells them ``Any``.
-JsonDict = dict[str, Any]
-JsonMap = Mapping[str, Any]
+from explorer.gui.recalled import ShownChunk, ShownEntity, chunks_of, entities_of
 
 
 @dataclass(frozen=True)
@@ -48,19 +44,18 @@ class QueryParams:
 
 @dataclass(frozen=True)
 class QueryOutcome:
-    """A finished scour: the typed answer, the scour JSON it publishes, what the view links by.
+    """A finished scour: the typed answer and what the view links by.
 
-    ``answer`` is the ``ScourResult`` (``None`` only for a saved case too old to decide again);
-    ``result`` is its tool-contract JSON, the form the graph, chunk list and comparisons draw
-    and export, exactly as an agent receives it. ``entities_by_chunk`` maps each returned chunk
-    to the entities it mentions (for hover linking); ``degrees`` holds the relation count of
-    every returned entity (for "+N more").
+    ``answer`` is the ``ScourResult``; ``entities`` and ``chunks`` are its recalled memories as
+    the graph, the inspector and the chunk list draw them (read once, on first use).
+    ``entities_by_chunk`` maps each returned chunk to the entities it mentions (for hover
+    linking); ``degrees`` holds the relation count of every returned entity (for "+N more").
+    The published JSON, for export and comparisons, is ``answer.to_json_dict()``.
     """
 
     token: int
     params: QueryParams
-    result: JsonDict
-    answer: ScourResult | None = None
+    answer: ScourResult
     entities_by_chunk: Mapping[str, list[str]] = field(default_factory=dict)
     degrees: Mapping[str, int] = field(default_factory=dict)
 
@@ -74,25 +69,33 @@ class QueryOutcome:
         entities_by_chunk: Mapping[str, list[str]] | None = None,
         degrees: Mapping[str, int] | None = None,
     ) -> QueryOutcome:
-        """The outcome of a fresh answer (its JSON made here, once)."""
         return cls(
             token=token,
             params=params,
-            result=answer.to_json_dict(),
             answer=answer,
             entities_by_chunk=entities_by_chunk or {},
             degrees=degrees or {},
         )
 
+    @cached_property
+    def entities(self) -> tuple[ShownEntity, ...]:
+        return entities_of(self.answer)
+
+    @cached_property
+    def chunks(self) -> tuple[ShownChunk, ...]:
+        return chunks_of(self.answer)
+
+    def entity(self, entity_id: str) -> ShownEntity | None:
+        """The recalled entity ``entity_id``, or ``None`` if the answer did not return it."""
+        return next((shown for shown in self.entities if shown.id == entity_id), None)
+
     @property
     def kg_error(self) -> str | None:
-        value = self.result.get("kg_error")
-        return str(value) if value else None
+        return self.answer.kg_error or None
 
     @property
     def chunks_error(self) -> str | None:
-        value = self.result.get("chunks_error")
-        return str(value) if value else None
+        return self.answer.chunks_error or None
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,23 @@
 """A per-hit score breakdown drawn as a small horizontal bar chart.
 
 ``ScoreChart`` paints one bar per weighted component of a hit's score (similarity, lexical,
-recency, salience, confidence, activation) and the share scope blending took off, from the
-``score_breakdown`` object of scour's JSON, with the total beside the title. Bars share one scale
-(the largest absolute component), so they compare at a glance. Imports Qt and the standard
-library only.
+recency, salience, confidence, activation) and the share scope blending took off, from a
+recalled memory's ``ScoreBreakdown``, with the total beside the title. Bars share one scale
+(the largest absolute component), so they compare at a glance. Imports Qt, the standard library,
+core score types and the GUI's plain ``recalled`` view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from explorer.core.credit import ChunkCredit
+from explorer.core.scoring import ScoreBreakdown
+from explorer.gui.recalled import ShownChunk, ShownEntity
 
 COMPONENTS = ("similarity", "lexical", "recency", "salience", "confidence", "activation", "scope")
 COMPONENT_COLOURS = {
@@ -31,35 +34,35 @@ LABEL_WIDTH = 74
 VALUE_WIDTH = 48
 
 
-def credit_notes(credit: Mapping[str, Any] | None) -> list[str]:
-    """Where a chunk's activation credit came from, one line per tie (scour's
-    ``activation_credit``); nothing when activation gave it none."""
-    if not credit:
+def credit_notes(credit: ChunkCredit | None, names: Mapping[str, str]) -> list[str]:
+    """Where a chunk's activation credit came from, one line per tie; nothing when activation
+    gave it none. ``names`` names the entities the ties point at."""
+    if credit is None or credit.credit <= 0.0:
         return []
-    lines = [f"activation credit {float(credit.get('credit') or 0.0):.3f}, from:"]
-    said = credit.get("said")
-    if said:
-        how = "who said it" if said.get("by") == "speaker" else "whom it names"
-        lines.append(f"  {how}: {said.get('name')} ({float(said.get('energy') or 0.0):.2f})")
-    topic = credit.get("topic")
-    if topic:
-        lines.append(
-            f"  what it is about: {topic.get('name')} ({float(topic.get('energy') or 0.0):.2f})"
-        )
-    near = credit.get("next_to")
-    if near:
-        lines.append(f"  the turn beside it, recalled at {float(near.get('strength') or 0.0):.2f}")
+    lines = [f"activation credit {credit.credit:.3f}, from:"]
+    if credit.said_by is not None and credit.said > 0.0:
+        how = "who said it" if credit.by_speaker else "whom it names"
+        name = names.get(credit.said_by, credit.said_by)
+        lines.append(f"  {how}: {name} ({credit.said:.2f})")
+    if credit.topic_of is not None and credit.topic > 0.0:
+        name = names.get(credit.topic_of, credit.topic_of)
+        lines.append(f"  what it is about: {name} ({credit.topic:.2f})")
+    if credit.next_to is not None:
+        lines.append(f"  the turn beside it, recalled at {credit.contiguity:.2f}")
     return lines
 
 
-def show_hit(chart: ScoreChart, hit: Mapping[str, Any]) -> None:
-    """``chart`` showing one hit of scour's JSON: its breakdown, score and credit."""
-    name = str(hit.get("name") or hit.get("text", ""))[:40]
+def show_hit(chart: ScoreChart, hit: ShownEntity | ShownChunk) -> None:
+    """``chart`` showing one recalled memory: its breakdown, score and credit."""
+    if isinstance(hit, ShownEntity):
+        name, notes = hit.entity.name, []
+    else:
+        name, notes = hit.chunk.text, credit_notes(hit.credit, hit.names)
     chart.set_breakdown(
-        hit.get("score_breakdown"),
-        title=f"{name} ({hit.get('layer')} · {hit.get('source')})",
-        score=float(hit.get("score") or 0.0),
-        notes=credit_notes(hit.get("activation_credit")),
+        hit.breakdown,
+        title=f"{name[:40]} ({hit.layer} · {hit.source})",
+        score=hit.score or 0.0,
+        notes=notes,
     )
 
 
@@ -78,7 +81,7 @@ class ScoreChart(QWidget):
 
     def set_breakdown(
         self,
-        breakdown: Mapping[str, Any] | None,
+        breakdown: ScoreBreakdown | None,
         *,
         title: str = "",
         score: float | None = None,
@@ -89,18 +92,8 @@ class ScoreChart(QWidget):
         self.title = title
         self.score = score
         self.notes = list(notes) if breakdown else []
-        self._bars = (
-            [(name, float(breakdown.get(name) or 0.0)) for name in COMPONENTS if breakdown]
-            if breakdown
-            else []
-        )
-        if breakdown:
-            # Components the contract does not name still show, after the known ones.
-            self._bars += [
-                (str(name), float(value or 0.0))
-                for name, value in breakdown.items()
-                if name not in COMPONENTS
-            ]
+        parts = breakdown.to_dict() if breakdown else {}
+        self._bars = [(name, parts.get(name, 0.0)) for name in COMPONENTS if parts]
         self.setMinimumHeight(self._height())
         self.setToolTip(
             "\n".join(f"{name}: {value:+.4f}" for name, value in self._bars) if self._bars else ""

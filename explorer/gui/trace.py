@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +39,8 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.core.candidates import Candidate, CandidateKind
+from explorer.core.codec import JsonDict
+from explorer.core.coordinator import CoordinatedRetrieval, RetrievalResult
 from explorer.core.errors import ExplorerError, InvalidArgument
 from explorer.core.models import Chunk, Entity
 from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy, preset_names
@@ -50,16 +52,16 @@ from explorer.core.recall_case import (
     load_case,
     save_case,
 )
-from explorer.core.scour import ScourResult
+from explorer.core.scour import SOURCE_KEYS, ScourResult
 from explorer.core.sources import refetch_reasons
 from explorer.gui.activation_overlay import ActivationOverlay
 from explorer.gui.bottom_dock import BottomDock
-from explorer.gui.chunk_list import chunk_to_json
 from explorer.gui.compare_dialog import CompareDialog
 from explorer.gui.layout import LayoutRequest, compute_layout
 from explorer.gui.ledger_dock import GhostPainter, LedgerPanel
 from explorer.gui.policy_dock import PolicyDock, describe_change
-from explorer.gui.requests import JsonDict, JsonMap, QueryOutcome, QueryParams
+from explorer.gui.recalled import ShownChunk, ShownEntity
+from explorer.gui.requests import QueryOutcome, QueryParams
 from explorer.gui.score_chart import ScoreChart, show_hit
 
 if TYPE_CHECKING:
@@ -110,40 +112,38 @@ class HitsPanel(QWidget):
         layout.addWidget(self.table, 1)
         self.chart = ScoreChart()
         layout.addWidget(self.chart)
-        self.rows: list[JsonDict] = []
+        self.rows: list[ShownEntity | ShownChunk] = []
 
-    def set_result(self, result: JsonMap) -> None:
-        sources = result.get("sources") or {}
+    def set_outcome(self, outcome: QueryOutcome) -> None:
+        result = outcome.answer.retrieval.result
         tally = " · ".join(
-            f"<span style='color:{SOURCE_COLOURS.get(name, '#3c4043')}'>{name}</span> {count}"
-            for name, count in sources.items()
+            f"<span style='color:{SOURCE_COLOURS.get(key.value, '#3c4043')}'>{key.value}</span> "
+            f"{int(result.sources.get(key.value, 0))}"
+            for key in SOURCE_KEYS
         )
-        unavailable = list(result.get("unavailable") or [])
         text = f"sources: {tally or 'none'}"
-        if unavailable:
+        if result.unavailable:
             text += (
                 " · <span style='color:#d93025'>unavailable: "
-                + ", ".join(_esc(u) for u in unavailable)
+                + ", ".join(_esc(u) for u in result.unavailable)
                 + "</span>"
             )
         self.tally.setText(text)
-        self.rows = [{**e, "_kind": "entity"} for e in result.get("kg_entities") or []] + [
-            {**c, "_kind": "chunk"} for c in result.get("chunks") or []
-        ]
+        self.rows = [*outcome.entities, *outcome.chunks]
         self.table.blockSignals(True)
         self.table.setRowCount(len(self.rows))
         ranks = {"entity": 0, "chunk": 0}
         for row, hit in enumerate(self.rows):
-            kind = hit["_kind"]
+            kind = _kind(hit)
             ranks[kind] += 1
-            label = str(hit.get("name") if kind == "entity" else hit.get("text", ""))[:100]
+            label = (hit.entity.name if isinstance(hit, ShownEntity) else hit.chunk.text)[:100]
             values = (
                 str(ranks[kind]),
                 kind,
                 label,
-                str(hit.get("layer", "")),
-                str(hit.get("source", "")),
-                f"{float(hit.get('score') or 0.0):.3f}",
+                hit.layer,
+                hit.source,
+                f"{hit.score or 0.0:.3f}",
             )
             for column, value in enumerate(values):
                 item = QTableWidgetItem(value)
@@ -157,14 +157,11 @@ class HitsPanel(QWidget):
 
     def badges(self) -> list[tuple[str, str, str, str]]:
         """(kind, id, layer, source) of every hit, in the order shown."""
-        return [
-            (h["_kind"], str(h["id"]), str(h.get("layer", "")), str(h.get("source", "")))
-            for h in self.rows
-        ]
+        return [(_kind(h), h.id, h.layer, h.source) for h in self.rows]
 
     def show_hit(self, kind: str, hit_id: str) -> bool:
         for row, hit in enumerate(self.rows):
-            if hit["_kind"] == kind and str(hit["id"]) == hit_id:
+            if _kind(hit) == kind and hit.id == hit_id:
                 self.table.blockSignals(True)
                 self.table.selectRow(row)
                 self.table.blockSignals(False)
@@ -172,7 +169,7 @@ class HitsPanel(QWidget):
                 return True
         return False
 
-    def _chart_for(self, hit: JsonMap) -> None:
+    def _chart_for(self, hit: ShownEntity | ShownChunk) -> None:
         show_hit(self.chart, hit)
 
     def _on_selected(self) -> None:
@@ -181,7 +178,7 @@ class HitsPanel(QWidget):
             return
         hit = self.rows[rows[0].row()]
         self._chart_for(hit)
-        self.hit_selected.emit(hit["_kind"], str(hit["id"]))
+        self.hit_selected.emit(_kind(hit), hit.id)
 
 
 # ---------------------------------------------------------------------- the controller
@@ -302,17 +299,19 @@ class TraceController(QObject):
                 raw.retrieval.policy or self.policy_dock.policy,
                 gathered.query if gathered is not None else None,
             )
-        self._show_panels(raw, outcome.result)
+        self._show_panels(raw, outcome)
 
-    def _show_panels(self, raw: ScourResult | None, result: JsonMap) -> None:
+    def _show_panels(self, raw: ScourResult | None, outcome: QueryOutcome) -> None:
+        """The docks for ``outcome``; ``raw`` is ``None`` for a case that cannot be decided
+        again (its ledger is the saved one)."""
         self.answer = raw
         self.ghosts.clear()
         if raw is not None:
             self.ledger_dock.set_retrieval(raw.retrieval)
         else:
-            self.ledger_dock.set_retrieval(None, dropped_from_json(result.get("dropped") or []))
-        self.overlay.set_result(result)
-        self.hits.set_result(result)
+            self.ledger_dock.set_retrieval(None, outcome.answer.retrieval.result.dropped)
+        self.overlay.set_answer(outcome.answer.retrieval.activation, outcome.entities)
+        self.hits.set_outcome(outcome)
         self.chart.set_breakdown(None)
         self.answer_shown.emit(raw)
 
@@ -364,17 +363,15 @@ class TraceController(QObject):
             raise InvalidArgument("there is no answer in hand to decide again")
         started = time.perf_counter()
         answer = source.decide(policy)
-        result = answer.to_json_dict()
         shown = replace(
             outcome,
-            result=result,
             answer=answer,
             entities_by_chunk=self._links(answer, outcome.entities_by_chunk),
         )
         self._layout_request = None
         self._show_own(shown)
         self._settle_layout_now()
-        self._show_panels(answer, result)
+        self._show_panels(answer, shown)
         self.last_what_if_ms = (time.perf_counter() - started) * 1000.0
         self.what_if_count += 1
         return self.last_what_if_ms
@@ -418,16 +415,15 @@ class TraceController(QObject):
         entry = next((d for d in self.ledger_dock.model.entries() if d.id == item_id), None)
         note = entry.reason if entry is not None else ""
         candidate = self._candidate(item_id)
-        record = getattr(candidate, "record", None)
+        record = candidate.record if candidate is not None else None
         if kind == CandidateKind.CHUNK.value:
+            layer = entry.layer.value if entry and entry.layer else ""
+            source = entry.source if entry else ""
             if isinstance(record, Chunk):
-                chunk = chunk_to_json(record)
+                chunk = ShownChunk.read(record, layer=layer, source=source)
             else:
-                chunk = {"id": item_id, "text": entry.label if entry else item_id}
-            chunk.update(
-                layer=entry.layer.value if entry and entry.layer else "",
-                source=entry.source if entry else "",
-            )
+                label = entry.label if entry else item_id
+                chunk = ShownChunk.stub(item_id, label, layer=layer, source=source)
             self.ghosts.show_chunk(chunk, note=note)
             return
         name = entry.label if entry is not None else item_id
@@ -445,7 +441,7 @@ class TraceController(QObject):
                 elif relation.target_id == node:
                     near.append(relation.source_id)
         candidate = self._candidate(node)
-        for neighbour in getattr(candidate, "neighbours", ()) or ():
+        for neighbour in candidate.neighbours if candidate is not None else ():
             near.append(neighbour.entity_id)
         return list(dict.fromkeys(near))
 
@@ -460,8 +456,10 @@ class TraceController(QObject):
         outcome = self.window.outcome
         if not hit_id or outcome is None:
             return
-        key = "kg_entities" if kind == "entity" else "chunks"
-        hit = next((h for h in outcome.result.get(key) or [] if str(h["id"]) == hit_id), None)
+        hits: Sequence[ShownEntity | ShownChunk] = (
+            outcome.entities if kind == "entity" else outcome.chunks
+        )
+        hit = next((h for h in hits if h.id == hit_id), None)
         if hit is None:
             self.chart.set_breakdown(None, title="not a hit of this answer")
             return
@@ -514,8 +512,7 @@ class TraceController(QObject):
         outcome = QueryOutcome(
             token=previous.token if previous is not None else 0,
             params=params,
-            result=case.result,
-            answer=raw,
+            answer=raw if raw is not None else _ledger_only(case),
             entities_by_chunk=links,
         )
         self._show_own(outcome)
@@ -525,7 +522,7 @@ class TraceController(QObject):
         policy = case.retrieval_policy()
         gathered = raw.retrieval.gathered if raw is not None else None
         self.policy_dock.set_context(policy, gathered.query if gathered is not None else None)
-        self._show_panels(raw, case.result)
+        self._show_panels(raw, outcome)
         self.window.status_message.setText(
             f"Viewing the recall case {label} (read-only, as saved"
             + (f" {case.saved_at}" if case.saved_at else "")
@@ -549,7 +546,7 @@ class TraceController(QObject):
     # ------------------------------------------------------------------ comparisons
 
     def _compare(
-        self, before: JsonMap, after: JsonMap, a: str, b: str, show: bool = True
+        self, before: JsonDict, after: JsonDict, a: str, b: str, show: bool = True
     ) -> CaseDiff:
         diff = diff_results(before, after)
         self.last_diff = diff
@@ -568,7 +565,7 @@ class TraceController(QObject):
             return
         self.baseline = (
             f"“{outcome.params.query}” (pinned)",
-            json.loads(json.dumps(outcome.result)),
+            json.loads(json.dumps(outcome.answer.to_json_dict())),
         )
         self.window.status_message.setText("Pinned this answer as the baseline for comparison")
 
@@ -578,7 +575,8 @@ class TraceController(QObject):
             self.window.show_error("No baseline", "Pin an answer as the baseline first.")
             return None
         label, body = self.baseline
-        return self._compare(body, outcome.result, label, f"“{outcome.params.query}” now", show)
+        now = outcome.answer.to_json_dict()
+        return self._compare(body, now, label, f"“{outcome.params.query}” now", show)
 
     def compare_policy(self, policy: RetrievalPolicy, label: str, show: bool = True) -> None:
         """Compare the answer in hand with the same query under ``policy``."""
@@ -592,12 +590,13 @@ class TraceController(QObject):
         )
         if not reasons:
             other = answer.decide(policy).to_json_dict()
-            self._compare(outcome.result, other, "as shown", label, show)
+            self._compare(outcome.answer.to_json_dict(), other, "as shown", label, show)
             return
         request = answer.request
 
         def compare(fresh: ScourResult) -> None:
-            self._compare(outcome.result, fresh.to_json_dict(), "as shown", label, show)
+            shown = outcome.answer.to_json_dict()
+            self._compare(shown, fresh.to_json_dict(), "as shown", label, show)
 
         self.window.status_message.setText(f"{label}: {describe_change(reasons)}")
         self.window.bridge.scour_then(request, policy, compare, kind="trace-compare")
@@ -612,7 +611,11 @@ class TraceController(QObject):
 
         def compare(fresh: ScourResult) -> None:
             self._compare(
-                outcome.result, fresh.to_json_dict(), f"“{answer.request.query}”", f"“{text}”", show
+                outcome.answer.to_json_dict(),
+                fresh.to_json_dict(),
+                f"“{answer.request.query}”",
+                f"“{text}”",
+                show,
             )
 
         self.window.bridge.scour_then(request, policy, compare, kind="trace-compare")
@@ -656,6 +659,18 @@ class TraceController(QObject):
             action()
         except (ExplorerError, OSError, ValueError) as error:
             self.window.show_error(title, str(error))
+
+
+def _kind(hit: ShownEntity | ShownChunk) -> str:
+    return "entity" if isinstance(hit, ShownEntity) else "chunk"
+
+
+def _ledger_only(case: RecallCase) -> ScourResult:
+    """The answer of a case saved without its candidates: nothing recalled, the saved ledger."""
+    dropped = dropped_from_json(case.result.get("dropped") or [])
+    return ScourResult(
+        case.scour_request(), CoordinatedRetrieval(RetrievalResult(dropped=tuple(dropped)))
+    )
 
 
 def _menu_named(bar: QMenuBar, text: str) -> QMenu | None:

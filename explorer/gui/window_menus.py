@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.graph_view import GraphView
 from explorer.gui.query_bar import QueryBarWidget
-from explorer.gui.requests import JsonDict, QueryOutcome
+from explorer.gui.requests import QueryOutcome
 
 Shortcut = str | QKeySequence | QKeySequence.StandardKey
 
@@ -161,7 +161,10 @@ class WindowMenus(QMainWindow):
 
     def export_json(self, path: Path) -> None:
         """The current answer (scour's JSON) with the graph as drawn."""
-        body: JsonDict = {"result": self.outcome.result if self.outcome else None}
+        # The published JSON, from the answer's one codec, as an agent receives it.
+        body: dict[str, object] = {
+            "result": self.outcome.answer.to_json_dict() if self.outcome else None
+        }
         if self.outcome is not None:
             body["params"] = {
                 "query": self.outcome.params.query,

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar
 
 from explorer.core.ports import CHUNKS, GRAPH, OK
 from explorer.gui import style
-from explorer.gui.requests import JsonMap
+from explorer.gui.requests import QueryOutcome
 
 _log = logging.getLogger(__name__)
 
@@ -85,11 +85,8 @@ class WindowStatus(QMainWindow):
                     banner.setProperty("kind", "down")
                     banner.show()
 
-    def _show_banners(self, result: JsonMap, timings: Mapping[str, float]) -> None:
-        health = {
-            GRAPH: str(result["kg_error"]) if result.get("kg_error") else OK,
-            CHUNKS: str(result["chunks_error"]) if result.get("chunks_error") else OK,
-        }
+    def _show_banners(self, outcome: QueryOutcome, timings: Mapping[str, float]) -> None:
+        health = {GRAPH: outcome.kg_error or OK, CHUNKS: outcome.chunks_error or OK}
         self._show_health(health)
         for half, banner, key, name in (
             (GRAPH, self.graph_banner, "kg", "Knowledge graph"),

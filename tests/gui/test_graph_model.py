@@ -2,52 +2,45 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-from explorer.core.models import Entity, Mention, Relation
+from explorer.core.models import Entity, Neighbour, Relation
 from explorer.gui.graph_model import (
     GraphState,
     collapse,
-    entity_to_json,
     merge_neighbourhood,
-    relations_to_json,
+    relations_of,
     remove_nodes,
-    state_from_result,
+    state_from_entities,
     with_positions,
 )
 from explorer.gui.highlight import highlight_html, query_terms, term_spans
+from explorer.gui.recalled import ShownEntity
 
-RESULT = {
-    "kg_entities": [
-        {
-            "id": "ana",
-            "name": "Ana",
-            "type": "person",
-            "score": 0.8,
-            "source": "graph",
-            "relationships": [
-                {
-                    "id": "r1",
-                    "type": "TRAVELS_TO",
-                    "fact": "Ana travels to Lisbon",
-                    "direction": "out",
-                    "neighbour": {"id": "lisbon", "name": "Lisbon", "type": "place"},
-                },
-                {
-                    "id": "r3",
-                    "type": "SISTER_OF",
-                    "direction": "in",
-                    "neighbour": {"id": "marta", "name": "Marta", "type": "person"},
-                },
-            ],
-        },
-        {"id": "marta", "name": "Marta", "type": "person", "score": 0.4, "relationships": []},
-    ]
-}
+ANA = Entity("ana", "Ana", "person")
+MARTA = Entity("marta", "Marta", "person")
+RESULT = [
+    ShownEntity(
+        ANA,
+        (
+            Neighbour(
+                Relation("r1", "ana", "lisbon", "TRAVELS_TO", "Ana travels to Lisbon"),
+                "lisbon",
+                "Lisbon",
+                "place",
+                outgoing=True,
+            ),
+            Neighbour(
+                Relation("r3", "marta", "ana", "SISTER_OF"), "marta", "Marta", "person", False
+            ),
+        ),
+        source="graph",
+        score=0.8,
+    ),
+    ShownEntity(MARTA, score=0.4),
+]
 
 
-def test_state_from_result_has_roots_neighbours_and_directed_edges() -> None:
-    state = state_from_result(RESULT)
+def test_state_from_entities_has_roots_neighbours_and_directed_edges() -> None:
+    state = state_from_entities(RESULT)
     assert set(state.nodes) == {"ana", "lisbon", "marta"}
     assert state.nodes["ana"].root and state.nodes["marta"].root
     assert not state.nodes["lisbon"].root and state.nodes["lisbon"].parent == "ana"
@@ -57,15 +50,15 @@ def test_state_from_result_has_roots_neighbours_and_directed_edges() -> None:
 
 
 def test_follow_up_result_keeps_positions_and_pins_of_known_nodes() -> None:
-    first = with_positions(state_from_result(RESULT), {"ana": (1.0, 2.0), "lisbon": (3.0, 4.0)})
+    first = with_positions(state_from_entities(RESULT), {"ana": (1.0, 2.0), "lisbon": (3.0, 4.0)})
     first.pinned.add("ana")
-    second = state_from_result(RESULT, previous=first)
+    second = state_from_entities(RESULT, previous=first)
     assert second.positions == {"ana": (1.0, 2.0), "lisbon": (3.0, 4.0)}
     assert second.pinned == {"ana"}
 
 
 def test_merge_adds_only_new_nodes_and_relations_touching_the_view() -> None:
-    state = state_from_result(RESULT)
+    state = state_from_entities(RESULT)
     entities = [Entity("porto", "Porto", "place"), Entity("x", "X", "thing")]
     relations = [
         Relation("r9", "lisbon", "porto", "NEAR"),
@@ -84,7 +77,7 @@ def test_merge_adds_only_new_nodes_and_relations_touching_the_view() -> None:
 
 
 def test_collapse_removes_the_expansion_but_never_result_entities() -> None:
-    state = state_from_result(RESULT)
+    state = state_from_entities(RESULT)
     merged, _ = merge_neighbourhood(
         state,
         "lisbon",
@@ -106,27 +99,18 @@ def test_collapse_removes_the_expansion_but_never_result_entities() -> None:
 
 
 def test_remove_nodes_drops_their_edges_and_positions() -> None:
-    state = with_positions(state_from_result(RESULT), {"lisbon": (0.0, 0.0)})
+    state = with_positions(state_from_entities(RESULT), {"lisbon": (0.0, 0.0)})
     smaller = remove_nodes(state, ["lisbon"])
     assert "lisbon" not in smaller.nodes and "lisbon" not in smaller.positions
     assert "r1" not in smaller.edges and "r3" in smaller.edges
 
 
-def test_relations_to_json_sees_edges_from_the_node() -> None:
-    relations = relations_to_json("ana", state_from_result(RESULT))
-    by_id = {r["id"]: r for r in relations}
-    assert by_id["r1"]["direction"] == "out" and by_id["r1"]["neighbour"]["name"] == "Lisbon"
-    assert by_id["r3"]["direction"] == "in" and by_id["r3"]["neighbour"]["id"] == "marta"
-
-
-def test_entity_to_json_has_full_provenance() -> None:
-    when = datetime(2024, 1, 2, tzinfo=UTC)
-    entity = Entity(
-        "ana", "Ana", "person", mentions=(Mention("c1", 0, 3, when), Mention("c2", 5, 8, when))
-    )
-    body = entity_to_json(entity)
-    assert [p["chunk_id"] for p in body["provenance"]] == ["c1", "c2"]
-    assert body["provenance"][1]["start"] == 5 and body["first_seen"] is None
+def test_relations_of_sees_edges_from_the_node() -> None:
+    relations = relations_of("ana", state_from_entities(RESULT))
+    by_id = {n.relation.id: n for n in relations}
+    assert by_id["r1"].outgoing and by_id["r1"].name == "Lisbon"
+    assert not by_id["r3"].outgoing and by_id["r3"].entity_id == "marta"
+    assert by_id["r1"].relation.fact == "Ana travels to Lisbon"
 
 
 def test_graph_state_copy_is_independent() -> None:
@@ -154,19 +138,17 @@ def test_query_terms_skip_stopwords_and_repeats() -> None:
 
 
 def test_namesakes_from_different_scopes_are_labelled_with_their_scope() -> None:
-    def entity(node_id: str, name: str, scope: str) -> dict[str, object]:
-        return {"id": node_id, "name": name, "type": "person", "score": 1.0, "scope": scope}
+    def entity(node_id: str, name: str, scope: str) -> ShownEntity:
+        return ShownEntity(Entity(node_id, name, "person", scope=scope), score=1.0)
 
-    state = state_from_result(
-        {
-            "kg_entities": [
-                entity("m1", "Maya Okafor", "demo/assistant/maya"),
-                entity("m2", "maya  okafor", "demo/assistant"),
-                entity("t1", "Tomas", "demo/assistant/tomas"),
-                entity("x1", "Lisbon", "a/one"),
-                entity("x2", "Lisbon", "b/one"),
-            ]
-        }
+    state = state_from_entities(
+        [
+            entity("m1", "Maya Okafor", "demo/assistant/maya"),
+            entity("m2", "maya  okafor", "demo/assistant"),
+            entity("t1", "Tomas", "demo/assistant/tomas"),
+            entity("x1", "Lisbon", "a/one"),
+            entity("x2", "Lisbon", "b/one"),
+        ]
     )
     shown = {node_id: node.shown_name for node_id, node in state.nodes.items()}
     assert shown["m1"] == "Maya Okafor · maya" and shown["m2"] == "maya  okafor · assistant"

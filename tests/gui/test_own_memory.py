@@ -121,7 +121,7 @@ def test_import_then_query_without_a_scope(qtbot: Any, own_window: Any) -> None:
     qtbot.waitUntil(
         lambda: window.outcome is not None and window.outcome.token == token, timeout=60_000
     )
-    result = window.outcome.result
+    result = window.outcome.answer.to_json_dict()
     assert result["chunks"] and all(c["scope"].startswith("mine/notes") for c in result["chunks"])
     assert any("tomato" in c["text"] for c in result["chunks"])
     assert result["kg_entities"]
@@ -296,7 +296,7 @@ def test_window_and_query_agree_on_a_generated_memory(
         qtbot.waitUntil(
             lambda: window.outcome is not None and window.outcome.token == token, timeout=60_000
         )
-        shown = window.outcome.result
+        shown = window.outcome.answer.to_json_dict()
         bar = window.query_bar
         ctx = ToolContext("tester", CORE_MEMORY, bridge.memory, scope=settings.default_scope)
         answer = json.loads(

@@ -47,7 +47,7 @@ def test_typing_a_query_fills_graph_and_chunk_list(qtbot: Any, window: Any) -> N
         lambda: window.outcome is not None and not window.graph_view.is_layout_pending(),
         timeout=120_000,
     )
-    result = window.outcome.result
+    result = window.outcome.answer.to_json_dict()
     assert result["success"] and "kg_error" not in result and "chunks_error" not in result
     assert result["kg_entities"] and result["chunks"]
     nodes = set(window.graph_view.node_ids)
@@ -76,7 +76,9 @@ def test_expand_a_node_then_undo_and_redo(qtbot: Any, window: Any) -> None:
     before = set(view.node_ids)
     # A result entity with relations not yet drawn grows when expanded.
     candidates = [
-        e["id"] for e in outcome.result["kg_entities"] if view.state.hidden_relations(e["id"]) > 0
+        e["id"]
+        for e in outcome.answer.to_json_dict()["kg_entities"]
+        if view.state.hidden_relations(e["id"]) > 0
     ]
     assert candidates, "the demo memory should have an entity with undrawn relations"
     target = candidates[0]
@@ -104,7 +106,7 @@ def test_selecting_an_entity_highlights_its_exact_mention_spans(
     qloop: asyncio.AbstractEventLoop, qtbot: Any, window: Any, memory: Any
 ) -> None:
     outcome = _ask(qtbot, window)
-    entity = next(e for e in outcome.result["kg_entities"] if e.get("provenance"))
+    entity = next(e for e in outcome.answer.to_json_dict()["kg_entities"] if e.get("provenance"))
     stored = run(qloop, memory.graph.get_entities([entity["id"]]))[0]
     window.graph_view.select_entity(entity["id"])
     chunks = window.chunk_list
@@ -170,7 +172,7 @@ def test_stopping_falkordb_shows_the_banner_keeps_chunks_and_recovers(
     qloop: asyncio.AbstractEventLoop, qtbot: Any, window: Any, memory: Any
 ) -> None:
     healthy = _ask(qtbot, window)
-    assert healthy.result["kg_entities"]
+    assert healthy.answer.to_json_dict()["kg_entities"]
     # The memory restarts a server that died; hold that back while the outage is looked at.
     memory.supervision.update(next_try=time.monotonic() + 3600, why="(held by the test)")
     server = _falkordb(memory)
@@ -183,7 +185,9 @@ def test_stopping_falkordb_shows_the_banner_keeps_chunks_and_recovers(
         assert window.graph_banner.isVisible()
         assert "knowledge graph" in window.graph_banner.text().lower()
         assert not window.chunks_banner.isVisible()
-        assert window.chunk_list.chunk_ids() == [c["id"] for c in outcome.result["chunks"]]
+        assert window.chunk_list.chunk_ids() == [
+            c["id"] for c in outcome.answer.to_json_dict()["chunks"]
+        ]
         assert window.chunk_list.cards
         assert "●" in window.graph_status.text()
         assert "d93025" in window.graph_status.text() or "f29900" in window.graph_status.text()
@@ -199,7 +203,7 @@ def test_stopping_falkordb_shows_the_banner_keeps_chunks_and_recovers(
         ),
         timeout=60_000,
     )
-    assert window.outcome.result["kg_entities"]
+    assert window.outcome.answer.to_json_dict()["kg_entities"]
     assert window.graph_view.node_ids
 
 
@@ -359,7 +363,7 @@ def test_a_frozen_graph_shows_the_chunks_at_once(
         qtbot.waitUntil(lambda: bool(previews), timeout=8_000)
         shown_after = time.monotonic() - started
         assert window.outcome is None or window.outcome.token != token  # still waiting
-        chunks = previews[-1].result["chunks"]
+        chunks = previews[-1].answer.to_json_dict()["chunks"]
         assert chunks and window.chunk_list.chunk_ids() == [c["id"] for c in chunks]
         assert "still answering" in window.chunk_list.title.text()
         assert shown_after < PREVIEW_AFTER + 5.0
@@ -367,4 +371,28 @@ def test_a_frozen_graph_shows_the_chunks_at_once(
         server.resume()
         window.bridge.query_preview.disconnect(previews.append)
     wait_for_answer(qtbot, window, token, 60_000)
-    assert window.outcome.token == token and window.outcome.result["chunks"]
+    assert window.outcome.token == token and window.outcome.answer.to_json_dict()["chunks"]
+
+
+def test_the_window_draws_what_the_agent_receives(qtbot: Any, window: Any) -> None:
+    outcome = _ask(qtbot, window)
+    body = outcome.answer.to_json_dict()
+    entities, chunks = body["kg_entities"], body["chunks"]
+    assert [(e.id, e.score, e.layer, e.source) for e in outcome.entities] == [
+        (e["id"], e["score"], e["layer"], e["source"]) for e in entities
+    ]
+    assert [(e.entity.name, list(e.entity.aliases)) for e in outcome.entities] == [
+        (e["name"], e["aliases"]) for e in entities
+    ]
+    assert [len(e.entity.mentions) for e in outcome.entities] == [
+        e["provenance_count"] for e in entities
+    ]
+    assert [[n.relation.id for n in e.neighbours] for e in outcome.entities] == [
+        [r["id"] for r in e["relationships"]] for e in entities
+    ]
+    assert [(c.id, c.score, c.layer, c.source) for c in outcome.chunks] == [
+        (c["id"], c["score"], c["layer"], c["source"]) for c in chunks
+    ]
+    assert [c.credit is not None for c in outcome.chunks] == [
+        c["activation_credit"] is not None for c in chunks
+    ]

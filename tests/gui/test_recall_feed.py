@@ -42,7 +42,7 @@ def test_a_tool_call_appears_within_2_s_and_opens_with_its_hits(
 
     with qtbot.waitSignal(feed.call_opened, timeout=20_000):
         feed.open_row(row)
-    shown = window.outcome.result
+    shown = window.outcome.answer.to_json_dict()
     assert [e["id"] for e in shown["kg_entities"]] == [e["id"] for e in answer["kg_entities"]]
     assert [c["id"] for c in shown["chunks"]] == [c["id"] for c in answer["chunks"]]
     assert window.chunk_list.chunk_ids() == [c["id"] for c in answer["chunks"]]
@@ -51,7 +51,9 @@ def test_a_tool_call_appears_within_2_s_and_opens_with_its_hits(
     trace = window.trace
     assert trace.case is not None and trace.case.can_decide
     assert trace.ledger_dock.model.entries(), "the ledger of the call is shown"
-    assert window.outcome.result["activation"], "the activation log is there for the replay"
+    assert window.outcome.answer.to_json_dict()["activation"], (
+        "the activation log is there for the replay"
+    )
 
     trace.last_diff = None
     feed.rerun_button.click()

@@ -76,7 +76,7 @@ def _ask(qtbot: Any, window: Any) -> dict[str, Any]:
     qtbot.waitUntil(
         lambda: window.outcome is not None and window.outcome.token == token, timeout=60_000
     )
-    result: dict[str, Any] = window.outcome.result
+    result: dict[str, Any] = window.outcome.answer.to_json_dict()
     return result
 
 

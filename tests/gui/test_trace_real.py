@@ -69,7 +69,7 @@ def answered(qtbot: Any, window: Any, memory: Any, tmp_path: Path) -> Any:
     token = window.run_query(QueryParams(query=QUERY, n_chunks=8, kg_top_k=8))
     wait_for_answer(qtbot, window, token, 120_000)
     assert isinstance(window.outcome.answer, ScourResult)
-    assert window.outcome.result["dropped"], "the demo query should drop something"
+    assert window.outcome.answer.to_json_dict()["dropped"], "the demo query should drop something"
     return window
 
 
@@ -82,7 +82,7 @@ def _kept(result: dict[str, Any]) -> list[tuple[str, str, float]]:
 def test_a_floor_moved_in_the_gui_gives_the_core_answer(qtbot: Any, answered: Any) -> None:
     window, trace = answered, answered.trace
     fetched: ScourResult = window.outcome.answer
-    scores = sorted(score for _, _, score in _kept(window.outcome.result))
+    scores = sorted(score for _, _, score in _kept(window.outcome.answer.to_json_dict()))
     floor = round(scores[len(scores) // 2], 3)
     trace.policy_dock.min_relevance.slider.setValue(round(floor * 1000))
 
@@ -90,7 +90,7 @@ def test_a_floor_moved_in_the_gui_gives_the_core_answer(qtbot: Any, answered: An
     policy = trace.policy_dock.policy
     assert policy.min_relevance == floor
     expected = fetched.decide(policy)
-    shown = window.outcome.result
+    shown = window.outcome.answer.to_json_dict()
     assert _kept(shown) == _kept(expected.to_json_dict())
     assert shown["dropped"] == expected.to_json_dict()["dropped"]
     assert trace.ledger_dock.model.entries() == list(expected.retrieval.result.dropped)
@@ -168,7 +168,7 @@ def test_every_replay_step_matches_the_activation_log(qtbot: Any, answered: Any)
         assert overlay.step == step
         assert overlay.energies() == log.replay(step)
     assert overlay.energies() == dict(log.energy)
-    assert answered.outcome.result["activation"] == log.to_json_list()
+    assert answered.outcome.answer.to_json_dict()["activation"] == log.to_json_list()
 
     overlay.toggle.setChecked(True)
     qtbot.waitUntil(lambda: not answered.graph_view.is_layout_pending(), timeout=10_000)
@@ -236,7 +236,7 @@ def test_selecting_a_dropped_row_shows_it_ghosted(answered: Any) -> None:
 
 
 def test_hits_are_badged_and_charted(answered: Any) -> None:
-    trace, result = answered.trace, answered.outcome.result
+    trace, result = answered.trace, answered.outcome.answer.to_json_dict()
     badges = trace.hits.badges()
     assert badges == [
         ("entity", e["id"], e["layer"], e["source"]) for e in result["kg_entities"]
@@ -256,13 +256,24 @@ def test_a_recall_case_survives_save_and_open_byte_for_byte(
     qtbot: Any, answered: Any, tmp_path: Path, counted_stores: list[str]
 ) -> None:
     trace = answered.trace
-    original = answered.outcome.result
+    original = answered.outcome.answer.to_json_dict()
     first, second = tmp_path / "case.json", tmp_path / "again.json"
     trace.save_case(first)
     trace.open_case(first)
-    assert answered.outcome.result == load_case(first).result
-    assert _kept(answered.outcome.result) == _kept(original)
-    assert answered.outcome.result["dropped"] == original["dropped"]
+    shown, saved = answered.outcome.answer.to_json_dict(), load_case(first).result
+    # The case is decided again from its candidates. The full records read for the answer (the
+    # provenance of every entity, the whole record of one found by activation) are not part of
+    # a case: the window reads them from the store when an entity is selected.
+    record_keys = {"id", "name", "type", "layer", "source", "score", "score_breakdown"}
+    for body in (shown, saved):
+        for entity in body["kg_entities"]:
+            del entity["provenance"], entity["provenance_count"]
+            if entity["source"] == "activation":
+                for key in set(entity) - record_keys - {"relationships"}:
+                    del entity[key]
+    assert shown == saved
+    assert _kept(answered.outcome.answer.to_json_dict()) == _kept(original)
+    assert answered.outcome.answer.to_json_dict()["dropped"] == original["dropped"]
     trace.save_case(second)
     assert first.read_bytes() == second.read_bytes()
     assert counted_stores == []
@@ -281,8 +292,8 @@ def test_compare_two_policies_side_by_side(qtbot: Any, answered: Any) -> None:
     trace.policy_dock.min_relevance.slider.setValue(400)
     diff = trace.compare_with_baseline(show=False)
     assert diff is not None and diff.left
-    assert diff == diff_results(fetched.to_json_dict(), answered.outcome.result)
-    dropped_now = {d["id"] for d in answered.outcome.result["dropped"]}
+    assert diff == diff_results(fetched.to_json_dict(), answered.outcome.answer.to_json_dict())
+    dropped_now = {d["id"] for d in answered.outcome.answer.to_json_dict()["dropped"]}
     assert {h.id for h in diff.left} <= dropped_now
 
     # Back to the policy the answer was fetched under: the same diff, reversed.
@@ -310,7 +321,7 @@ def test_presets_save_load_and_reset(answered: Any) -> None:
 
 
 def test_a_chunk_hit_shows_where_its_activation_credit_came_from(answered: Any) -> None:
-    chunks = answered.outcome.result["chunks"]
+    chunks = answered.outcome.answer.to_json_dict()["chunks"]
     credited = [c for c in chunks if c["activation_credit"] and c["activation_credit"]["said"]]
     assert credited, "the demo query names Maya, so her turns carry her energy"
     hit = credited[0]

@@ -65,9 +65,9 @@ def test_typing_a_query_and_enter_shows_nodes_and_chunks(qtbot: Any, fake_window
         lambda: fake_window.outcome is not None and bool(fake_window.graph_view.node_ids),
         timeout=5_000,
     )
-    result = fake_window.outcome.result
-    assert {e["id"] for e in result["kg_entities"]} <= set(fake_window.graph_view.node_ids)
-    assert fake_window.chunk_list.chunk_ids() == [c["id"] for c in result["chunks"]]
+    outcome = fake_window.outcome
+    assert {e.id for e in outcome.entities} <= set(fake_window.graph_view.node_ids)
+    assert fake_window.chunk_list.chunk_ids() == [c.id for c in outcome.chunks]
     assert "graph" in fake_window.timings_label.text()
     assert fake_window.query_bar.history()[0] == QUERY
 

@@ -36,7 +36,10 @@ class Store:
         raise KeyError("nope")
 
 
-class FakeMemory:
+class ProxyTarget:
+    """What the host proxies across loops: coroutine methods, a store, a plain attribute (not a
+    memory service: the proxy must carry any object's calls)."""
+
     def __init__(self) -> None:
         self.graph = Store()
         self.chunks: Store | None = None
@@ -49,9 +52,9 @@ class FakeMemory:
 
 @asynccontextmanager
 async def opener(
-    delay: float = 0.0, made: list[FakeMemory] | None = None
-) -> AsyncIterator[FakeMemory]:
-    memory = FakeMemory()
+    delay: float = 0.0, made: list[ProxyTarget] | None = None
+) -> AsyncIterator[ProxyTarget]:
+    memory = ProxyTarget()
     if made is not None:
         made.append(memory)
     await asyncio.sleep(delay)
@@ -118,7 +121,7 @@ def test_close_closes_the_memory_and_ends_the_thread(
 
 
 def test_close_while_opening_waits_and_closes(qloop: asyncio.AbstractEventLoop, host: Any) -> None:
-    made: list[FakeMemory] = []
+    made: list[ProxyTarget] = []
     opening = qloop.create_task(host.open(opener, 0.3, made))
     run(qloop, asyncio.sleep(0.05))
     opening.cancel()

@@ -20,8 +20,8 @@ from explorer.core.errors import StoreUnavailable
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.graph_view import NodeItem
 from explorer.gui.main_window import MainWindow
+from explorer.testing import FakeMemory
 from tests.gui.conftest import close_window, make_window, wait_for_answer
-from tests.gui.fake_memory import FakeMemory
 
 QUERY = "Where does Marta live in Lisbon?"
 

@@ -1,9 +1,10 @@
-"""A ``MemoryService`` fake over the unit fakes, for widget tests that need no servers.
+"""A ``MemoryService`` fake over the store fakes, for code (the window) that needs no servers.
 
-It runs the real ``core.scour`` over the in-memory fakes of ``explorer.testing``, so the answers
-have exactly the shape the real service gives; mypy checks it against the port (``_CHECK``
-below), so it cannot drift from what the window may ask. A store's ``fail`` makes its half
-unhealthy and its reads raise, as a down store does. The real-service tests live beside it.
+It runs the real ``core.scour`` over the in-memory fakes of ``stores``, so the answers have
+exactly the shape the real service gives; mypy checks it against the port (``_CHECK`` below), so
+it cannot drift from what the window may ask. A store's ``fail`` makes its half unhealthy and
+its reads raise, as a down store does. Imports the standard library, core, the settings and the
+store fakes.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from explorer.core.ports import OK, Health, ImportReport, MemoryService
 from explorer.core.progress import ProgressCallback
 from explorer.core.scour import ScourRequest, ScourResult, scour
 from explorer.settings import Settings
-from explorer.testing import sample_memory
+from explorer.testing.stores import sample_memory
 
 
 class FakeMemory:
+    """A ``MemoryService`` over ``sample_memory``; ``delay`` holds every scour back that long."""
+
     def __init__(self, *, delay: float = 0.0) -> None:
         self.embedder, self.chunks, self.graph, self.concepts = sample_memory()
         self._settings = Settings(default_scope="acme/ana", load_demo=False)

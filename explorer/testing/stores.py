@@ -1,4 +1,4 @@
-"""In-memory fakes of the core ports (embedder, chunk, graph and concept stores), shipped.
+"""In-memory fakes of the store ports (embedder, chunk, graph and concept stores).
 
 For tests of the core and of code built on it, here and in other projects. Each fake keeps a
 ``calls`` list of ``(method, arguments)`` so a test can prove a store was (or was not) asked,

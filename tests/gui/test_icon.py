@@ -6,10 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage
 
 from explorer import assets
 from explorer.gui.icon import render
+
+
+def _rgba(colour: QColor) -> tuple[int, int, int, int]:
+    return colour.red(), colour.green(), colour.blue(), colour.alpha()
 
 
 @pytest.mark.parametrize("size", assets.ICON_SIZES)
@@ -24,9 +28,7 @@ def test_png_is_the_svg_rendered_at_its_size(qapp: Any, size: int) -> None:
         abs(a - b)
         for x in range(0, size, max(1, size // 32))
         for y in range(0, size, max(1, size // 32))
-        for a, b in zip(
-            shipped.pixelColor(x, y).getRgb(), fresh.pixelColor(x, y).getRgb(), strict=True
-        )
+        for a, b in zip(_rgba(shipped.pixelColor(x, y)), _rgba(fresh.pixelColor(x, y)), strict=True)
     )
     assert worst <= 8, f"{assets.icon_png(size).name} is stale: python -m explorer.gui.icon"
 

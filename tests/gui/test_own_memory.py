@@ -33,10 +33,10 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 class MemoryKeyring(KeyringBackend):
     """A keyring that keeps passwords in a dict, for tests."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # keyring's base is untyped
         self.passwords: dict[tuple[str, str], str] = {}
 
     def get_password(self, service: str, username: str) -> str | None:

@@ -26,6 +26,8 @@ from PySide6.QtGui import QImage
 from explorer.compose import SERVICES
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.screenshot import capture
+from explorer.gui.service_thread import LoopProxy
+from explorer.memory import StoreMemoryService
 from tests.gui.conftest import LoopErrors, make_window, run, wait, wait_for_answer
 
 QUERY = "Where does Maya live?"
@@ -264,7 +266,11 @@ def test_closing_during_a_query_leaves_no_server_and_no_pending_task(
     assert window.isVisible()  # the window is up while the stores start
     qtbot.waitUntil(lambda: bridge.opened or bridge.is_closed, timeout=600_000)
     assert bridge.opened, window.errors
-    servers = bridge.memory.servers
+    # The bridge holds the memory through its service thread's proxy.
+    proxy = bridge.memory
+    assert isinstance(proxy, LoopProxy) and isinstance(proxy.proxied, StoreMemoryService)
+    servers = proxy.proxied.servers
+    assert servers is not None
     pids = [servers.falkordb_pid(), servers.postgres_pid()]
     assert all(pids)
     postgres_children = [p.pid for p in psutil.Process(pids[1]).children(recursive=True)]
@@ -288,7 +294,7 @@ def test_closing_during_a_query_leaves_no_server_and_no_pending_task(
 
 def _running(pid: int) -> bool:
     try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return False
 

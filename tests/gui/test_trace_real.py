@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +113,7 @@ def test_a_what_if_asks_no_store_and_stays_within_budget(
     dock = trace.policy_dock
     timings: list[float] = []
     settle: list[float] = []
-    edits = [
+    edits: list[Callable[[], object]] = [
         lambda: dock.min_relevance.slider.setValue(150),
         lambda: dock.min_relevance.slider.setValue(300),
         lambda: dock.min_salience.slider.setValue(200),

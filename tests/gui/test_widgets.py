@@ -18,7 +18,7 @@ from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 
 from explorer.core.errors import StoreUnavailable
 from explorer.gui.bridge import ServiceBridge
-from explorer.gui.graph_view import NodeItem
+from explorer.gui.graph_items import NodeItem
 from explorer.gui.main_window import MainWindow
 from explorer.testing import FakeMemory
 from tests.gui.conftest import close_window, make_window, wait_for_answer

@@ -415,6 +415,12 @@ class MemoryService(Protocol):
         """The chunks with these ids, in the order asked; unknown ids are left out."""
         ...
 
+    async def detach_alias(self, entity_id: str, alias: str) -> bool:
+        """Undo a merge: remove ``alias`` and its evidence from the entity (the graph store's
+        ``detach_alias``). False when the entity does not carry it; a read-only memory raises
+        ``ReadOnlyStore``."""
+        ...
+
     async def recent_calls(self, after: int = 0, limit: int = 100) -> list[RecallSummary]:
         """The recall journal's newest calls above ``after``, oldest first."""
         ...

@@ -3,13 +3,14 @@
 ``ServiceBridge`` opens the memory in the background (the window is already up, with progress
 messages) through the ``ServiceFactory`` it is handed, on a service thread with its own loop (the
 drivers parse replies in Python, which must not freeze the window; see ``service_thread``), runs
-queries with latest-wins cancellation, fetches neighbourhoods, entities and mention chunks, runs
-layouts on a worker thread, keeps per-half health (``store_health``), and shuts everything down
-in order. It speaks to the memory only through ``core.ports.MemoryService`` and hands widgets
-typed answers (``ScourResult`` inside a ``QueryOutcome``). Widgets call its plain methods and
-listen to its signals; they never await. Failures become signals (``query_failed``,
-``error_occurred``), never exceptions in a slot. Imports Qt, asyncio, the standard library, core
-types and the GUI's plain modules; never the service, an adapter or ingest.
+queries with latest-wins cancellation, fetches neighbourhoods, entities and mention chunks, detaches
+aliases (undoing a merge), runs layouts on a worker thread, keeps per-half health
+(``store_health``), and shuts everything down in order. It speaks to the memory only through
+``core.ports.MemoryService`` and hands widgets typed answers (``ScourResult`` inside a
+``QueryOutcome``). Widgets call its plain methods and listen to its signals; they never await.
+Failures become signals (``query_failed``, ``error_occurred``), never exceptions in a slot. Imports
+Qt, asyncio, the standard library, core types and the GUI's plain modules; never the service, an
+adapter or ingest.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import cast
 
 from PySide6.QtCore import QObject, Signal
 
-from explorer.core.errors import ExplorerError, StoreUnavailable
+from explorer.core.errors import ExplorerError, ReadOnlyStore, StoreUnavailable
 from explorer.core.models import DEFAULT_SCOPE, Chunk
 from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy
 from explorer.core.ports import CHUNKS, GRAPH, HALVES, OK, MemoryService, ServiceFactory
@@ -82,6 +83,8 @@ class ServiceBridge(QObject):
     entity_ready = Signal(object)  # EntityDetails
     chunk_links_ready = Signal(dict)  # chunk id -> entity ids
     entities_ready = Signal(list)  # Entity values asked for by id
+    alias_detached = Signal(str, str, bool)  # entity id, alias, whether the store removed it
+    alias_detach_failed = Signal(str, str, str)  # entity id, alias, why (a read-only memory)
     layout_ready = Signal(object)  # LayoutResult
     health_changed = Signal(dict)  # half -> "ok" or what is wrong
     overview_ready = Signal(object)  # MemoryOverview
@@ -442,6 +445,27 @@ class ServiceBridge(QObject):
         self._token += 1
         memory = self._service()
         self.spawn(self._entity(memory, self._token, entity_id, set(have), everything), "entity")
+
+    def detach_alias(self, entity_id: str, alias: str) -> None:
+        """Undo a merge: take ``alias`` off the entity in the graph store; the answer comes as
+        ``alias_detached``, or ``alias_detach_failed`` when the memory refuses (read-only)."""
+        if not self.ready:
+            return
+        memory = self._service()
+
+        async def detach() -> None:
+            try:
+                removed = await memory.detach_alias(entity_id, alias)
+            except ReadOnlyStore as exc:
+                self.alias_detach_failed.emit(entity_id, alias, str(exc))
+                return
+            except ExplorerError as exc:
+                self._health.set({GRAPH: str(exc)})
+                self.alias_detach_failed.emit(entity_id, alias, str(exc))
+                return
+            self.alias_detached.emit(entity_id, alias, removed)
+
+        self.spawn(detach())
 
     async def _entity(
         self, memory: MemoryService, token: int, entity_id: str, have: set[str], everything: bool

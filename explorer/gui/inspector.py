@@ -1,10 +1,11 @@
 """The inspector: everything known about the selected entity, with clickable relations.
 
-Shows the entity's properties, aliases, confidence, salience, first and last seen, temporal and
-domain concepts, score breakdown when it came from the query, its relations (each a link that
-selects the entity at the other end, with the fact's validity history) and its provenance (each
-a link to the chunk), from a ``recalled.ShownEntity``. Imports Qt, the standard library, core
-models and the GUI's plain ``recalled`` view; never awaits.
+Shows the entity's properties, confidence, salience, first and last seen, temporal and domain
+concepts, score breakdown when it came from the query, each alias with why it was merged (a link
+to the turn that said so, and "detach" to undo the merge: ``alias_detach_requested``), its
+relations (each a link that selects the entity at the other end, with the fact's validity
+history) and its provenance (each a link to the chunk), from a ``recalled.ShownEntity``. Imports
+Qt, the standard library, core models and the GUI's plain ``recalled`` view; never awaits.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from datetime import datetime
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from explorer.core.models import Neighbour, Relation
+from explorer.core.models import AliasEvidence, Entity, Neighbour, Relation
 from explorer.gui.recalled import ShownEntity
 
 
@@ -25,6 +26,7 @@ class InspectorWidget(QTextBrowser):
 
     entity_activated = Signal(str)
     chunk_activated = Signal(str)
+    alias_detach_requested = Signal(str, str)  # entity id, alias
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -35,10 +37,17 @@ class InspectorWidget(QTextBrowser):
         # Links carry an index into this list rather than the id itself, so ids with any
         # characters survive the round trip through QUrl.
         self._links: list[tuple[str, str]] = []
+        self._body = ""
+        self._reasons: dict[str, list[str]] = {}
+        self.note = ""
+        self._note_for = ""
         self.show_nothing()
 
     def show_nothing(self) -> None:
         self.entity_id = ""
+        self.note = ""
+        self._body = ""
+        self._reasons = {}
         self.setHtml("<p style='color:#5f6368'>Select an entity in the graph to inspect it.</p>")
 
     def show_entity(
@@ -56,8 +65,6 @@ class InspectorWidget(QTextBrowser):
         rows: list[tuple[str, str]] = [("type", _esc(e.type))]
         if e.description:
             rows.append(("description", _esc(e.description)))
-        if e.aliases:
-            rows.append(("aliases", _esc(", ".join(e.aliases))))
         numbers = (
             [] if shown.placeholder else [("confidence", e.confidence), ("salience", e.salience)]
         )
@@ -82,6 +89,7 @@ class InspectorWidget(QTextBrowser):
             for k, v in rows
         ]
         parts.append("</table>")
+        parts += self._aliases_html(e)
         if shown.breakdown is not None:
             parts.append("<h4 style='margin:6px 0 2px'>Score breakdown</h4><table>")
             for name, value in shown.breakdown.to_dict().items():
@@ -121,11 +129,62 @@ class InspectorWidget(QTextBrowser):
             if len(provenance) > 200:
                 parts.append(f"<li>… {len(provenance) - 200} more</li>")
             parts.append("</ul>")
-        self.setHtml("".join(parts))
+        self._body = "".join(parts)
+        self._reasons = {
+            alias: [ev.reason for ev in e.alias_evidence if ev.alias.casefold() == alias.casefold()]
+            for alias in e.aliases
+        }
+        if self._note_for == e.id and self.note:
+            self.show_note(self.note)
+        else:
+            self.note = ""
+            self.setHtml(self._body)
+
+    def _aliases_html(self, entity: Entity) -> list[str]:
+        """Each alias with why it was merged, a link to the turn that said so, and "detach"."""
+        if not entity.aliases:
+            return []
+        why: dict[str, list[AliasEvidence]] = {}
+        for evidence in entity.alias_evidence:
+            why.setdefault(evidence.alias.casefold(), []).append(evidence)
+        parts = [f"<h4 style='margin:6px 0 2px'>Aliases ({len(entity.aliases)})</h4><ul>"]
+        for alias in entity.aliases:
+            said = [
+                _esc(evidence.reason)
+                + (
+                    f" (<a href='{self._link('chunk', evidence.chunk_id)}'>the turn</a>)"
+                    if evidence.chunk_id
+                    else ""
+                )
+                for evidence in why.get(alias.casefold(), ())
+            ]
+            reason = f" <span style='color:#5f6368'>— {'; '.join(said)}</span>" if said else ""
+            detach = f" · <a href='{self._link('detach', alias)}'>detach</a>"
+            parts.append(f"<li><b>{_esc(alias)}</b>{reason}{detach}</li>")
+        parts.append("</ul>")
+        return parts
+
+    def show_note(self, text: str) -> None:
+        """A line above the entity (what a detach did, or why it could not); it stays while
+        this entity is shown, also when it is shown again after a fetch."""
+        self.note = text
+        self._note_for = self.entity_id
+        self.setHtml(f"<p style='color:#5f6368'>{_esc(text)}</p>" + self._body)
+
+    def alias_reasons(self) -> dict[str, list[str]]:
+        """Per alias shown, the reasons given for it (for checks)."""
+        return self._reasons
 
     def _link(self, kind: str, target: str) -> str:
         self._links.append((kind, target))
         return f"link:{len(self._links) - 1}"
+
+    def activate_link(self, kind: str, target: str) -> bool:
+        """Follow the first link of ``kind`` to ``target`` as a click would; False if none."""
+        if (kind, target) not in self._links:
+            return False
+        self._on_anchor_clicked(QUrl(f"link:{self._links.index((kind, target))}"))
+        return True
 
     def activate_relation(self, neighbour_id: str) -> None:
         """Follow a relation link as a click would."""
@@ -143,6 +202,8 @@ class InspectorWidget(QTextBrowser):
             self.entity_activated.emit(target)
         elif kind == "chunk" and target:
             self.chunk_activated.emit(target)
+        elif kind == "detach" and target:
+            self.alias_detach_requested.emit(self.entity_id, target)
 
 
 def _when(moment: datetime) -> str:

@@ -219,6 +219,9 @@ class MainWindow(WindowStatus, WindowMenus):
         self.chunk_list.back_requested.connect(self._show_result_chunks)
         self.inspector.entity_activated.connect(self._on_inspector_entity_activated)
         self.inspector.chunk_activated.connect(self._on_inspector_chunk_activated)
+        self.inspector.alias_detach_requested.connect(self._on_inspector_alias_detach_requested)
+        bridge.alias_detached.connect(self._on_bridge_alias_detached)
+        bridge.alias_detach_failed.connect(self._on_bridge_alias_detach_failed)
 
     # ------------------------------------------------------------------ settings
 
@@ -562,6 +565,24 @@ class MainWindow(WindowStatus, WindowMenus):
     def _on_inspector_chunk_activated(self, chunk_id: str) -> None:
         self._selected_chunk = chunk_id
         self.chunk_list.select_chunk(chunk_id)
+
+    def _on_inspector_alias_detach_requested(self, entity_id: str, alias: str) -> None:
+        self._set_status(f"Detaching “{alias}”…")
+        self.bridge.detach_alias(entity_id, alias)
+
+    def _on_bridge_alias_detached(self, entity_id: str, alias: str, removed: bool) -> None:
+        self._entity_cache.pop(entity_id, None)
+        note = f"Detached “{alias}”" if removed else f"“{alias}” was no longer an alias here"
+        self._set_status(note)
+        if entity_id == self._selected_entity:
+            self.inspector.show_note(note)
+            have = [c.id for c in self._result_chunks()] + list(self._mention_chunks)
+            self.bridge.request_entity(entity_id, have=have)
+
+    def _on_bridge_alias_detach_failed(self, entity_id: str, alias: str, why: str) -> None:
+        self._set_status(f"Could not detach “{alias}”: {why}")
+        if entity_id == self.inspector.entity_id:
+            self.inspector.show_note(f"Could not detach “{alias}”: {why}")
 
     # ------------------------------------------------------------------ closing
 

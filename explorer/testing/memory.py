@@ -93,6 +93,9 @@ class FakeMemory:
     async def degree(self, ids: Sequence[str]) -> dict[str, int]:
         return await self.graph.degree(ids)
 
+    async def detach_alias(self, entity_id: str, alias: str) -> bool:
+        return await self.graph.detach_alias(entity_id, alias)
+
     async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
         return await self.graph.entities_in_chunks(chunk_ids)
 

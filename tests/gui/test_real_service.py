@@ -402,3 +402,34 @@ def test_the_window_draws_what_the_agent_receives(qtbot: Any, window: Any) -> No
     assert [c.credit is not None for c in outcome.chunks] == [
         c["activation_credit"] is not None for c in chunks
     ]
+
+
+def test_an_alias_shows_its_evidence_and_detaching_it_undoes_the_merge(
+    qloop: asyncio.AbstractEventLoop, qtbot: Any, window: Any, memory: Any
+) -> None:
+    salient = run(qloop, memory.graph.most_salient(500))
+    merged = next((e for e in salient if e.alias_evidence), None)
+    assert merged is not None, "the demo memory should link a name with evidence"
+    evidence = merged.alias_evidence[0]
+    inspector = window.inspector
+    window._on_inspector_entity_activated(merged.id)
+    qtbot.waitUntil(lambda: evidence.alias in inspector.alias_reasons(), timeout=60_000)
+    assert inspector.alias_reasons()[evidence.alias][0] == evidence.reason
+    assert evidence.reason in inspector.toPlainText()
+    if evidence.chunk_id:
+        assert evidence.chunk_id in inspector.link_targets("chunk")
+    try:
+        inspector.activate_link("detach", evidence.alias)
+        qtbot.waitUntil(lambda: evidence.alias not in inspector.alias_reasons(), timeout=60_000)
+        assert inspector.entity_id == merged.id and f"Detached “{evidence.alias}”" in (
+            inspector.toPlainText()
+        )
+        stored = run(qloop, memory.graph.get_entities([merged.id]))[0]
+        folded = evidence.alias.casefold()
+        assert folded not in {a.casefold() for a in stored.aliases}
+        assert all(e.alias.casefold() != folded for e in stored.alias_evidence)
+    finally:
+        # The demo memory is shared by the GUI tests: put the merge back as it was.
+        run(qloop, memory.graph.upsert([merged], []))
+    restored = run(qloop, memory.graph.get_entities([merged.id]))[0]
+    assert evidence.alias in restored.aliases

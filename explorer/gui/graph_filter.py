@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QSlider, QToolButton, QWidget
 
+from explorer.core.models import WEAK_RELATIONS
 from explorer.gui.graph_model import GraphState
 
 if TYPE_CHECKING:
@@ -107,9 +108,10 @@ class GraphFilterBar(QWidget):
 
     def _on_view_graph_changed(self) -> None:
         state = self.view.state
+        # Facts first; the weak signals after them, named for what they are.
         self._fill(
             "relation",
-            sorted({e.type for e in state.edges.values()}),
+            sorted({e.type for e in state.edges.values()}, key=lambda t: (t in WEAK_RELATIONS, t)),
             self.view.hidden_relation_types,
         )
         self._fill(
@@ -133,7 +135,8 @@ class GraphFilterBar(QWidget):
         menu = self.menus[kind]
         menu.clear()
         for value in values:
-            action = menu.addAction(value)
+            weak = kind == "relation" and value in WEAK_RELATIONS
+            action = menu.addAction(f"{value} (came up together, not a fact)" if weak else value)
             action.setCheckable(True)
             action.setChecked(value not in hidden)
             action.toggled.connect(lambda on, k=kind, v=value: self.apply(k, v, on))

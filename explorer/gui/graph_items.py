@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.core.models import WEAK_RELATIONS
 from explorer.gui import style
 from explorer.gui.graph_model import (
     EdgeData,
@@ -318,10 +319,18 @@ class StateCommand(QUndoCommand):
         self._view._apply_state(self._before)
 
 
+def is_weak(edge: EdgeData) -> bool:
+    """A signal, not a fact: a mention or a co-occurrence (``core.models.WEAK_RELATIONS``)."""
+    return edge.type in WEAK_RELATIONS
+
+
 def edge_caption(edges: list[EdgeData]) -> str:
-    """The types of the relations drawn as one line: ``LIVES_IN``, ``KNOWS, WORKS_WITH ×2``."""
+    """The types of the facts drawn as one line: ``LIVES_IN``, ``KNOWS, WORKS_WITH ×2``; weak
+    signals are never captioned (``""`` when the line holds nothing else)."""
     kinds: dict[str, int] = {}
     for edge in edges:
+        if is_weak(edge):
+            continue
         kinds[edge.type or "related"] = kinds.get(edge.type or "related", 0) + 1
     return ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in sorted(kinds.items()))
 

@@ -76,10 +76,8 @@ class LabelsMixin(_Parts):
                     continue
                 add_arrow(path, a.pos(), b.pos(), b.radius)
                 pairs.setdefault(tuple(sorted((edge.source, edge.target))), []).append(edge)  # type: ignore[arg-type]
-        self._edge_label_specs = [
-            (f"{a}|{b}", edge_caption(edges), a, b)
-            for (a, b), edges in list(pairs.items())[:MAX_EDGE_LABELS]
-        ]
+        captions = [(f"{a}|{b}", edge_caption(edges), a, b) for (a, b), edges in pairs.items()]
+        self._edge_label_specs = [spec for spec in captions if spec[1]][:MAX_EDGE_LABELS]
         self._focus_edges.setPath(path)
 
     def _refresh_labels(self, force: bool = False) -> None:
@@ -176,9 +174,9 @@ class LabelsMixin(_Parts):
                 return 0 <= x <= screen_w and 0 <= y <= screen_h
 
             specs = [
-                (f"{a}|{b}", edge_caption(edges), a, b)
+                (f"{a}|{b}", caption, a, b)
                 for (a, b), edges in self.edge_groups().items()
-                if on_screen(a) and on_screen(b)
+                if on_screen(a) and on_screen(b) and (caption := edge_caption(edges))
             ][:MAX_EDGE_LABELS]
         for key, text, a, b in specs:
             pa, pb = self._pos.get(a), self._pos.get(b)

@@ -117,12 +117,14 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         # cosmetic: a translucent or scaled pen makes Qt stroke the whole path as one outline
         # with overlap handling, which costs several times more per frame.
         self._edge_layers: list[EdgesItem] = []
-        for width in EDGE_WIDTHS:
+        pens = [QPen(style.EDGE_COLOUR, width) for width in EDGE_WIDTHS]
+        # Weak signals (two names that came up together) last: thin, dashed, never a fact.
+        pens.append(QPen(style.WEAK_EDGE_COLOUR, 0.8, Qt.PenStyle.DashLine))
+        for depth, edge_pen in enumerate(pens):
             layer = EdgesItem()
-            edge_pen = QPen(style.EDGE_COLOUR, width)
             edge_pen.setCosmetic(True)
             layer.setPen(edge_pen)
-            layer.setZValue(-2)
+            layer.setZValue(-3 if depth == len(EDGE_WIDTHS) else -2)
             layer.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
             self._scene.addItem(layer)
             self._edge_layers.append(layer)

@@ -26,7 +26,9 @@ from explorer.gui.graph_items import (
     DIMMED_OPACITY,
     UNLIT_OPACITY,
     MoreHandle,
+    edge_caption,
     escape,
+    is_weak,
     segment_distance,
 )
 from explorer.gui.graph_model import (
@@ -102,7 +104,8 @@ class VisibilityMixin(_Parts):
         return groups
 
     def _rebuild_edges(self) -> None:
-        """One path per line width: a single relation, two or three, four or more."""
+        """One path per line width: a single fact, two or three, four or more; a line that
+        holds only weak signals goes on the last, dashed layer."""
         paths = [QPainterPath() for _ in self._edge_layers]
         pos = self._pos
         for (source, target), edges in self.edge_groups().items():
@@ -110,7 +113,8 @@ class VisibilityMixin(_Parts):
             b = pos.get(target)
             if a is None or b is None:
                 continue
-            path = paths[0 if len(edges) == 1 else (1 if len(edges) <= 3 else 2)]
+            facts = sum(1 for edge in edges if not is_weak(edge))
+            path = paths[3 if not facts else 0 if facts == 1 else (1 if facts <= 3 else 2)]
             path.moveTo(a[0], a[1])
             path.lineTo(b[0], b[1])
         for item, path in zip(self._edge_layers, paths, strict=True):
@@ -194,10 +198,9 @@ class VisibilityMixin(_Parts):
 
     def _node_tooltip(self, node_id: str) -> str:
         node = self.state.nodes[node_id]
-        kinds: dict[str, int] = {}
-        for edge in self.state.edges_of(node_id):
-            kinds[edge.type] = kinds.get(edge.type, 0) + 1
-        relations = ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in sorted(kinds.items()))
+        edges = self.state.edges_of(node_id)
+        relations = edge_caption(edges)
+        together = sum(1 for edge in edges if is_weak(edge))
         lines = [f"<b>{escape(node.name)}</b> <i>({escape(node.type)})</i>"]
         if node.scope:
             lines.append(f"scope {escape(node.scope)}")
@@ -205,6 +208,8 @@ class VisibilityMixin(_Parts):
             lines.append(f"result entity, score {node.score:.2f}, found by {node.source or '?'}")
         if relations:
             lines.append("relations: " + escape(relations))
+        if together:
+            lines.append(f"came up together with others {together} time(s) (not facts)")
         hidden = self.state.hidden_relations(node_id)
         if hidden:
             lines.append(f"+{hidden} relations not shown (double-click to expand)")
@@ -223,13 +228,18 @@ class VisibilityMixin(_Parts):
         """Every relation drawn on the line of ``edge`` (parallel ones share it), with facts."""
         pair = {edge.source, edge.target}
         lines = []
+        weak: list[str] = []
         for other in self.state.edges.values():
             if {other.source, other.target} != pair:
                 continue
             a, b = self.state.nodes.get(other.source), self.state.nodes.get(other.target)
-            line = f"{a.name if a else other.source} —{other.type}→ {b.name if b else other.target}"
+            first, second = (a.name if a else other.source), (b.name if b else other.target)
+            if is_weak(other):
+                weak.append(f"{first} and {second} came up together ({other.type}, not a fact)")
+                continue
+            line = f"{first} —{other.type}→ {second}"
             lines.append(line + (f"\n    {other.fact}" if other.fact else ""))
-        return "\n".join(lines)
+        return "\n".join([*lines, *weak])
 
     def _edge_near(self, point: QPointF, tolerance: float) -> EdgeData | None:
         best: tuple[float, EdgeData] | None = None

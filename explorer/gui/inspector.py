@@ -17,7 +17,7 @@ from datetime import datetime
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from explorer.core.models import AliasEvidence, Entity, Neighbour, Relation
+from explorer.core.models import WEAK_RELATIONS, AliasEvidence, Entity, Neighbour, Relation
 from explorer.gui.recalled import ShownEntity
 
 
@@ -101,8 +101,11 @@ class InspectorWidget(QTextBrowser):
                 )
             parts.append("</table>")
         relation_list = list(relations) or list(shown.neighbours)
-        parts.append(f"<h4 style='margin:6px 0 2px'>Relations ({len(relation_list)})</h4><ul>")
-        for neighbour in relation_list:
+        # Weak signals are never listed as facts: only who came up together with whom.
+        together = [n for n in relation_list if n.relation.type in WEAK_RELATIONS]
+        facts = [n for n in relation_list if n.relation.type not in WEAK_RELATIONS]
+        parts.append(f"<h4 style='margin:6px 0 2px'>Relations ({len(facts)})</h4><ul>")
+        for neighbour in facts:
             rel = neighbour.relation
             arrow = "→" if neighbour.outgoing else "←"
             fact = f" <span style='color:#5f6368'>{_esc(rel.fact)}</span>" if rel.fact else ""
@@ -115,6 +118,19 @@ class InspectorWidget(QTextBrowser):
                 f"{fact}{said}</li>"
             )
         parts.append("</ul>")
+        if together:
+            names: dict[str, str] = {}
+            for neighbour in together:
+                names.setdefault(neighbour.entity_id, neighbour.name)
+            links = ", ".join(
+                f"<a href='{self._link('entity', other)}'>{_esc(name)}</a>"
+                for other, name in names.items()
+            )
+            parts.append(
+                f"<h4 style='margin:6px 0 2px'>Came up together ({len(names)})</h4>"
+                f"<p style='margin:0'>{links} <span style='color:#5f6368'>(named in the same "
+                "turns; not a fact)</span></p>"
+            )
         provenance = e.mentions
         if loading:
             parts.append("<p style='color:#5f6368'>Loading provenance…</p>")

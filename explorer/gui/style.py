@@ -33,6 +33,7 @@ KNOWN_TYPE_COLOURS = {
 
 LINK_HIGHLIGHT = QColor("#ff6f00")
 SELECTION = QColor("#1565c0")
+WEAK_EDGE_COLOUR = QColor("#c9ccd1")  # a co-occurrence or a mention: dashed, under the facts
 EDGE_COLOUR = QColor("#bfc1c8")  # opaque: translucent pens are far slower to stroke
 EDGE_HIGHLIGHT = QColor("#1565c0")
 LABEL_COLOUR = QColor("#202124")

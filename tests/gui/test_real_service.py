@@ -24,7 +24,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from explorer.compose import SERVICES
+from explorer.core.models import WEAK_RELATIONS
 from explorer.gui.bridge import ServiceBridge
+from explorer.gui.graph_items import edge_caption
 from explorer.gui.screenshot import capture
 from explorer.gui.service_thread import LoopProxy
 from explorer.memory import StoreMemoryService
@@ -433,3 +435,32 @@ def test_an_alias_shows_its_evidence_and_detaching_it_undoes_the_merge(
         run(qloop, memory.graph.upsert([merged], []))
     restored = run(qloop, memory.graph.get_entities([merged.id]))[0]
     assert evidence.alias in restored.aliases
+
+
+def test_weak_signals_are_drawn_apart_from_facts_and_can_be_hidden(qtbot: Any, window: Any) -> None:
+    _ask(qtbot, window)
+    view = window.graph_view
+    state = view.state
+    weak = {e.type for e in state.edges.values() if e.type in WEAK_RELATIONS}
+    assert weak, "the demo answer should hold co-occurrences or mentions"
+    groups = view.edge_groups()
+    weak_only = [p for p, edges in groups.items() if all(e.type in WEAK_RELATIONS for e in edges)]
+    assert weak_only and not view._edge_layers[-1].path().isEmpty()
+    # Never a fact caption, in the hover or on the line.
+    for pair in weak_only:
+        assert edge_caption(groups[pair]) == ""
+        assert "came up together" in view.pair_tooltip(groups[pair][0])
+    hub = max(state.nodes, key=lambda n: sum(e.type in WEAK_RELATIONS for e in state.edges_of(n)))
+    window._on_inspector_entity_activated(hub)
+    qtbot.waitUntil(lambda: window.inspector.entity_id == hub, timeout=30_000)
+    text = window.inspector.toPlainText()
+    assert "Came up together" in text and not any(f" {t} " in text for t in weak)
+    # The Relations filter names them and hides them.
+    labels = [a.text() for a in window.graph_filter.menus["relation"].actions()]
+    assert any("came up together" in label for label in labels)
+    for kind in weak:
+        view.set_filter_value("relation", kind, False)
+    assert all(any(e.type not in WEAK_RELATIONS for e in es) for es in view.edge_groups().values())
+    assert view._edge_layers[-1].path().isEmpty()
+    for kind in weak:
+        view.set_filter_value("relation", kind, True)

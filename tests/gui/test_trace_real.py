@@ -17,6 +17,7 @@ import pytest
 
 from explorer.core.explain import DROPPED, NOT_A_CANDIDATE, OUTRANKED, RECALLED
 from explorer.core.gates import NUMERIC_GATES, near_misses
+from explorer.core.policy import DEFAULT_POLICY
 from explorer.core.recall_case import diff_results, load_case
 from explorer.core.scour import ScourResult
 from explorer.gui.requests import QueryParams
@@ -64,6 +65,9 @@ def counted_stores(memory: Any) -> Iterator[list[str]]:
 @pytest.fixture
 def answered(qtbot: Any, window: Any, memory: Any, tmp_path: Path) -> Any:
     """The window showing the answer to ``QUERY`` under the memory's default policy."""
+    # The memory is shared by the package and keeps the policy its last query ran under (a
+    # test's refetch with more hops, say); every test starts again from the default.
+    window.trace.policy_dock.set_policy(DEFAULT_POLICY)
     memory.policy = window.trace.policy_dock.policy
     window.trace.policy_dock.preset_path = tmp_path / "presets.json"
     token = window.run_query(QueryParams(query=QUERY, n_chunks=8, kg_top_k=8))

@@ -36,5 +36,9 @@ def test_mypy_strict_core_and_adapters() -> None:
     _run(_tool("mypy"), "explorer")
 
 
+def test_mypy_tests() -> None:
+    _run(_tool("mypy"), "tests")
+
+
 def test_import_contracts() -> None:
     _run(_tool("lint-imports"))

@@ -3,18 +3,20 @@
 ``compact_answer`` turns a result in scour's full JSON shape (``ScourResult.to_json_dict``) into
 the default answer of the tool: the seed's fields (``success``, ``query``, ``kg_entities`` /
 ``kg_count``, ``chunks`` / ``chunk_count``, ``kg_error`` / ``chunks_error``, ``domain_filter`` /
-``temporal_filter``) with, per entity, its name, type, description, a few key relations as
-short facts with dates (``"A RELATION B (since): fact"``) and its provenance as chunk ids with
-character spans (``"CHUNK_ID[start:end]"``, a slice of that chunk's text), and per chunk its
-verbatim text, speaker, time and score. The ledger, the activation log, score breakdowns and
-timings stay in the full shape (``explain``). Working from the full shape keeps one source of
-truth for what a hit is. Imports only the standard library.
+``temporal_filter``) with, per entity, its name, type, description, a few typed facts (never a
+weak signal) as short lines with dates (``"A RELATION B (since): fact"``) and its provenance as
+chunk ids with character spans (``"CHUNK_ID[start:end]"``, a slice of that chunk's text), and
+per chunk its verbatim text, speaker, time and score. The ledger, the activation log, score
+breakdowns and timings stay in the full shape (``explain``). Working from the full shape keeps
+one source of truth for what a hit is. Imports the standard library and core models.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from explorer.core.models import WEAK_RELATIONS
 
 #: Relations shown per entity; the strongest first, one per distinct fact.
 COMPACT_FACTS = 3
@@ -58,8 +60,10 @@ def _fact(name: str, item: Mapping[str, Any]) -> str:
 
 
 def _facts(name: str, relationships: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The strongest relations, each fact text once (co-occurrence and mention often repeat)."""
-    ranked = sorted(relationships, key=lambda r: -float(r.get("confidence") or 0.0))
+    """The strongest typed facts, each fact text once; weak signals (a mention, two names in
+    one turn) are not facts and are left to the full shape."""
+    typed = [r for r in relationships if r.get("type") not in WEAK_RELATIONS]
+    ranked = sorted(typed, key=lambda r: -float(r.get("confidence") or 0.0))
     facts: list[str] = []
     seen: set[str] = set()
     for item in ranked:

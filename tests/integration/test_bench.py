@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
+from explorer.adapters.embedded import EmbeddedServers
 from explorer.bench.report import TARGETS
 from explorer.bench.seed import BENCH_SCALES, bench_settings, prepare, run_bench
 from explorer.settings import Settings
@@ -79,7 +81,12 @@ async def test_bench_builds_measures_and_writes_every_field(
     assert "| warm scour p50 | 15 ms |" in printed
     assert "Scour / floor at p50" in printed
 
-    # A second preparation finds the memory by its counts and writes nothing.
-    again = await prepare(bench_settings(settings, "tiny"), "tiny")
+    # A second preparation finds the memory by its counts and writes nothing. Run in this
+    # long-lived process, it starts servers this process owns: stopped here, not at exit.
+    tiny = bench_settings(settings, "tiny")
+    try:
+        again = await prepare(tiny, "tiny")
+    finally:
+        await asyncio.to_thread(EmbeddedServers(Path(tiny.data_dir)).stop)
     assert again["reused"] is True
     assert again["seconds"] == figures["ingest"]["seconds"]

@@ -62,10 +62,10 @@ def test_facts_read_subject_relation_object_with_dates_strongest_first_once_each
         "name": "Maya",
         "relationships": [
             _relation("KNOWS", "out", "Lena", "Maya knows Lena.", 0.5),
-            _relation("MENTIONS", "in", "Rui", "Maya knows Lena.", 0.4),  # the same fact again
+            _relation("FRIEND_OF", "in", "Rui", "Maya knows Lena.", 0.4),  # the same fact again
             _relation("WORKED_AT", "out", "Old", "Maya worked at Old.", 0.9),
-            _relation("CO_OCCURS", "in", "Tom", long_fact, 0.6),
-            _relation("CO_OCCURS", "out", "Weak", "weak", 0.1),
+            _relation("LIKES", "in", "Tom", long_fact, 0.6),
+            _relation("VISITED", "out", "Porto", "Maya visited Porto.", 0.1),
         ],
         "provenance": [
             {"chunk_id": f"c{i}", "start": i, "end": i + 4, "timestamp": None} for i in range(9)
@@ -76,11 +76,25 @@ def test_facts_read_subject_relation_object_with_dates_strongest_first_once_each
     facts = compact["facts"]
     assert len(facts) == COMPACT_FACTS
     assert facts[0] == "Maya WORKED_AT Old (2026-03-02..2026-05-01): Maya worked at Old."
-    assert facts[1].startswith("Tom CO_OCCURS Maya (2026-03-02): word")
+    assert facts[1].startswith("Tom LIKES Maya (2026-03-02): word")
     assert facts[1].endswith("…") and len(facts[1].split(": ", 1)[1]) <= FACT_CHARS
     assert facts[2] == "Maya KNOWS Lena (2026-03-02): Maya knows Lena."
     assert compact["provenance"][:2] == ["c0[0:4]", "c1[1:5]"]
     assert compact["provenance_count"] == 9
+
+
+def test_weak_signals_are_never_given_as_facts() -> None:
+    entity = {
+        "id": "e1",
+        "name": "Maya",
+        "relationships": [
+            _relation("CO_OCCURS", "out", "Tom", "Maya and Tom at the fair.", 0.9),
+            _relation("MENTIONS", "in", "Ana", "Ana talked about Maya.", 0.8),
+            _relation("HIRED", "out", "Declan", "Maya hired Declan.", 0.2),
+        ],
+        "provenance": [],
+    }
+    assert compact_entity(entity)["facts"] == ["Maya HIRED Declan (2026-03-02): Maya hired Declan."]
 
 
 def test_a_failure_object_passes_through_unchanged() -> None:

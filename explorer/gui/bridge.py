@@ -30,6 +30,7 @@ from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy
 from explorer.core.ports import CHUNKS, GRAPH, HALVES, OK, MemoryService, ServiceFactory
 from explorer.core.progress import Progress
 from explorer.core.scour import ScourRequest, ScourResult
+from explorer.gui import import_run
 from explorer.gui.layout import LayoutRequest, compute_layout
 from explorer.gui.query_run import build_request, links_for, scour_with_preview
 from explorer.gui.recalled import timings_of
@@ -563,35 +564,23 @@ class ServiceBridge(QObject):
     async def _import(self, memory: MemoryService, request: ImportRequest) -> None:
         self._import_cancelled = False
         try:
-            report = await memory.import_file(
-                request.path,
-                request.format,
-                scope=request.scope,
-                skip_bad=request.skip_bad,
-                progress=self._import_progress,
-            )
+            outcome = await import_run.import_file(memory, request, self._import_progress)
         except asyncio.CancelledError:
             # The user's cancel (not a shutdown): finish what the import wrote, in a task of
             # its own since this one is ending.
             if self._import_cancelled and not self._closing:
                 self.spawn(self._finish_cancelled(memory, request), kind="import-finish")
             raise
-        except (ExplorerError, OSError) as exc:
-            self.import_finished.emit(ImportOutcome(request, error=str(exc)))
-            return
-        self.import_finished.emit(ImportOutcome(request, report=report))
-        self.request_overview()
-        await self.refresh_domains()
+        self.import_finished.emit(outcome)
+        if not outcome.error:
+            self.request_overview()
+            await self.refresh_domains()
 
     async def _finish_cancelled(self, memory: MemoryService, request: ImportRequest) -> None:
-        try:
-            completed = await memory.finish_pending(progress=self._import_progress)
-        except ExplorerError as exc:
-            message = f"cancelled; completing what was written failed ({exc}): import again"
-            self.import_finished.emit(ImportOutcome(request, cancelled=True, error=message))
-            return
-        self.import_finished.emit(ImportOutcome(request, cancelled=True, completed=completed))
-        self.request_overview()
+        outcome = await import_run.finish_cancelled(memory, request, self._import_progress)
+        self.import_finished.emit(outcome)
+        if not outcome.error:
+            self.request_overview()
 
     def cancel_import(self) -> None:
         task = self._latest.get("import")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -142,26 +142,41 @@ def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour,
     return tuple(found)
 
 
-def _entity_json(
+def recalled_entity(
     memory: Recollection, subgraph: Subgraph | None, records: Mapping[str, Entity]
-) -> dict[str, Any]:
+) -> tuple[Entity, tuple[Neighbour, ...]]:
+    """The entity a recollection shows, and its relations, for the answer and the window alike.
+
+    One found by activation is shown from its full record (the spread reads only what scoring
+    needs); one that came without mentions takes them from its full record, and one without
+    relations takes them from the gathered ``subgraph``.
+    """
     candidate = memory.candidate
     entity = candidate.record
     if not isinstance(entity, Entity):
         entity = Entity(id=candidate.id, name=candidate.label, type=candidate.kind.value)
     full = records.get(entity.id)
     if full is not None and candidate.source is Source.ACTIVATION:
-        # The spread reads only what scoring needs; the recalled entity is shown in full.
         entity = full
-    mentions = entity.mentions or (full.mentions if full is not None else ())
+    if not entity.mentions and full is not None and full.mentions:
+        entity = replace(entity, mentions=full.mentions)
     neighbours = candidate.neighbours
     if not neighbours and subgraph is not None:
         neighbours = neighbours_in(subgraph, candidate.id, MAX_RELATIONSHIPS)
+    return entity, tuple(neighbours[:MAX_RELATIONSHIPS])
+
+
+def _entity_json(
+    memory: Recollection, subgraph: Subgraph | None, records: Mapping[str, Entity]
+) -> dict[str, Any]:
+    entity, neighbours = recalled_entity(memory, subgraph, records)
+    candidate = memory.candidate
+    mentions = entity.mentions
     return {
         **entity_fields(entity, mentions[:MAX_PROVENANCE]),
         "layer": candidate.layer.value,
         "source": candidate.source.value,
-        "relationships": [relationship_fields(n) for n in neighbours[:MAX_RELATIONSHIPS]],
+        "relationships": [relationship_fields(n) for n in neighbours],
         "provenance_count": len(mentions),
         "score": memory.score,
         "score_breakdown": memory.breakdown.to_dict(),

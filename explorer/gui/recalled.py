@@ -12,14 +12,14 @@ the same values without a recollection. Imports the standard library and core; n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from explorer.core.candidates import Source
 from explorer.core.credit import ChunkCredit
 from explorer.core.models import Chunk, Entity, Neighbour, Relation
 from explorer.core.scoring import ScoreBreakdown
-from explorer.core.scour import MAX_RELATIONSHIPS, ScourResult, neighbours_in
+from explorer.core.scour import ScourResult, recalled_entity
 from explorer.core.select import Recollection
 
 
@@ -89,23 +89,13 @@ class ShownChunk:
 
 def _shown_entity(memory: Recollection, answer: ScourResult) -> ShownEntity:
     candidate = memory.candidate
-    entity = candidate.record
-    if not isinstance(entity, Entity):
-        entity = Entity(id=candidate.id, name=candidate.label, type=candidate.kind.value)
-    full = answer.records.get(entity.id)
-    if full is not None and candidate.source is Source.ACTIVATION:
-        # The spread reads only what scoring needs; the recalled entity is shown in full.
-        entity = full
-    if not entity.mentions and full is not None and full.mentions:
-        entity = replace(entity, mentions=full.mentions)
-    neighbours = candidate.neighbours
     gathered = answer.retrieval.gathered
     associations = gathered.associations if gathered is not None else None
-    if not neighbours and associations is not None:
-        neighbours = neighbours_in(associations.subgraph, candidate.id, MAX_RELATIONSHIPS)
+    subgraph = associations.subgraph if associations is not None else None
+    entity, neighbours = recalled_entity(memory, subgraph, answer.records)
     return ShownEntity(
         entity,
-        tuple(neighbours[:MAX_RELATIONSHIPS]),
+        neighbours,
         layer=candidate.layer.value,
         source=candidate.source.value,
         score=memory.score,

@@ -162,29 +162,35 @@ def _holders(data_dir: Path) -> int:
     return len(EmbeddedServers(data_dir).holders())
 
 
+def _mcp_holding_servers(data: Path, home: Path, *, stderr: int) -> subprocess.Popen[bytes]:
+    """``mcp`` holds the memory open until its input ends: a long-lived command, returned once
+    both servers run and it holds their lease."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "explorer", "--data-dir", str(data), "mcp"],
+        cwd=ROOT,
+        env=cli_env(home),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+    )
+    deadline = time.monotonic() + 60
+    while len(servers_under(data)) < 2 or _holders(data) == 0:
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("the servers never started")
+        time.sleep(0.2)
+    return process
+
+
 @pytest.mark.timeout(120)
 def test_a_killed_command_leaves_no_server_after_the_idle_timeout(tmp_path: Path) -> None:
     data = tmp_path / "data"
     write_settings(data, idle_timeout=IDLE_S)
-    # ``mcp`` holds the memory open until its input ends: a long-lived command to kill.
-    process = subprocess.Popen(
-        [sys.executable, "-m", "explorer", "--data-dir", str(data), "mcp"],
-        cwd=ROOT,
-        env=cli_env(tmp_path),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while len(servers_under(data)) < 2 or _holders(data) == 0:
-            assert time.monotonic() < deadline, "the servers never started"
-            time.sleep(0.2)
-    finally:
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-        assert process.stdin is not None
-        process.stdin.close()
+    process = _mcp_holding_servers(data, tmp_path, stderr=subprocess.DEVNULL)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+    assert process.stdin is not None
+    process.stdin.close()
     killed = time.monotonic()
     while servers_under(data):
         assert time.monotonic() - killed < IDLE_S + 20.0, "servers outlived the idle timeout"
@@ -314,19 +320,8 @@ async def test_a_client_killed_while_it_uses_the_servers_takes_nothing_with_it(
 def test_a_terminated_command_stops_the_servers_it_was_the_last_to_use(tmp_path: Path) -> None:
     data = tmp_path / "data"
     write_settings(data, idle_timeout=60.0)  # so only the command itself can be what stops them
-    process = subprocess.Popen(
-        [sys.executable, "-m", "explorer", "--data-dir", str(data), "mcp"],
-        cwd=ROOT,
-        env=cli_env(tmp_path),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    process = _mcp_holding_servers(data, tmp_path, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
-        while len(servers_under(data)) < 2 or _holders(data) == 0:
-            assert time.monotonic() < deadline, "the servers never started"
-            time.sleep(0.2)
         process.send_signal(signal.SIGTERM)
         terminated = time.monotonic()
         while servers_under(data):

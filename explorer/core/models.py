@@ -131,6 +131,10 @@ class Entity:
     mentions: tuple[Mention, ...] = ()
     # Which turn linked each merged name to this entity, and why (see ``AliasEvidence``).
     alias_evidence: tuple[AliasEvidence, ...] = ()
+    # Names the user detached from this entity, as they were written: later imports neither
+    # attach them again nor merge another entity into this one through them. Only
+    # ``GraphStore.detach_alias`` records one; an upsert leaves them as the store holds them.
+    refused_aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

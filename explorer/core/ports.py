@@ -184,15 +184,28 @@ class GraphStore(Protocol):
     ) -> None:
         """Merge entities (with optional name vectors by id) and relations by id.
 
-        Idempotent, so a replay adds nothing; mentions are merged, never duplicated.
+        Idempotent, so a replay adds nothing; mentions are merged, never duplicated. An alias the
+        stored entity refuses (``Entity.refused_aliases``, compared case-insensitively) is not
+        added back, nor its evidence; the refusals themselves are never changed by an upsert.
         """
         ...
 
     async def detach_alias(self, entity_id: str, alias: str) -> bool:
-        """Remove ``alias`` (compared case-insensitively) and its evidence from the entity.
+        """Remove ``alias`` (compared case-insensitively) and its evidence from the entity, and
+        remember the refusal: the alias, as the entity carried it, joins ``refused_aliases``.
 
         True when something was removed; False for an unknown entity or an alias it does not
-        carry. The entity's mentions stay as they are. Read-only stores raise ``ReadOnlyStore``.
+        carry (nothing is recorded then). The entity's mentions stay as they are. Read-only
+        stores raise ``ReadOnlyStore``.
+        """
+        ...
+
+    async def allow_alias(self, entity_id: str, alias: str) -> bool:
+        """Forget that the user refused ``alias`` (compared case-insensitively) for the entity.
+
+        True when a refusal was dropped; False for an unknown entity or a name it does not
+        refuse. Nothing else changes: the alias comes back only when a write brings it again.
+        Read-only stores raise ``ReadOnlyStore``.
         """
         ...
 
@@ -416,9 +429,9 @@ class MemoryService(Protocol):
         ...
 
     async def detach_alias(self, entity_id: str, alias: str) -> bool:
-        """Undo a merge: remove ``alias`` and its evidence from the entity (the graph store's
-        ``detach_alias``). False when the entity does not carry it; a read-only memory raises
-        ``ReadOnlyStore``."""
+        """Undo a merge: remove ``alias`` and its evidence from the entity and remember the
+        refusal, so later imports do not merge it again (the graph store's ``detach_alias``).
+        False when the entity does not carry it; a read-only memory raises ``ReadOnlyStore``."""
         ...
 
     async def recent_calls(self, after: int = 0, limit: int = 100) -> list[RecallSummary]:

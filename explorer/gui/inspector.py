@@ -2,10 +2,11 @@
 
 Shows the entity's properties, confidence, salience, first and last seen, temporal and domain
 concepts, score breakdown when it came from the query, each alias with why it was merged (a link
-to the turn that said so, and "detach" to undo the merge: ``alias_detach_requested``), its
-relations (each a link that selects the entity at the other end, with the fact's validity
-history) and its provenance (each a link to the chunk), from a ``recalled.ShownEntity``. Imports
-Qt, the standard library, core models and the GUI's plain ``recalled`` view; never awaits.
+to the turn that said so, and "detach" to undo the merge: ``alias_detach_requested``), the names
+the user detached (which imports keep apart), its relations (each a link that selects the entity
+at the other end, with the fact's validity history) and its provenance (each a link to the
+chunk), from a ``recalled.ShownEntity``. Imports Qt, the standard library, core models and the
+GUI's plain ``recalled`` view; never awaits.
 """
 
 from __future__ import annotations
@@ -157,9 +158,19 @@ class InspectorWidget(QTextBrowser):
             self.setHtml(self._body)
 
     def _aliases_html(self, entity: Entity) -> list[str]:
-        """Each alias with why it was merged, a link to the turn that said so, and "detach"."""
+        """Each alias with why it was merged, a link to the turn that said so, and "detach";
+        then the names the user detached, which later imports keep apart."""
+        refused = (
+            [
+                "<p style='margin:2px 0;color:#5f6368'>Detached by you (kept apart on import): "
+                + ", ".join(_esc(name) for name in entity.refused_aliases)
+                + "</p>"
+            ]
+            if entity.refused_aliases
+            else []
+        )
         if not entity.aliases:
-            return []
+            return refused
         why: dict[str, list[AliasEvidence]] = {}
         for evidence in entity.alias_evidence:
             why.setdefault(evidence.alias.casefold(), []).append(evidence)
@@ -178,7 +189,7 @@ class InspectorWidget(QTextBrowser):
             detach = f" · <a href='{self._link('detach', alias)}'>detach</a>"
             parts.append(f"<li><b>{_esc(alias)}</b>{reason}{detach}</li>")
         parts.append("</ul>")
-        return parts
+        return parts + refused
 
     def show_note(self, text: str) -> None:
         """A line above the entity (what a detach did, or why it could not); it stays while

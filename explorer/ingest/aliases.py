@@ -4,7 +4,8 @@ Case and possessives are already folded into the normalised name the ids hash; t
 variants words alone miss. Within one extraction (one conversation) names of the same kind whose
 vectors have cosine similarity above the threshold (0.92 by default) are linked, and each linked
 group becomes its member with the most mentions (then the shortest name); the others' names join
-its aliases and their relations are re-pointed. Speakers and dates are never merged. Kept within
+its aliases and their relations are re-pointed. Speakers and dates are never merged, nor two
+names one of which the user detached from the other (``evidence.refuses``). Kept within
 one conversation on purpose: the result then depends only on that conversation's chunks, which is
 what makes an interrupted import resumable to exactly the same graph. Imports the standard
 library, numpy, core models and ingest helpers.
@@ -18,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from explorer.core.models import Entity, Relation
-from explorer.ingest.evidence import merge_entity, merge_relation
+from explorer.ingest.evidence import merge_entity, merge_relation, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.ids import entity_kind, normalise_name, relation_id
 
@@ -41,6 +42,11 @@ def _compatible(left: Entity, right: Entity) -> bool:
     if entity_kind(left.type) != entity_kind(right.type):
         return False
     return left.type == right.type or "other" in (left.type, right.type)
+
+
+def _refused(left: Entity, right: Entity) -> bool:
+    """Whether either of the two names was detached from the other by the user."""
+    return refuses(left, right.name) or refuses(right, left.name)
 
 
 def merge_near_duplicates(
@@ -78,7 +84,9 @@ def merge_near_duplicates(
 
     rows, columns = np.nonzero(np.triu(similar, k=1))
     for left, right in zip(rows.tolist(), columns.tolist(), strict=True):
-        if _compatible(entities[left], entities[right]):
+        if _compatible(entities[left], entities[right]) and not _refused(
+            entities[left], entities[right]
+        ):
             parent[root(left)] = root(right)
     groups: dict[int, list[Entity]] = {}
     for index, entity in enumerate(entities):

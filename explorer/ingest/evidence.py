@@ -36,6 +36,7 @@ from datetime import datetime
 
 from explorer.core.models import Entity, MemoryLayer, Mention, Relation
 from explorer.ingest.extractor import Extraction
+from explorer.ingest.ids import normalise_name
 
 TYPE_PRIOR = {
     "person": 0.7,
@@ -120,6 +121,7 @@ def merge_entity(first: Entity, second: Entity) -> Entity:
         alias_evidence=tuple(dict.fromkeys((*first.alias_evidence, *second.alias_evidence)))[
             :MAX_ALIAS_EVIDENCE
         ],
+        refused_aliases=tuple(dict.fromkeys((*first.refused_aliases, *second.refused_aliases))),
         confidence=max(first.confidence, second.confidence),
         salience=max(first.salience, second.salience),
         created_at=min(created, default=None),
@@ -132,6 +134,13 @@ def merge_entity(first: Entity, second: Entity) -> Entity:
         if _better_type(first.type, second.type) == "person"
         else first.layer,
     )
+
+
+def refuses(entity: Entity, name: str) -> bool:
+    """Whether the user detached ``name`` from this entity (``Entity.refused_aliases``, compared
+    by the normalised key ids are made of): it is then never merged into it again."""
+    key = normalise_name(name)
+    return any(normalise_name(refused) == key for refused in entity.refused_aliases)
 
 
 def _kept_first(first: Sequence[str], second: Sequence[str], limit: int) -> tuple[str, ...]:

@@ -6,7 +6,8 @@ any point can be resumed from without loss or duplication:
 1. the whole file is read and validated first (strict: nothing is written if a record is bad);
 2. chunks are written to PostgreSQL marked *pending*, whole conversations per call (the store
    writes a call in one transaction), with stable ids and content hashes so a replay adds nothing;
-3. entities and relations are extracted per conversation, short names are folded into the
+3. entities and relations are extracted per conversation, names the user detached from an
+   entity are kept off it (``refusals``), short names are folded into the
    full names of people known in the same scope (``short_names``), and the result is merged
    into the graph with idempotent ``MERGE``s on stable ids (``GraphStore.upsert``), then the
    concept records;
@@ -47,6 +48,7 @@ from explorer.ingest.extractor import Extraction, Extractor, OfflineExtractor, s
 from explorer.ingest.ids import entity_id
 from explorer.ingest.importers import BadRecord, ImportLimits, Turn, read_turns
 from explorer.ingest.progress import ProgressCallback, ProgressTracker
+from explorer.ingest.refusals import honour_refusals
 from explorer.ingest.short_names import merge_short_names, short_name
 from explorer.ingest.stats import memory_stats, stats
 from explorer.ingest.stores import MemoryStores, Stores
@@ -439,6 +441,13 @@ async def _write_knowledge(
             extracted.append(await clock.time("extract", stores.extractor.extract(context)))
             tracker.advance()
         extractions = extracted
+    chunks = {chunk.id: chunk for context in contexts for chunk in context}
+    # The graph's records of what was extracted are read first: their refusals (names the user
+    # detached) correct the extractions before anything is merged, and they are merged in later.
+    looked_up = sorted({entity.id for extraction in extractions for entity in extraction.entities})
+    stored = await clock.time("lookup", _stored(stores.graph, looked_up))
+    texts = {chunk_id: chunk.text for chunk_id, chunk in chunks.items()}
+    extractions = [honour_refusals(extraction, stored, texts) for extraction in extractions]
     spoken, spoken_chunks = _spoken(contexts)
     keys = sorted({key for extraction in extractions for key in merge_keys(extraction)})
     vectors = dict(
@@ -450,11 +459,9 @@ async def _write_knowledge(
     combined = await clock.time(
         "short_names", _merge_short_names(stores.graph, combine(merged), set(spoken))
     )
-    ids = [entity.id for entity in combined.entities]
-    stored: dict[str, Entity] = {}
-    for batch in _batches(ids, LOOKUP_BATCH):
-        found = await clock.time("lookup", stores.graph.get_entities(batch))
-        stored.update((entity.id, entity) for entity in found)
+    known = set(looked_up)
+    missing = [entity.id for entity in combined.entities if entity.id not in known]
+    stored.update(await clock.time("lookup", _stored(stores.graph, missing)))
     now = datetime.now(UTC)
     entities, relations = score(
         combined.entities, combined.relations, spoken=spoken, stored=stored, now=now
@@ -463,10 +470,17 @@ async def _write_knowledge(
     name_vectors = await clock.time("embed_names", _embed(stores.embedder, names))
     by_id = {entity.id: vector for entity, vector in zip(entities, name_vectors, strict=True)}
     await clock.time("graph", _write_graph(stores.graph, entities, relations, by_id, tracker))
-    chunks = {chunk.id: chunk for context in contexts for chunk in context}
     records = concept_records(entities, chunks, now=now, spoken=spoken_chunks)
     written = await clock.time("concepts", _write_concepts(stores.concepts, records, tracker))
     return len(entities), len(relations), written
+
+
+async def _stored(graph: GraphStore, ids: Sequence[str]) -> dict[str, Entity]:
+    """The graph's records of these entity ids (those it holds), looked up in batches."""
+    stored: dict[str, Entity] = {}
+    for batch in _batches(ids, LOOKUP_BATCH):
+        stored.update((entity.id, entity) for entity in await graph.get_entities(batch))
+    return stored
 
 
 async def _merge_short_names(

@@ -8,7 +8,8 @@ is a person becomes that person's alias, its mentions and relations moving over.
 surname has already lost its title in extraction ("Dr. Lee" is read as "Lee"), so it matches by
 the last word. The multi-word name counts as a person when it is typed one, or when the short
 name is (typed "other", "Bernie Quinn" is still Bernie's full name). Two candidates ("Maya" with
-both "Maya Okafor" and "Maya Lin") leave the short name alone. A merge can make the long name a
+both "Maya Okafor" and "Maya Lin") leave the short name alone, and a full name the user detached
+the short name from is no candidate for it (``evidence.refuses``). A merge can make the long name a
 person, which can settle another short name, so the rule is applied until nothing changes.
 Nicknames ("Tom" for Tomás) and kinship words ("Dad") are not words of the full name and stay
 as they are. Every mention keeps its span, which is the short name, and the short name joins the
@@ -26,7 +27,7 @@ from dataclasses import dataclass, replace
 
 from explorer.core.models import AliasEvidence, Entity, MemoryLayer
 from explorer.ingest.aliases import repoint
-from explorer.ingest.evidence import merge_entity
+from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.ids import normalise_name
 
@@ -99,7 +100,8 @@ def resolve_short_names(
             matches = [
                 candidate
                 for candidate in by_word.get((scope, key), ())
-                if candidate.person or entity.type == "person"
+                if (candidate.person or entity.type == "person")
+                and not refuses(candidate.entity, entity.name)
             ]
             if len(matches) == 1:
                 (match,) = matches
@@ -122,7 +124,10 @@ def _thing_short_names(
     one-word name that is the first word of exactly one organisation or event of its scope, or
     the last word of exactly one "Project ..." name, is its short form."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
+    refusing: dict[str, Entity] = {}
     for entity in (*known, *entities):
+        if entity.refused_aliases:
+            refusing.setdefault(entity.id, entity)
         words = normalise_name(entity.name).split()
         if len(words) < 2:
             continue
@@ -135,7 +140,11 @@ def _thing_short_names(
         key = normalise_name(entity.name)
         if " " in key or entity.type in _NOT_SHORT or entity.id in protected:
             continue
-        ids = owners.get((entity.scope, key), set())
+        ids = {
+            owner
+            for owner in owners.get((entity.scope, key), set())
+            if owner not in refusing or not refuses(refusing[owner], entity.name)
+        }
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))
     return found

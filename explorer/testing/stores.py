@@ -309,19 +309,24 @@ class FakeGraphStore(_Faulty):
         await self._enter("upsert")
         for entity in entities:
             known = self.entities.get(entity.id)
-            if known is not None:  # mentions and aliases merge, as in the real store
-                spans = {
-                    (m.chunk_id, m.start, m.end): m for m in (*known.mentions, *entity.mentions)
-                }
-                entity = replace(
-                    entity,
-                    mentions=tuple(spans.values()),
-                    aliases=tuple(dict.fromkeys((*known.aliases, *entity.aliases))),
-                    alias_evidence=tuple(
-                        dict.fromkeys((*known.alias_evidence, *entity.alias_evidence))
-                    ),
-                )
-            self.entities[entity.id] = entity
+            # Only ``detach_alias`` records a refusal, and an upsert adds no refused alias back.
+            refused = () if known is None else known.refused_aliases
+            folds = {name.casefold() for name in refused}
+            aliases = (*(() if known is None else known.aliases), *entity.aliases)
+            evidence = (*(() if known is None else known.alias_evidence), *entity.alias_evidence)
+            spans = {
+                (m.chunk_id, m.start, m.end): m
+                for m in (*(() if known is None else known.mentions), *entity.mentions)
+            }
+            self.entities[entity.id] = replace(  # mentions and aliases merge, as in the real store
+                entity,
+                mentions=tuple(spans.values()),
+                aliases=tuple(dict.fromkeys(a for a in aliases if a.casefold() not in folds)),
+                alias_evidence=tuple(
+                    dict.fromkeys(e for e in evidence if e.alias.casefold() not in folds)
+                ),
+                refused_aliases=refused,
+            )
         known_ids = {relation.id for relation in self.relations}
         self.relations.extend(r for r in relations if r.id not in known_ids)
 
@@ -335,7 +340,25 @@ class FakeGraphStore(_Faulty):
         evidence = tuple(e for e in entity.alias_evidence if e.alias.casefold() != folded)
         if aliases == entity.aliases and evidence == entity.alias_evidence:
             return False
-        self.entities[entity_id] = replace(entity, aliases=aliases, alias_evidence=evidence)
+        written = [a for a in entity.aliases if a.casefold() == folded]
+        written += [e.alias for e in entity.alias_evidence if e.alias.casefold() == folded]
+        refused = entity.refused_aliases
+        if folded not in {name.casefold() for name in refused}:
+            refused = (*refused, written[0] if written else alias)
+        self.entities[entity_id] = replace(
+            entity, aliases=aliases, alias_evidence=evidence, refused_aliases=refused
+        )
+        return True
+
+    async def allow_alias(self, entity_id: str, alias: str) -> bool:
+        await self._enter("allow_alias", entity_id=entity_id, alias=alias)
+        entity = self.entities.get(entity_id)
+        if entity is None:
+            return False
+        kept = tuple(a for a in entity.refused_aliases if a.casefold() != alias.casefold())
+        if kept == entity.refused_aliases:
+            return False
+        self.entities[entity_id] = replace(entity, refused_aliases=kept)
         return True
 
     async def counts(self) -> Mapping[str, int]:

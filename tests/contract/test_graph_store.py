@@ -116,3 +116,45 @@ async def test_alias_evidence_round_trips_and_an_alias_can_be_detached(graph: Gr
     assert [m.chunk_id for m in noor.mentions] == ["chunk-noor"]
     assert await store.detach_alias("noor", "Kate") is False
     assert await store.detach_alias("nobody", "Mum") is False
+
+
+async def test_a_detached_alias_is_refused_by_later_upserts(graph: GraphStore) -> None:
+    store = await _filled(graph)
+    kate = AliasEvidence("Kate", "chunk-7", "addressed as Kate by Ana")
+    await store.upsert([replace(NOOR, aliases=("Kate",), alias_evidence=(kate,))], [])
+    assert await store.detach_alias("noor", "KATE") is True
+    (noor,) = await store.get_entities(["noor"])
+    assert noor.refused_aliases == ("Kate",)  # as the entity wrote it, not as asked
+    again = AliasEvidence("kate", "chunk-8", "addressed as kate by Ana")
+    mum = AliasEvidence("Mum", "chunk-9", "my mum Noor")
+    await store.upsert(
+        [replace(NOOR, aliases=("kate", "Mum"), alias_evidence=(again, kate, mum))], []
+    )
+    (noor,) = await store.get_entities(["noor"])
+    assert noor.aliases == ("Mum",)
+    assert noor.alias_evidence == (mum,)
+    assert noor.refused_aliases == ("Kate",)  # an upsert without refusals keeps them
+    assert await store.detach_alias("noor", "Kate") is False
+    assert await store.detach_alias("noor", "Mum") is True
+    (noor,) = await store.get_entities(["noor"])
+    assert noor.refused_aliases == ("Kate", "Mum")
+    # Only a detach records a refusal: an upsert that carries some writes none.
+    await store.upsert([replace(KARIM, aliases=("Kaz",), refused_aliases=("Kaz",))], [])
+    (karim,) = await store.get_entities(["karim"])
+    assert karim.aliases == ("Kaz",) and karim.refused_aliases == ()
+
+
+async def test_a_refused_alias_can_be_allowed_again(graph: GraphStore) -> None:
+    store = await _filled(graph)
+    kate = AliasEvidence("Kate", "chunk-7", "addressed as Kate by Ana")
+    await store.upsert([replace(NOOR, aliases=("Kate", "Mum"), alias_evidence=(kate,))], [])
+    assert await store.detach_alias("noor", "Kate") is True
+    assert await store.detach_alias("noor", "Mum") is True
+    assert await store.allow_alias("noor", "kate") is True
+    (noor,) = await store.get_entities(["noor"])
+    assert noor.refused_aliases == ("Mum",) and noor.aliases == ()  # nothing comes back by itself
+    assert await store.allow_alias("noor", "Kate") is False
+    assert await store.allow_alias("nobody", "Kate") is False
+    await store.upsert([replace(NOOR, aliases=("Kate", "Mum"), alias_evidence=(kate,))], [])
+    (noor,) = await store.get_entities(["noor"])
+    assert noor.aliases == ("Kate",) and noor.alias_evidence == (kate,)

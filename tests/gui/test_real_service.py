@@ -426,12 +426,15 @@ def test_an_alias_shows_its_evidence_and_detaching_it_undoes_the_merge(
         assert inspector.entity_id == merged.id and f"Detached “{evidence.alias}”" in (
             inspector.toPlainText()
         )
+        qtbot.waitUntil(lambda: "Detached by you" in inspector.toPlainText(), timeout=60_000)
         stored = run(qloop, memory.graph.get_entities([merged.id]))[0]
         folded = evidence.alias.casefold()
         assert folded not in {a.casefold() for a in stored.aliases}
         assert all(e.alias.casefold() != folded for e in stored.alias_evidence)
+        assert folded in {a.casefold() for a in stored.refused_aliases}
     finally:
         # The demo memory is shared by the GUI tests: put the merge back as it was.
+        run(qloop, memory.graph.allow_alias(merged.id, evidence.alias))
         run(qloop, memory.graph.upsert([merged], []))
     restored = run(qloop, memory.graph.get_entities([merged.id]))[0]
     assert evidence.alias in restored.aliases

@@ -210,6 +210,8 @@ def entity_rows(entities: Sequence[Entity]) -> list[dict[str, object]]:
             last_seen = max(t for t in mention_times if t is not None)
         entity_id = sanitize.plain_text(entity.id, f"{name}.id", max_chars=1_000, allow_empty=False)
         updated_at = epoch(entity.updated_at)
+        aliases = list(dict.fromkeys(_text_list(entity.aliases, f"{name}.aliases")))
+        evidence = encode_alias_evidence(entity.alias_evidence, name)
         rows[entity_id] = {
             "id": entity_id,
             "name": sanitize.plain_text(entity.name, f"{name}.name", max_chars=10_000),
@@ -217,8 +219,12 @@ def entity_rows(entities: Sequence[Entity]) -> list[dict[str, object]]:
             "description": sanitize.plain_text(
                 entity.description, f"{name}.description", max_chars=MAX_FIELD_CHARS
             ),
-            "aliases": list(dict.fromkeys(_text_list(entity.aliases, f"{name}.aliases"))),
-            "alias_evidence": encode_alias_evidence(entity.alias_evidence, name),
+            "aliases": aliases,
+            # Each alias's and evidence item's case fold, which the upsert compares with the
+            # names the stored entity refuses.
+            "alias_folds": [alias.casefold() for alias in aliases],
+            "alias_evidence": evidence,
+            "evidence_folds": [str(json.loads(item)[0]).casefold() for item in evidence],
             "temporal": list(dict.fromkeys(_text_list(entity.temporal, f"{name}.temporal"))),
             "domains": list(dict.fromkeys(_text_list(entity.domains, f"{name}.domains"))),
             "confidence": sanitize.plain_float(entity.confidence, f"{name}.confidence"),
@@ -383,6 +389,7 @@ def decode_entity(fields: Mapping[str, Any], mentions: Sequence[Mapping[str, Any
         description=str(fields.get("description") or ""),
         aliases=tuple(str(a) for a in fields.get("aliases") or ()),
         alias_evidence=decode_alias_evidence(fields.get("alias_evidence")),
+        refused_aliases=tuple(str(a) for a in fields.get("refused_aliases") or ()),
         confidence=float(fields.get("confidence") or 0.0),
         salience=float(fields.get("salience") or 0.0),
         created_at=moment(fields.get("created_at")),

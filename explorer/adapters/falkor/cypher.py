@@ -23,8 +23,9 @@ IN_PERIOD = (
     "AS in_period WHERE in_period"
 )
 ENTITY_FIELDS = (
-    "{n} {{.id, .name, .type, .description, .aliases, .alias_evidence, .confidence, .salience, "
-    ".created_at, .updated_at, .first_seen, .last_seen, .temporal, .domains, .scope, .layer}}"
+    "{n} {{.id, .name, .type, .description, .aliases, .alias_evidence, .refused_aliases, "
+    ".confidence, .salience, .created_at, .updated_at, .first_seen, .last_seen, .temporal, "
+    ".domains, .scope, .layer}}"
 )
 RELATION_FIELDS = (
     "{r} {{.id, .type, .fact, .confidence, .valid_from, .valid_to, .mention_chunk, "
@@ -39,10 +40,14 @@ SET n.name = row.name, n.type = row.type, n.description = row.description,
     n.confidence = row.confidence, n.salience = row.salience, n.scope = row.scope,
     n.layer = row.layer,
     n.updated_at = coalesce(row.given_updated_at, n.updated_at),
-    n.aliases = reduce(acc = coalesce(n.aliases, []), a IN row.aliases |
-        CASE WHEN a IN acc THEN acc ELSE acc + a END),
-    n.alias_evidence = reduce(acc = coalesce(n.alias_evidence, []), a IN row.alias_evidence |
-        CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    n.aliases = reduce(acc = coalesce(n.aliases, []), i IN range(0, size(row.aliases) - 1) |
+        CASE WHEN row.aliases[i] IN acc OR row.alias_folds[i] IN coalesce(n.refused_folds, [])
+        THEN acc ELSE acc + row.aliases[i] END),
+    n.alias_evidence = reduce(acc = coalesce(n.alias_evidence, []),
+        i IN range(0, size(row.alias_evidence) - 1) |
+        CASE WHEN row.alias_evidence[i] IN acc
+            OR row.evidence_folds[i] IN coalesce(n.refused_folds, [])
+        THEN acc ELSE acc + row.alias_evidence[i] END),
     n.temporal = reduce(acc = coalesce(n.temporal, []), a IN row.temporal |
         CASE WHEN a IN acc THEN acc ELSE acc + a END),
     n.domains = reduce(acc = coalesce(n.domains, []), a IN row.domains |
@@ -57,16 +62,29 @@ RETURN count(n)
 """
 
 # Detaching an alias: the entity's aliases and their evidence are read, filtered by the adapter
-# (names compare case-insensitively) and written back whole.
+# (names compare case-insensitively) and written back whole, and the refusal is kept twice: as
+# written (``refused_aliases``, shown) and case-folded (``refused_folds``, which the entity
+# upsert compares each incoming alias and evidence item with, by the fold the codec sends).
 READ_ALIASES = """
 MATCH (n:Entity {id: $id})
-RETURN n.aliases, n.alias_evidence
+RETURN n.aliases, n.alias_evidence, n.refused_aliases
 """
 
-SET_ALIASES = """
+DETACH_ALIAS = """
 MATCH (n:Entity {id: $id})
+WITH n, $fold IN coalesce(n.refused_folds, []) AS known
 SET n.aliases = $aliases, n.alias_evidence = $alias_evidence,
-    n.alias_text = reduce(text = '', a IN $aliases | text + ' ' + a)
+    n.alias_text = reduce(text = '', a IN $aliases | text + ' ' + a),
+    n.refused_aliases = CASE WHEN known THEN n.refused_aliases
+        ELSE coalesce(n.refused_aliases, []) + $refused END,
+    n.refused_folds = CASE WHEN known THEN n.refused_folds
+        ELSE coalesce(n.refused_folds, []) + $fold END
+RETURN count(n)
+"""
+
+SET_REFUSALS = """
+MATCH (n:Entity {id: $id})
+SET n.refused_aliases = $refused, n.refused_folds = $folds
 RETURN count(n)
 """
 

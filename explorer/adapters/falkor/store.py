@@ -1,9 +1,11 @@
 """The knowledge graph in FalkorDB: ``FalkorGraphStore`` implements ``core.ports.GraphStore``.
 
 Graph model. ``(:Entity {id, name, type, description, aliases[], alias_evidence[], alias_text,
-confidence, salience, created_at, updated_at, first_seen, last_seen, temporal[], domains[], scope,
-layer, embedding})``, each ``alias_evidence`` item the JSON text ``[alias, chunk_id, reason]``;
-the entity type is a property, never a label, so no data ever becomes Cypher text
+refused_aliases[], refused_folds[], confidence, salience, created_at, updated_at, first_seen,
+last_seen, temporal[], domains[], scope, layer, embedding})``, each ``alias_evidence`` item the
+JSON text ``[alias, chunk_id, reason]``, ``refused_aliases`` the names the user detached and
+``refused_folds`` their case folds (which an upsert does not add back as aliases); the entity
+type is a property, never a label, so no data ever becomes Cypher text
 (``embedding_next`` exists only while ``reembed_entities`` stages a new model's vectors).
 Relations are ``(:Entity)-[:REL {id, type, fact, confidence, valid_from, valid_to,
 mention_chunk[], mention_start[], mention_end[], mention_ts[]}]->(:Entity)`` with the relation type
@@ -195,13 +197,31 @@ class FalkorGraphStore:
         kept_evidence = [e for e in evidence if e.alias.casefold() != folded]
         if len(kept) == len(aliases) and len(kept_evidence) == len(evidence):
             return False
+        # The refusal is remembered as the entity wrote the name, not as the caller typed it.
+        written = [a for a in aliases if a.casefold() == folded]
+        written += [e.alias for e in evidence if e.alias.casefold() == folded]
         params = {
             "id": plain_id,
             "aliases": kept,
             "alias_evidence": codec.encode_alias_evidence(kept_evidence, "entity"),
+            "refused": written[0] if written else name,
+            "fold": folded,
         }
-        await self._conn.write(cypher.SET_ALIASES, params)
+        await self._conn.write(cypher.DETACH_ALIAS, params)
         await self._conn.write(cypher.BUMP_SHAPE, {"token": uuid.uuid4().hex})
+        return True
+
+    async def allow_alias(self, entity_id: str, alias: str) -> bool:
+        self._conn.check_open()
+        (plain_id,) = codec.plain_ids([entity_id], "entity_id")
+        name = sanitize.plain_text(alias, "alias", max_chars=10_000, allow_empty=False)
+        rows = await self._conn.read(cypher.READ_ALIASES, {"id": plain_id})
+        refused = [str(a) for a in (rows[0][2] or ())] if rows else []
+        kept = [a for a in refused if a.casefold() != name.casefold()]
+        if len(kept) == len(refused):
+            return False
+        params = {"id": plain_id, "refused": kept, "folds": [a.casefold() for a in kept]}
+        await self._conn.write(cypher.SET_REFUSALS, params)
         return True
 
     # -- reads ------------------------------------------------------------------------------

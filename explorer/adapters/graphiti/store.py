@@ -170,6 +170,9 @@ class GraphitiGraphStore:
     async def detach_alias(self, entity_id: str, alias: str) -> bool:
         raise read_only("detaching an alias")
 
+    async def allow_alias(self, entity_id: str, alias: str) -> bool:
+        raise read_only("allowing an alias again")
+
     async def search_entities(
         self,
         text: str,

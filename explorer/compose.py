@@ -20,7 +20,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explorer.adapters.snapshots import FileSnapshots
 from explorer.core.errors import ExplorerError, StoreUnavailable
+from explorer.core.lexical import LexicalIndexCache
 from explorer.core.ports import (
     CHUNKS,
     GRAPH,
@@ -171,12 +173,16 @@ def build_memory(
 ) -> StoreMemoryService:
     """The service of ``settings``, not yet connected (``open_memory`` also starts servers)."""
     chosen = embedder if embedder is not None else make_embedder(settings)
+    # A graphiti graph's stamps do not name the graph, so its indexes are not kept between runs.
+    snapshots = None if settings.graphiti_graph else FileSnapshots(settings.data_dir / "indexes")
     return StoreMemoryService(
         settings=settings,
         embedder=chosen,
         connector=AdapterConnector(settings, servers, chosen),
         servers=servers,
         extractor=make_extractor(settings),
+        lexical_index=LexicalIndexCache(snapshots=snapshots),
+        snapshots=snapshots,
     )
 
 
@@ -198,6 +204,17 @@ async def _start_servers(memory: StoreMemoryService, servers: EmbeddedServers) -
             if server in failures:
                 memory.start_errors[half] = failures[server]
                 log.warning("embedded %s did not start: %s", server, failures[server])
+
+
+async def _load_model(embedder: Embedder) -> None:
+    """Load a local embedder's model in a worker thread; a failure is left to the first query
+    that needs the model, which reports it."""
+    warm_up = getattr(embedder, "warm_up", None)
+    if callable(warm_up):
+        try:
+            await asyncio.to_thread(warm_up)
+        except Exception as error:  # reported again, in words, by the query that needs it
+            log.warning("the embedding model did not load: %s", error)
 
 
 @asynccontextmanager
@@ -227,8 +244,11 @@ async def open_memory(
     memory = build_memory(settings, servers=servers)
     try:
         # Inside the try: a command cancelled (SIGTERM) while the servers start still lets go.
+        # The embedding model loads while the servers start, not during the first query.
         if servers is not None:
-            await _start_servers(memory, servers)
+            await asyncio.gather(_start_servers(memory, servers), _load_model(memory.embedder))
+        else:
+            await _load_model(memory.embedder)
         await memory.connect()
         if memory.errors:
             # A store just failed within connect_timeout; the first query must not wait again.

@@ -40,6 +40,7 @@ from explorer.core.ports import (
     Embedder,
     GraphStore,
     Health,
+    IndexSnapshots,
     RecallJournal,
 )
 from explorer.core.progress import ProgressCallback
@@ -106,6 +107,8 @@ class StoreMemoryService:
     term_scan: TermScan | None = None
     # Per-scope BM25 indexes of the lexical route, kept across calls (a write invalidates).
     lexical_index: LexicalIndexCache = field(default_factory=LexicalIndexCache)
+    # Where built search indexes are kept between runs (the BM25 one's cache has its own).
+    snapshots: IndexSnapshots | None = None
     # The graph's entities and relations in process for activation (a write invalidates).
     shape: ShapeCache = field(default_factory=ShapeCache)
     # Restart attempts of embedded servers that died (``explorer.supervise``).
@@ -277,7 +280,7 @@ class StoreMemoryService:
         except StoreUnavailable as error:
             self.errors[GRAPH] = self.errors[CHUNKS] = str(error)
             return
-        self.term_scan = TermScan(self.concepts)
+        self.term_scan = TermScan(self.concepts, snapshots=self.snapshots)
         self.errors.pop(GRAPH, None)
         self.errors.pop(CHUNKS, None)
 
@@ -313,7 +316,7 @@ class StoreMemoryService:
                 self.chunks = await self.connector.chunks()
             if self.concepts is None:
                 self.concepts = await self.connector.concepts()
-                self.term_scan = TermScan(self.concepts)
+                self.term_scan = TermScan(self.concepts, snapshots=self.snapshots)
             if self.journal is None:
                 self.journal = await self.connector.journal()
             self.errors.pop(CHUNKS, None)

@@ -16,7 +16,7 @@ scores 1.
 that scope (a cheap summary of the scope's chunk ids) changes, so a write invalidates itself;
 concurrent queries for one scope share a single build. The store side is the ``ScopeChunks``
 protocol, which chunk stores may implement alongside ``ChunkStore``. Imports only the standard
-library, numpy, core models and core text.
+library, numpy, core models, ports, snapshot helpers and core text.
 """
 
 from __future__ import annotations
@@ -24,19 +24,25 @@ from __future__ import annotations
 import asyncio
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
+from explorer.core import snapshot
 from explorer.core.models import Chunk
+from explorer.core.ports import IndexSnapshots
+from explorer.core.snapshot import pack_texts, unpack_texts
 from explorer.core.text import STOP_WORDS, stem, words
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
+IntArray64 = npt.NDArray[np.int64]
+
+_NO_POSITIONS: IntArray = np.zeros(0, dtype=np.int32)
 
 
 def tokens(text: str) -> list[str]:
@@ -59,15 +65,30 @@ class _Bm25:
     """Okapi BM25 over tokenised documents (inverse document frequency ``log(1 + ...)``).
 
     Each term's posting keeps its documents and the whole BM25 contribution there (idf and the
-    length-normalised term frequency folded in at build time), so a query only adds arrays.
+    length-normalised term frequency folded in at build time), so a query only adds arrays. The
+    postings sit end to end in two flat arrays (``starts`` marks each term's slice), which is
+    what lets a snapshot of the index load without building an object per term.
     """
 
-    __slots__ = ("_postings", "_size")
+    __slots__ = ("_terms", "docs", "size", "starts", "terms", "weights")
 
-    def __init__(self, documents: Sequence[Sequence[str]], k1: float, b: float) -> None:
-        self._size = len(documents)
-        lengths = np.fromiter((len(document) for document in documents), float, self._size)
-        average = float(lengths.mean()) if self._size and lengths.any() else 1.0
+    def __init__(
+        self, terms: list[str], starts: IntArray64, docs: IntArray, weights: FloatArray, size: int
+    ) -> None:
+        self.terms, self.starts, self.docs, self.weights, self.size = (
+            terms,
+            starts,
+            docs,
+            weights,
+            size,
+        )
+        self._terms = {term: index for index, term in enumerate(terms)}
+
+    @classmethod
+    def build(cls, documents: Sequence[Sequence[str]], k1: float, b: float) -> _Bm25:
+        size = len(documents)
+        lengths = np.fromiter((len(document) for document in documents), float, size)
+        average = float(lengths.mean()) if size and lengths.any() else 1.0
         norms = k1 * (1.0 - b + b * lengths / average)
         listed: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
         for index, document in enumerate(documents):
@@ -75,21 +96,30 @@ class _Bm25:
                 where, counts = listed[term]
                 where.append(index)
                 counts.append(count)
-        self._postings: dict[str, tuple[IntArray, FloatArray]] = {}
-        for term, (where, counts) in listed.items():
-            at = np.array(where, dtype=np.int32)
-            tf = np.array(counts, dtype=float)
-            idf = math.log(1.0 + (self._size - len(where) + 0.5) / (len(where) + 0.5))
-            self._postings[term] = (at, idf * tf * (k1 + 1.0) / (tf + norms[at]))
+        lengths_of = np.fromiter((len(where) for where, _ in listed.values()), np.int64)
+        starts = np.zeros(len(listed) + 1, dtype=np.int64)
+        np.cumsum(lengths_of, out=starts[1:])
+        docs = np.fromiter(
+            (i for where, _ in listed.values() for i in where), np.int32, int(starts[-1])
+        )
+        tf = np.fromiter((c for _, counts in listed.values() for c in counts), float, len(docs))
+        # math.log per term, as the formula reads, repeated over the term's documents.
+        idf = np.repeat(
+            [math.log(1.0 + (size - n + 0.5) / (n + 0.5)) for n in lengths_of.tolist()],
+            lengths_of,
+        )
+        weights = idf * tf * (k1 + 1.0) / (tf + norms[docs])
+        return cls(list(listed), starts, docs, weights, size)
 
     def scores(self, query: Sequence[str]) -> FloatArray:
         """Each document's score (0 where no query term occurs)."""
-        found = np.zeros(self._size)
+        found = np.zeros(self.size)
         for term in dict.fromkeys(query):
-            posting = self._postings.get(term)
-            if posting is not None:
+            index = self._terms.get(term)
+            if index is not None:
+                begin, end = self.starts[index], self.starts[index + 1]
                 # A document appears once per posting, so fancy-index addition is exact.
-                found[posting[0]] += posting[1]
+                found[self.docs[begin:end]] += self.weights[begin:end]
         return found
 
 
@@ -99,15 +129,20 @@ def _scaled(scores: FloatArray) -> FloatArray | None:
 
 
 class LexicalIndex:
-    """BM25 with neighbour and session context over a fixed set of chunks."""
+    """BM25 with neighbour and session context over a fixed set of chunks.
+
+    Built from chunks it keeps them (``chunks``); ``from_arrays`` gives the same index from its
+    ``arrays()`` without them (``chunks`` is empty), knowing each position's chunk id (``ids``)
+    and domains only, so a caller fetches the few chunks it ranks. Both rank identically.
+    """
 
     def __init__(self, chunks: Sequence[Chunk], params: LexicalParams | None = None) -> None:
         self.params = params or LexicalParams()
-        self.chunks: tuple[Chunk, ...] = tuple(
-            sorted(chunks, key=lambda c: (c.conversation_id, c.position, c.id))
-        )
-        documents = [tokens(f"{chunk.speaker} {chunk.text}") for chunk in self.chunks]
-        sessions = self._session_of(self.chunks, self.params.session_gap)
+        ordered = tuple(sorted(chunks, key=lambda c: (c.conversation_id, c.position, c.id)))
+        self.chunks: tuple[Chunk, ...] = ordered
+        self.ids: tuple[str, ...] = tuple(chunk.id for chunk in ordered)
+        documents = [tokens(f"{chunk.speaker} {chunk.text}") for chunk in ordered]
+        sessions = self._session_of(ordered, self.params.session_gap)
         members: dict[int, list[int]] = defaultdict(list)
         for index, session in enumerate(sessions):
             members[session].append(index)
@@ -115,13 +150,69 @@ class LexicalIndex:
             [term for index in members[session] for term in documents[index]]
             for session in range(len(members))
         ]
+        in_domain: dict[str, list[int]] = defaultdict(list)
+        for index, chunk in enumerate(ordered):
+            for domain in dict.fromkeys(chunk.domains):
+                in_domain[domain].append(index)
+        self._domains = {d: np.array(at, dtype=np.int32) for d, at in in_domain.items()}
         self._session_array = np.array(sessions, dtype=np.int32)
-        self._same_as_previous = self._session_array[1:] == self._session_array[:-1]
-        self._chunk_index = _Bm25(documents, self.params.k1, self.params.b)
-        self._session_index = _Bm25(session_documents, self.params.k1, self.params.b)
+        self._chunk_index = _Bm25.build(documents, self.params.k1, self.params.b)
+        self._session_index = _Bm25.build(session_documents, self.params.k1, self.params.b)
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Everything the index ranks with, as flat arrays (``from_arrays`` reads them back)."""
+        found: dict[str, npt.NDArray[Any]] = {
+            "ids": pack_texts(self.ids),
+            "sessions": self._session_array,
+            "domain_names": pack_texts(list(self._domains)),
+            "domain_starts": np.cumsum(
+                [0, *(len(at) for at in self._domains.values())], dtype=np.int64
+            ),
+            "domain_positions": np.concatenate(
+                [np.zeros(0, dtype=np.int32), *self._domains.values()]
+            ),
+        }
+        for prefix, bm25 in (("chunk", self._chunk_index), ("session", self._session_index)):
+            found[f"{prefix}_terms"] = pack_texts(bm25.terms)
+            found[f"{prefix}_starts"] = bm25.starts
+            found[f"{prefix}_docs"] = bm25.docs
+            found[f"{prefix}_weights"] = bm25.weights
+            found[f"{prefix}_size"] = np.array([bm25.size], dtype=np.int64)
+        return found
+
+    @classmethod
+    def from_arrays(
+        cls, arrays: Mapping[str, npt.NDArray[Any]], params: LexicalParams | None = None
+    ) -> LexicalIndex:
+        """The index whose ``arrays()`` these are (built with the same ``params``), no chunks."""
+        index = cls.__new__(cls)
+        index.params = params or LexicalParams()
+        index.chunks = ()
+        index.ids = tuple(unpack_texts(arrays["ids"]))
+        index._session_array = np.asarray(arrays["sessions"], dtype=np.int32)
+        starts = arrays["domain_starts"]
+        positions = np.asarray(arrays["domain_positions"], dtype=np.int32)
+        index._domains = {
+            name: positions[starts[i] : starts[i + 1]]
+            for i, name in enumerate(unpack_texts(arrays["domain_names"]))
+        }
+        bm25s = [
+            _Bm25(
+                unpack_texts(arrays[f"{prefix}_terms"]),
+                np.asarray(arrays[f"{prefix}_starts"], dtype=np.int64),
+                np.asarray(arrays[f"{prefix}_docs"], dtype=np.int32),
+                np.asarray(arrays[f"{prefix}_weights"], dtype=np.float64),
+                int(arrays[f"{prefix}_size"][0]),
+            )
+            for prefix in ("chunk", "session")
+        ]
+        index._chunk_index, index._session_index = bm25s
+        if len(index.ids) != len(index._session_array) or bm25s[0].size != len(index.ids):
+            raise ValueError("lexical index arrays do not describe one index")
+        return index
 
     def __len__(self) -> int:
-        return len(self.chunks)
+        return len(self.ids)
 
     @staticmethod
     def _session_of(chunks: Sequence[Chunk], gap: timedelta) -> list[int]:
@@ -139,9 +230,9 @@ class LexicalIndex:
         return sessions
 
     def scores(self, query: str) -> FloatArray | None:
-        """Context score per chunk position in ``self.chunks`` (best 1); ``None``: no match."""
+        """Context score per chunk position in ``ids`` (best 1); ``None``: no match."""
         terms = tokens(query)
-        if not terms or not self.chunks:
+        if not terms or not self.ids:
             return None
         own = _scaled(self._chunk_index.scores(terms))
         if own is None:
@@ -150,10 +241,11 @@ class LexicalIndex:
         combined = own.copy()
         if params.neighbour_weight > 0.0:
             # Only the best neighbour within the same session counts: the max over both sides.
+            same_as_previous = self._session_array[1:] == self._session_array[:-1]
             before = np.zeros_like(own)
             after = np.zeros_like(own)
-            before[1:] = np.where(self._same_as_previous, own[:-1], 0.0)
-            after[:-1] = np.where(self._same_as_previous, own[1:], 0.0)
+            before[1:] = np.where(same_as_previous, own[:-1], 0.0)
+            after[:-1] = np.where(same_as_previous, own[1:], 0.0)
             combined += params.neighbour_weight * np.maximum(before, after)
         if params.session_weight > 0.0:
             by_session = _scaled(self._session_index.scores(terms))
@@ -161,13 +253,20 @@ class LexicalIndex:
                 combined += params.session_weight * by_session[self._session_array]
         return _scaled(combined)
 
-    def search(self, query: str, k: int) -> list[tuple[Chunk, float]]:
-        """The ``k`` best chunks with their context scores, best first (ties in chunk order)."""
+    def ranked(self, query: str, k: int, *, domain: str | None = None) -> list[tuple[int, float]]:
+        """Positions of the ``k`` best chunks (of ``domain`` when given) with their context
+        scores, best first (ties in chunk order)."""
         if k <= 0:
             return []
         scored = self.scores(query)
         if scored is None:
             return []
+        if domain is not None:
+            # Scores stay scaled over the whole scope; the domain only chooses among them.
+            kept = np.zeros_like(scored)
+            at = self._domains.get(domain, _NO_POSITIONS)
+            kept[at] = scored[at]
+            scored = kept
         found = np.flatnonzero(scored > 0.0)
         values = scored[found]
         if len(found) > k:
@@ -176,32 +275,60 @@ class LexicalIndex:
             keep = values >= kth
             found, values = found[keep], values[keep]
         order = np.lexsort((found, -values))[:k]
-        return [(self.chunks[int(found[i])], float(values[i])) for i in order]
+        return [(int(found[i]), float(values[i])) for i in order]
+
+    def search(self, query: str, k: int) -> list[tuple[Chunk, float]]:
+        """The ``k`` best chunks with their context scores, best first (ties in chunk order);
+        for an index built from chunks."""
+        if len(self.chunks) != len(self.ids):
+            raise ValueError("this index was loaded without its chunks: use ranked()")
+        chunks = self.chunks
+        return [(chunks[position], score) for position, score in self.ranked(query, k)]
 
 
 @runtime_checkable
 class ScopeChunks(Protocol):
-    """A chunk store that can list a scope's chunks and stamp their current state."""
+    """A chunk store that can list a scope's chunks, stamp their current state and read chunks
+    by id."""
 
     async def scope_stamp(self, scope: str | None) -> str:
-        """A value that changes whenever a chunk is added to or removed from the scope."""
+        """A value that changes whenever a chunk is added to or removed from the scope; a
+        persistent store's stamp also names the store, so another store's never equals it."""
         ...
 
     async def scope_chunks(self, scope: str | None) -> list[Chunk]:
         """Every chunk in the scope (and below it); ``None`` means the whole store."""
         ...
 
+    async def get(self, ids: Sequence[str]) -> list[Chunk]:
+        """The chunks with these ids that exist."""
+        ...
+
 
 class LexicalIndexCache:
-    """One ``LexicalIndex`` per scope, rebuilt when the store's stamp for the scope changes."""
+    """One ``LexicalIndex`` per scope, rebuilt when the store's stamp for the scope changes.
 
-    def __init__(self, params: LexicalParams | None = None, max_scopes: int = 64) -> None:
+    With ``snapshots`` an index is saved once built and loaded instead of built when a later
+    run finds the same stamp (a start on an unchanged memory reads arrays, it tokenises
+    nothing). A built index is kept in the loaded form too, so both rank from the same arrays.
+    """
+
+    KIND = "lexical"
+
+    def __init__(
+        self,
+        params: LexicalParams | None = None,
+        max_scopes: int = 64,
+        snapshots: IndexSnapshots | None = None,
+    ) -> None:
         self._params = params or LexicalParams()
         self._max_scopes = max_scopes
+        self._snapshots = snapshots
         self._entries: dict[str | None, tuple[str, LexicalIndex]] = {}
         self._locks: dict[str | None, asyncio.Lock] = {}
-        #: Indexes built so far (a changed scope rebuilds its index).
+        #: Indexes built so far (a changed scope rebuilds its index), and loaded from snapshots.
         self.builds = 0
+        self.loads = 0
 
     async def index(self, store: ScopeChunks, scope: str | None) -> LexicalIndex:
         """The scope's index, fresh as of the stamp read now."""
@@ -214,10 +341,26 @@ class LexicalIndexCache:
             entry = self._entries.get(scope)
             if entry is not None and entry[0] == stamp:
                 return entry[1]
-            chunks = await store.scope_chunks(scope)
-            built = await asyncio.to_thread(LexicalIndex, chunks, self._params)
-            self.builds += 1
+            key = f"{scope!r} {stamp} {self._params!r}"
+            index = await asyncio.to_thread(self._load, key)
+            if index is None:
+                chunks = await store.scope_chunks(scope)
+                index = await asyncio.to_thread(self._build, key, chunks)
+                self.builds += 1
+            else:
+                self.loads += 1
             if scope not in self._entries and len(self._entries) >= self._max_scopes:
                 self._entries.pop(next(iter(self._entries)))
-            self._entries[scope] = (stamp, built)
-            return built
+            self._entries[scope] = (stamp, index)
+            return index
+
+    def _load(self, key: str) -> LexicalIndex | None:
+        return snapshot.load(
+            self._snapshots, self.KIND, key, lambda a: LexicalIndex.from_arrays(a, self._params)
+        )
+
+    def _build(self, key: str, chunks: Sequence[Chunk]) -> LexicalIndex:
+        arrays = LexicalIndex(chunks, self._params).arrays()
+        if self._snapshots is not None:
+            self._snapshots.save(self.KIND, key, arrays)
+        return LexicalIndex.from_arrays(arrays, self._params)

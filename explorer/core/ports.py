@@ -6,8 +6,9 @@ own (``explorer.core.errors``): ``StoreUnavailable``/``StoreTimeout`` for transp
 ``InvalidArgument`` for values the store will not accept, ``WriteFailed`` for an unacknowledged
 write. ``MemoryService`` is the one interface the window and the tools talk to (the service in
 ``explorer.memory`` implements it) and ``ServiceFactory`` is how the window opens one (the
-composition root's). Imports only the standard library and core models (scour's, the journal's,
-the overview's types and the settings for type checking only).
+composition root's); ``IndexSnapshots`` keeps built search indexes between runs. Imports only
+the standard library, numpy's types and core models (scour's, the journal's, the overview's
+types and the settings for type checking only).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy.typing as npt
 
 from explorer.core.models import (
     DEFAULT_SCOPE,
@@ -284,6 +287,24 @@ class RecallJournal(Protocol):
 
     async def get(self, call_id: int) -> RecallCall | None:
         """One call in full, or ``None`` when it is not (or no longer) in the journal."""
+        ...
+
+
+class IndexSnapshots(Protocol):
+    """Search indexes built from a store, kept between runs as named flat arrays.
+
+    ``key`` names exactly what an index was built from (the store's stamp, the scope, the
+    parameters), so a snapshot is only ever read back for the data it describes. Both calls
+    are blocking (run them in a thread); neither raises: a snapshot that cannot be read is
+    missing, one that cannot be written is skipped.
+    """
+
+    def load(self, kind: str, key: str) -> Mapping[str, npt.NDArray[Any]] | None:
+        """The arrays saved under ``kind`` and ``key``, or ``None``."""
+        ...
+
+    def save(self, kind: str, key: str, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
+        """Keep ``arrays`` under ``kind`` and ``key``, replacing older snapshots of ``kind``."""
         ...
 
 

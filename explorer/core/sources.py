@@ -497,15 +497,18 @@ async def _vector_refusal(chunks: object, embedder: Embedder | None) -> str | No
 async def _indexed_search(
     cache: LexicalIndexCache, store: ScopeChunks, query: MemoryQuery, scope: str | None, k: int
 ) -> list[ChunkHit]:
-    """The lexical route over the scope's cached contextual BM25 index (domain applied after)."""
+    """The lexical route over the scope's cached contextual BM25 index, its chunks read by id
+    (the index keeps positions and ids, not the chunks; one deleted meanwhile is left out)."""
     index = await cache.index(store, scope)
-    wanted = len(index) if query.domain is not None else k
-    found = [
-        ChunkHit(chunk=chunk, lexical=score)
-        for chunk, score in index.search(query.text, wanted)
-        if query.domain is None or query.domain in chunk.domains
+    ranked = index.ranked(query.text, k, domain=query.domain)
+    if not ranked:
+        return []
+    chunks = {chunk.id: chunk for chunk in await store.get([index.ids[p] for p, _ in ranked])}
+    return [
+        ChunkHit(chunk=chunks[index.ids[position]], lexical=score)
+        for position, score in ranked
+        if index.ids[position] in chunks
     ]
-    return found[:k]
 
 
 class GraphAssociations:

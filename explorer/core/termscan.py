@@ -16,8 +16,11 @@ re-reads only records whose stamp changed, so a write invalidates its entry by i
 are read before bodies, so a write racing a read can only make an entry look stale, never make a
 stale body look current. A store that also offers ``version(agent, tenant)`` (a stamp of all its
 records, changed by any write) spares even the stamps: while the version stands, the records
-listed under it are reused as they are. Cache updates happen between awaits on the event loop
-thread, so concurrent tasks may at worst parse a record twice. Imports only the standard library
+listed under it are reused as they are. With ``IndexSnapshots`` the searchable listing of a
+version is saved, and a later run under the same version loads it instead of reading and parsing
+every record; it then reads only the records it returns (one written since is read as it is now,
+one removed is left out). Cache updates happen between awaits on the event loop thread, so
+concurrent tasks may at worst parse a record twice. Imports only the standard library, numpy
 and core.
 
 Record fields read (JSON object): ``name`` (required), ``description``, ``body``, ``type``,
@@ -35,11 +38,14 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from explorer.core.ports import ConceptStore
+from explorer.core import snapshot
+from explorer.core.ports import ConceptStore, IndexSnapshots
+from explorer.core.snapshot import pack_texts, unpack_texts
 from explorer.core.text import SCAN_STOP_WORDS, key_words, words
 
 IntArray = npt.NDArray[np.int32]
@@ -149,6 +155,8 @@ def parse_record(raw: str, name: str) -> ConceptRecord | None:
 
 
 _SEPARATOR = "\x00"  # never inside a term, so no match can span two words
+_FIELD_NAMES = ("name", "description", "body")
+_FIELD_WEIGHTS = (NAME_WEIGHT, DESCRIPTION_WEIGHT, BODY_WEIGHT)
 _NO_RECORDS: IntArray = np.zeros(0, dtype=np.int32)
 
 
@@ -177,6 +185,23 @@ class _FieldIndex:
         self._records = np.fromiter(
             itertools.chain.from_iterable(listed.values()), np.int32, self._ends[-1]
         )
+
+    def arrays(self, prefix: str) -> dict[str, npt.NDArray[Any]]:
+        return {
+            f"{prefix}_words": np.frombuffer(self._words.encode("utf-8"), dtype=np.uint8),
+            f"{prefix}_starts": np.array(self._starts, dtype=np.int64),
+            f"{prefix}_ends": np.array(self._ends, dtype=np.int64),
+            f"{prefix}_records": self._records,
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]], prefix: str) -> _FieldIndex:
+        index = cls.__new__(cls)
+        index._words = arrays[f"{prefix}_words"].tobytes().decode("utf-8")
+        index._starts = arrays[f"{prefix}_starts"].tolist()
+        index._ends = arrays[f"{prefix}_ends"].tolist()
+        index._records = np.asarray(arrays[f"{prefix}_records"], dtype=np.int32)
+        return index
 
     def records_with(self, term: str) -> IntArray:
         """Positions of the records whose field contains ``term``, each once."""
@@ -212,6 +237,24 @@ class _Haystack:
         self.seen = np.fromiter(
             (r.seen_at.timestamp() if r.seen_at else math.nan for r in records), float, self.size
         )
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        found = {"confidence": self.confidence, "seen": self.seen}
+        for (_, field), prefix in zip(self._fields, _FIELD_NAMES, strict=True):
+            found.update(field.arrays(prefix))
+        return found
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> _Haystack:
+        haystack = cls.__new__(cls)
+        haystack.confidence = np.asarray(arrays["confidence"], dtype=np.float64)
+        haystack.seen = np.asarray(arrays["seen"], dtype=np.float64)
+        haystack.size = len(haystack.confidence)
+        haystack._fields = [
+            (weight, _FieldIndex.from_arrays(arrays, prefix))
+            for weight, prefix in zip(_FIELD_WEIGHTS, _FIELD_NAMES, strict=True)
+        ]
+        return haystack
 
     def totals(self, terms: Sequence[str]) -> IntArray:
         """Each record's weighted term overlap (0 for most)."""
@@ -255,26 +298,62 @@ class ScanResult:
 _Entry = tuple[str, ConceptRecord | None]
 
 
+@dataclass(frozen=True, slots=True)
+class _Listing:
+    """One agent's searchable records: their store names in scan order, the haystack, and the
+    parsed records when in hand (a listing loaded from a snapshot reads its hits by name)."""
+
+    names: list[str]
+    unreadable: list[str]
+    haystack: _Haystack
+    records: list[ConceptRecord] | None = None
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        return {
+            "names": pack_texts(self.names),
+            "unreadable": pack_texts(self.unreadable),
+            **self.haystack.arrays(),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> _Listing:
+        names, unreadable = unpack_texts(arrays["names"]), unpack_texts(arrays["unreadable"])
+        listing = cls(names, unreadable, _Haystack.from_arrays(arrays))
+        if len(listing.names) != listing.haystack.size:
+            raise ValueError("concept scan arrays do not describe one listing")
+        return listing
+
+
 class TermScan:
     """The scan with its read cache; one instance may live for the whole app.
 
     The store may be bound at construction or passed to each ``search`` (so the cache survives
-    a reconnect that replaces the store object; the stamps still decide what is current).
+    a reconnect that replaces the store object; the stamps still decide what is current). With
+    ``snapshots``, a listing built under a store version is saved and a later run under the
+    same version loads it instead of reading and parsing every record; such a listing keeps no
+    parsed records and reads the few it returns by name.
     """
 
+    KIND = "concepts"
+
     def __init__(
-        self, store: ConceptStore | None = None, *, clock: Callable[[], datetime] | None = None
+        self,
+        store: ConceptStore | None = None,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        snapshots: IndexSnapshots | None = None,
     ) -> None:
         self._store = store
         self._clock = clock or (lambda: datetime.now(UTC))
+        self._snapshots = snapshots
         self._cache: dict[tuple[str, str | None], dict[str, _Entry]] = {}
-        # Per (agent, tenant): the store's version and the records read under it, searchable.
-        self._listed: dict[
-            tuple[str, str | None], tuple[str, list[ConceptRecord], list[str], _Haystack]
-        ] = {}
+        # Per (agent, tenant): the store's version and the listing read under it.
+        self._listed: dict[tuple[str, str | None], tuple[str, _Listing]] = {}
         self.parses = 0
-        #: Searchable record sets built so far (a changed memory rebuilds its agent's set).
+        #: Searchable record sets built so far (a changed memory rebuilds its agent's set), and
+        #: loaded from snapshots.
         self.builds = 0
+        self.loads = 0
 
     async def search(
         self,
@@ -293,7 +372,8 @@ class TermScan:
         terms = tokenize(query)
         if not terms or top_k <= 0:
             return ScanResult(terms=terms)
-        records, unreadable, haystack = await self._records(source, agent, tenant)
+        listing = await self._listing(source, agent, tenant)
+        haystack = listing.haystack
         moment = now or self._clock()
         moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
         best = TERM_WEIGHT * len(terms)
@@ -315,10 +395,15 @@ class TermScan:
             near = scores >= kth
             matched, scores = matched[near], scores[near]
         order = np.lexsort((matched, -scores))[:top_k]
+        positions = [int(matched[index]) for index in order]
         hits = []
-        for index in order:
-            position = int(matched[index])
-            record = records[position]
+        for position, record in zip(
+            positions,
+            await self._hit_records(listing, positions, source, agent, tenant),
+            strict=True,
+        ):
+            if record is None:
+                continue  # removed or rewritten unreadable since the listing was made
             weight = int(totals[position])
             factor = recency_factor(record.seen_at, moment)
             hits.append(
@@ -333,13 +418,26 @@ class TermScan:
             )
         return ScanResult(
             hits=tuple(hits),
-            unreadable=tuple(unreadable),
+            unreadable=tuple(listing.unreadable),
             terms=terms,
         )
 
-    async def _records(
-        self, store: ConceptStore, agent: str, tenant: str | None
-    ) -> tuple[list[ConceptRecord], list[str], _Haystack]:
+    async def _hit_records(
+        self,
+        listing: _Listing,
+        positions: Sequence[int],
+        store: ConceptStore,
+        agent: str,
+        tenant: str | None,
+    ) -> list[ConceptRecord | None]:
+        if listing.records is not None:
+            return [listing.records[position] for position in positions]
+        names = [listing.names[position] for position in positions]
+        bodies = await store.read(agent, names, tenant) if names else {}
+        self.parses += len(bodies)
+        return [parse_record(bodies[name], name) if name in bodies else None for name in names]
+
+    async def _listing(self, store: ConceptStore, agent: str, tenant: str | None) -> _Listing:
         # A store with a table-wide version lets an unchanged memory skip listing every stamp;
         # it is read first, so a write racing the listing can only cost an extra listing.
         versioned = getattr(store, "version", None)
@@ -347,22 +445,38 @@ class TermScan:
         key = (agent, tenant)
         listed = self._listed.get(key)
         if version is not None and listed is not None and listed[0] == version:
-            return listed[1], listed[2], listed[3]
-        records, unreadable = await self._stamped_records(store, agent, tenant)
-        # Indexing tens of thousands of records takes a while; other queries keep the loop.
-        haystack = await asyncio.to_thread(_Haystack, records)
-        self.builds += 1
+            return listed[1]
+        snapshot_key = f"{agent!r} {tenant!r} {version}"
+        listing = await asyncio.to_thread(self._load, snapshot_key) if version else None
+        if listing is not None:
+            self.loads += 1
+        else:
+            records, names, unreadable = await self._stamped_records(store, agent, tenant)
+            # Indexing tens of thousands of records takes a while; other queries keep the loop.
+            haystack = await asyncio.to_thread(_Haystack, records)
+            listing = _Listing(names, unreadable, haystack, records)
+            self.builds += 1
+            if version is not None and self._snapshots is not None:
+                await asyncio.to_thread(
+                    self._snapshots.save, self.KIND, snapshot_key, listing.arrays()
+                )
         if version is not None:
-            self._listed[key] = (version, records, unreadable, haystack)
-        return records, unreadable, haystack
+            # Kept without its records, as a later start loads it: one way to read the hits.
+            kept = _Listing(listing.names, listing.unreadable, listing.haystack)
+            self._listed[key] = (version, kept if self._snapshots is not None else listing)
+        return listing
+
+    def _load(self, key: str) -> _Listing | None:
+        return snapshot.load(self._snapshots, self.KIND, key, _Listing.from_arrays)
 
     async def _stamped_records(
         self, store: ConceptStore, agent: str, tenant: str | None
-    ) -> tuple[list[ConceptRecord], list[str]]:
+    ) -> tuple[list[ConceptRecord], list[str], list[str]]:
+        """The readable records in store order, their store names, and the unreadable names."""
         names = await store.names(agent, tenant)
         if not names:
             self._cache.pop((agent, tenant), None)
-            return [], []
+            return [], [], []
         stamps = await store.updated_at(agent, names, tenant)
         bucket = self._cache.setdefault((agent, tenant), {})
         # This call's own view: entries are taken out of the shared cache before any await, so a
@@ -390,6 +504,7 @@ class TermScan:
         for name in [key for key in bucket if key not in wanted]:
             del bucket[name]
         records: list[ConceptRecord] = []
+        record_names: list[str] = []
         unreadable: list[str] = []
         for name in names:
             found = mine.get(name)
@@ -399,4 +514,5 @@ class TermScan:
                 unreadable.append(name)
             else:
                 records.append(found[1])
-        return records, unreadable
+                record_names.append(name)
+        return records, record_names, unreadable

@@ -126,7 +126,7 @@ _TIME_SPAN = "SELECT min(ts), max(ts) FROM chunks"
 # The stamp for index caches: a version statement triggers bump whenever rows of chunks change, so
 # any added, changed or removed chunk changes it and reading it is one row lookup (a count or
 # hash over the scope's rows costs a scan of them on every query).
-_VERSION = "SELECT version FROM chunks_version"
+_VERSION = "SELECT version, epoch FROM chunks_version"
 # Parameter 1 is the scope (or NULL).
 _SCOPE_WHERE = "($1::text IS NULL OR scope = $1::text OR starts_with(scope, $1::text || '/'))"
 _SCOPE_CHUNKS = (
@@ -333,7 +333,7 @@ class PgChunkStore:
         """Changes whenever a chunk is written, so whenever one in ``scope`` is (``None``: all)."""
         self._plain_scope(scope)
         row = await self._run(lambda c: c.fetchrow(_VERSION), "read")
-        return f"v{int(row[0]) if row is not None else 0}"
+        return f"{row[1]}:v{int(row[0])}" if row is not None else "v0"
 
     async def scope_chunks(self, scope: str | None) -> list[Chunk]:
         """Every chunk in ``scope`` and below it, in conversation order (``None``: all)."""

@@ -44,7 +44,7 @@ CREATE INDEX IF NOT EXISTS concepts_order_idx ON concepts (tenant, agent, seq);
 """ + version_counter_sql("concepts")
 # Bumped by statement triggers whenever rows change, so readers can tell in one row lookup whether
 # anything changed since they last looked.
-_VERSION = "SELECT version FROM concepts_version"
+_VERSION = "SELECT version, epoch FROM concepts_version"
 _AGENTS = (
     "SELECT DISTINCT agent FROM concepts "
     "WHERE $1 = '' OR agent = $1 OR starts_with(agent, $1 || '/') ORDER BY agent"
@@ -156,7 +156,7 @@ class PgConceptStore:
         """A stamp of the whole concept table: it changes whenever any record is written."""
         _key(agent, tenant)
         row = await self._run(lambda c: c.fetchrow(_VERSION), "read")
-        return f"v{int(row[0]) if row is not None else 0}"
+        return f"{row[1]}:v{int(row[0])}" if row is not None else "v0"
 
     async def names(self, agent: str, tenant: str | None = None) -> list[str]:
         tenant_key, agent_key = _key(agent, tenant)

@@ -26,13 +26,17 @@ def version_counter_sql(table: str) -> str:
     """DDL for ``<table>_version``: one row bumped by statement triggers whenever rows change.
 
     Readers compare it with the value they last saw, so "did anything change?" costs one lookup.
-    ``table`` is one of this module's own table names, never user text.
+    ``epoch`` is drawn at random when the row is made, so a count from another database (or from
+    this table dropped and made again) never passes for this one: search indexes saved between
+    runs are keyed by both. ``table`` is one of this module's own table names, never user text.
     """
     return f"""
 CREATE TABLE IF NOT EXISTS {table}_version (
     one boolean PRIMARY KEY DEFAULT true CHECK (one),
     version bigint NOT NULL
 );
+ALTER TABLE {table}_version ADD COLUMN IF NOT EXISTS epoch text NOT NULL
+    DEFAULT gen_random_uuid()::text;
 INSERT INTO {table}_version (one, version) VALUES (true, 0) ON CONFLICT DO NOTHING;
 CREATE OR REPLACE FUNCTION {table}_bump_version() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$

@@ -1,0 +1,44 @@
+"""Indexes kept as flat arrays (``ports.IndexSnapshots``): the helpers the index modules share.
+
+``pack_texts`` puts a list of strings into one UTF-8 byte array (NUL between them: no term,
+chunk id or concept name holds one) and ``unpack_texts`` reads it back. ``load`` reads a
+snapshot through an index's own reader and treats one of another shape as missing, so a
+snapshot can only ever save a build, never change an answer. Imports numpy and core ports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from explorer.core.ports import IndexSnapshots
+
+SEPARATOR = "\x00"
+Arrays = Mapping[str, npt.NDArray[Any]]
+T = TypeVar("T")
+
+
+def pack_texts(texts: Sequence[str]) -> npt.NDArray[np.uint8]:
+    return np.frombuffer(SEPARATOR.join(texts).encode("utf-8"), dtype=np.uint8)
+
+
+def unpack_texts(packed: npt.NDArray[np.uint8]) -> list[str]:
+    text = packed.tobytes().decode("utf-8")
+    return text.split(SEPARATOR) if text else []
+
+
+def load(
+    snapshots: IndexSnapshots | None, kind: str, key: str, read: Callable[[Arrays], T]
+) -> T | None:
+    """``read`` of the snapshot saved under ``kind`` and ``key``; ``None`` when there is none or
+    it does not describe an index ``read`` understands (it is rebuilt, not trusted)."""
+    arrays = snapshots.load(kind, key) if snapshots is not None else None
+    if arrays is None:
+        return None
+    try:
+        return read(arrays)
+    except (KeyError, IndexError, ValueError, UnicodeDecodeError):
+        return None

@@ -1,0 +1,167 @@
+"""Search indexes kept between runs: the file snapshots themselves, and the BM25 index and the
+concept scan loaded from them ranking exactly as the ones built from the records."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explorer.adapters.snapshots import FileSnapshots
+from explorer.core.lexical import LexicalIndex, LexicalIndexCache, LexicalParams
+from explorer.core.models import Chunk
+from explorer.core.termscan import TermScan
+from tests.unit.test_lexical_index import _chunk as plain_chunk
+from tests.unit.test_termscan_version import VersionedStore
+
+WORDS = ("pepper", "puppy", "walks", "sailing", "boat", "painting", "paints", "the", "ünïcode")
+DOMAINS = ("health", "home", "work")
+START = datetime(2024, 1, 1, tzinfo=UTC)
+NOW = datetime(2024, 6, 1, tzinfo=UTC)
+AGENT = "acme/bot"
+
+
+def _chunk(
+    position: int, text: str, minutes: int, conversation: str, domains: tuple[str, ...]
+) -> Chunk:
+    return replace(plain_chunk(position, text, minutes, conversation), domains=domains)
+
+
+def test_a_snapshot_round_trips_and_only_for_its_own_key(tmp_path: Path) -> None:
+    snapshots = FileSnapshots(tmp_path)
+    arrays = {"a": np.arange(5, dtype=np.int32), "b": np.array([0.5, 1.5])}
+    snapshots.save("lexical", "scope v1", arrays)
+    loaded = snapshots.load("lexical", "scope v1")
+    assert loaded is not None and set(loaded) == {"a", "b"}
+    assert loaded["a"].tolist() == [0, 1, 2, 3, 4] and loaded["b"].tolist() == [0.5, 1.5]
+    assert snapshots.load("lexical", "scope v2") is None
+    assert snapshots.load("concepts", "scope v1") is None
+
+
+def test_a_damaged_snapshot_reads_as_missing_and_is_removed(tmp_path: Path) -> None:
+    snapshots = FileSnapshots(tmp_path)
+    snapshots.save("lexical", "k", {"a": np.arange(3)})
+    (saved,) = tmp_path.glob("lexical-*.npz")
+    saved.write_bytes(saved.read_bytes()[:40])
+    assert snapshots.load("lexical", "k") is None
+    assert not saved.exists()
+
+
+def test_a_file_under_the_right_name_with_another_key_is_not_trusted(tmp_path: Path) -> None:
+    snapshots = FileSnapshots(tmp_path)
+    snapshots.save("lexical", "k1", {"a": np.arange(3)})
+    (saved,) = tmp_path.glob("lexical-*.npz")
+    other = FileSnapshots(tmp_path / "other")
+    other.save("lexical", "k2", {"a": np.arange(9)})
+    (foreign,) = (tmp_path / "other").glob("lexical-*.npz")
+    foreign.replace(saved)  # k2's arrays where k1's should be
+    assert snapshots.load("lexical", "k1") is None
+
+
+def test_only_the_newest_snapshots_of_a_kind_stay(tmp_path: Path) -> None:
+    snapshots = FileSnapshots(tmp_path, keep=2)
+    for version in range(4):
+        snapshots.save("lexical", f"v{version}", {"a": np.arange(version + 1)})
+    snapshots.save("concepts", "v0", {"a": np.arange(1)})
+    assert len(list(tmp_path.glob("lexical-*.npz"))) == 2
+    assert snapshots.load("lexical", "v3") is not None
+    assert snapshots.load("concepts", "v0") is not None
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_an_unwritable_directory_skips_the_snapshot(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    snapshots = FileSnapshots(blocked / "indexes")
+    snapshots.save("lexical", "k", {"a": np.arange(3)})  # logged, not raised
+    assert snapshots.load("lexical", "k") is None
+
+
+turns = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join),
+        st.integers(min_value=0, max_value=200),
+        st.sampled_from(("c1", "c2")),
+        st.lists(st.sampled_from(DOMAINS), max_size=2).map(tuple),
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    turns,
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join),
+    st.sampled_from((None, *DOMAINS, "absent")),
+)
+def test_an_index_from_its_arrays_ranks_as_the_built_one(
+    rows: list[tuple[str, int, str, tuple[str, ...]]], query: str, domain: str | None
+) -> None:
+    chunks = [_chunk(i, text, m, conv, doms) for i, (text, m, conv, doms) in enumerate(rows)]
+    params = LexicalParams(session_gap=timedelta(minutes=30))
+    built = LexicalIndex(chunks, params)
+    loaded = LexicalIndex.from_arrays(built.arrays(), params)
+    assert loaded.chunks == () and loaded.ids == built.ids
+    assert loaded.ranked(query, 5, domain=domain) == built.ranked(query, 5, domain=domain)
+    by_id = {chunk.id: chunk for chunk in chunks}
+    expected = [
+        (chunk.id, score)
+        for chunk, score in built.search(query, len(chunks))
+        if domain is None or domain in chunk.domains
+    ][:5]
+    found = [(loaded.ids[p], score) for p, score in loaded.ranked(query, 5, domain=domain)]
+    assert found == expected
+    assert all(domain is None or domain in by_id[i].domains for i, _ in found)
+
+
+class _Chunks:
+    """A scope's chunks behind ``ScopeChunks``, counting full listings."""
+
+    def __init__(self, chunks: list[Chunk], stamp: str) -> None:
+        self.chunks, self.stamp, self.listings = chunks, stamp, 0
+
+    async def scope_stamp(self, scope: str | None) -> str:
+        return self.stamp
+
+    async def scope_chunks(self, scope: str | None) -> list[Chunk]:
+        self.listings += 1
+        return list(self.chunks)
+
+    async def get(self, ids: Sequence[str]) -> list[Chunk]:
+        return [chunk for chunk in self.chunks if chunk.id in ids]
+
+
+async def test_a_later_run_loads_the_index_a_first_run_saved(tmp_path: Path) -> None:
+    chunks = [_chunk(i, text, i, "c1", ()) for i, text in enumerate(WORDS)]
+    store = _Chunks(chunks, "e1:v3")
+    first = LexicalIndexCache(snapshots=FileSnapshots(tmp_path))
+    built = await first.index(store, "s")
+    later = LexicalIndexCache(snapshots=FileSnapshots(tmp_path))
+    loaded = await later.index(store, "s")
+    assert (first.builds, later.builds, later.loads, store.listings) == (1, 0, 1, 1)
+    assert loaded.ranked("pepper boat", 3) == built.ranked("pepper boat", 3)
+    store.stamp = "e1:v4"  # a write: the saved index is for another state
+    await later.index(store, "s")
+    assert later.builds == 1 and store.listings == 2
+
+
+async def test_a_later_run_scans_concepts_from_the_saved_listing(tmp_path: Path) -> None:
+    store = VersionedStore()
+    for name, description in (("Kestrel", "a falcon"), ("Falconry", "keeping falcons")):
+        store.put(AGENT, {"name": name, "description": description, "updated_at": NOW.isoformat()})
+    store.put(AGENT, {"name": "Broken"})
+    await store.upsert(AGENT, [{"name": "Raw", "description": "x"}])
+    first = TermScan(store, clock=lambda: NOW, snapshots=FileSnapshots(tmp_path))
+    built = await first.search(AGENT, "falcon kestrel")
+    later = TermScan(store, clock=lambda: NOW, snapshots=FileSnapshots(tmp_path))
+    loaded = await later.search(AGENT, "falcon kestrel")
+    assert (first.builds, later.builds, later.loads, store.listings) == (1, 0, 1, 1)
+    assert loaded == built and [hit.record.name for hit in loaded.hits] == ["Kestrel", "Falconry"]
+    again = await first.search(AGENT, "falcon kestrel")  # the first run kept the same listing
+    assert again == built and first.builds == 1

@@ -7,10 +7,10 @@ computes the final confidence and salience (``evidence``). The offline extractor
 and no model: speakers become people; capitalised names (seen mid-sentence, or recurring and never
 written in lower case) become named entities typed from evidence (``people.evidence_type``: being
 addressed, kinship and person verbs, suffixes and cues); names that stand for one person
-(vocatives, display handles, a speaker's first name, "Dad" and the named father) are folded into
-one entity whose ``alias_evidence`` says which turn linked each alias (``linking``); recurring
-noun phrases become topics; date phrases become temporal entities resolved against the turn's
-time. Relations are typed facts from the fixed vocabulary of ``relation_rules`` (read by
+(vocatives, display handles, a speaker's first name, "Dad" and the named father, nicknames) are
+folded into one entity whose ``alias_evidence`` says which turn linked each alias (``linking``);
+recurring noun phrases become topics; date phrases become temporal entities resolved against the
+turn's time. Relations are typed facts from the fixed vocabulary of ``relation_rules`` (read by
 ``relations``: verb patterns, kinship and role words, question and answer pairs, negation and
 tense), a speaker's MENTIONS of what they talk about, and CO_OCCURS between names of one turn
 that no fact links, a weak signal and never a fact. Every mention's span covers text equal
@@ -352,8 +352,8 @@ class _Context(PeopleLinks):
         # Only ever seen opening a sentence: a name only if it recurs and does not look like an
         # ordinary word (adverb, participle, contraction) that a sentence happens to start with.
         # Two or more capitalised words in a row ("Project Falcon ships") name something even
-        # at a sentence start.
-        recurring = len(candidate.occurrences) >= 2 or not single
+        # at a sentence start, and so does a word the conversation's people vouch for (``linking``).
+        recurring = len(candidate.occurrences) >= 2 or not single or self._vouched_for(key)
         ordinary = key.endswith(("ly", "ing", "ed")) or "'" in key or "’" in key
         # A word that only ever opens a sentence and stands alone there ("Fine, actually.") is
         # an exclamation, not a name.

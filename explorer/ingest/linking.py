@@ -2,23 +2,29 @@
 
 ``PeopleLinks`` is the part of the offline extractor's per-conversation reading that folds name
 candidates together before entities are built: a name used to address a speaker joins that
-speaker, a display handle joins the full name it spells, and a capitalised "Dad" joins the
-person the same speaker calls their dad by name (the rules are in ``people``). Each fold keeps an
-``AliasEvidence``: the alias, the chunk that said it and why. Imports the standard library, core
-models and ingest helpers.
+speaker, a display handle joins the full name it spells, a capitalised "Dad" joins the person
+the same speaker calls their dad by name (the rules are in ``people``), and a nickname joins the
+one person of the conversation whose given name it can shorten ("Liz" and Elizabeth, "Tom" and
+the speaker Tomás Ruiz; the pairs are in ``given_names``). Each fold keeps an ``AliasEvidence``:
+the alias, the chunk that said it and why. Imports the standard library, core models and ingest
+helpers.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
+from explorer.ingest.given_names import nickname_reason
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.name_reading import Candidate
-from explorer.ingest.people import fold_letters, handle_matches, kin_word
+from explorer.ingest.people import evidence_type, fold_letters, handle_matches, kin_word
 from explorer.ingest.relation_rules import UNIQUE_KIN
 
+# Endings of inflected or derived English words, never taken for a full given name.
+_WORD_ENDINGS = ("s", "ed", "ing", "ly", "ment", "ness", "tion", "able", "ful")
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 
@@ -41,6 +47,45 @@ class PeopleLinks:
     vocatives: dict[str, list[tuple[int, str]]]
     alias_evidence: dict[str, list[AliasEvidence]]
     addressed: Sequence[str | None]
+    _name_label: Callable[[str, Candidate], str | None]
+    lower_seen: Counter[str]
+    # What vouches for a name, gathered once all chunks are read (``_vouched_for``).
+    _name_words: frozenset[str] | None = None
+    _nicknames_here: list[str]
+
+    def _vouched_for(self, key: str) -> bool:
+        """Whether a word seen only once, opening a sentence, is a name by what else is named.
+
+        It is when it is the first or last word of a person's full name here ("Hannah was
+        lovely" after "Dr. Hannah Lee"), or the full form of a person's nickname here ("Adaeze
+        on her birth certificate" of "my sister Ada"), unless it ends like an English word
+        ("Samples" is not Sam's full name).
+        """
+        if self._name_words is None:
+            people = {
+                name: candidate
+                for name, candidate in self.names.items()
+                if evidence_type(name, candidate.votes, candidate.cues) == "person"
+            }
+            self._name_words = frozenset(
+                word
+                for name in people
+                if 2 <= len(words := name.split()) <= 4
+                for word in (words[0], words[-1])
+            )
+            # Only names seen inside a sentence at least as often as in lower case: plainly names.
+            self._nicknames_here = [
+                name
+                for name, candidate in people.items()
+                if " " not in name
+                and candidate.mid_sentence
+                and candidate.mid_sentence >= self.lower_seen[name]
+            ]
+        if key in self._name_words:
+            return True
+        if key.endswith(_WORD_ENDINGS):
+            return False
+        return any(nickname_reason(nick, key) for nick in self._nicknames_here if nick != key)
 
     def _fold_into(self, key: str, target: str, chunk: int, surface: str, reason: str) -> None:
         """Move the name ``key`` into ``target`` (a speaker or a full name) with its evidence."""
@@ -93,6 +138,7 @@ class PeopleLinks:
                     key, handle, occurrence.chunk, surface, f"handle {handle} spells {surface}"
                 )
         self._kin_names(speakers_of)
+        self._nicknames()
 
     def _kin_names(self, speakers_of: list[str]) -> None:
         """A capitalised "Dad" joins the person the same speaker calls their dad by name."""
@@ -127,3 +173,70 @@ class PeopleLinks:
                     f"{surface} is {_best(self.names[target])}",
                 )
                 self.names[target].cues["kin"] += 1
+
+    def _given_names(self) -> dict[str, str]:
+        """The people of the conversation (speakers, person-typed names) and how each is written."""
+        people = {
+            key: name for key, name in self.speakers.items() if speaker_type(name) == "person"
+        }
+        for key, candidate in self.names.items():
+            if key in self.speakers or kin_word(key) is not None or len(key.split()) > 4:
+                continue
+            if self._name_label(key, candidate) is None:
+                continue
+            if evidence_type(key, candidate.votes, candidate.cues) == "person":
+                people[key] = _best(candidate)
+        return people
+
+    def _nicknames(self) -> None:
+        """A one-word name joins the one person whose given name it can shorten, and only then."""
+        people = self._given_names()
+        first_words = {key.split()[0] for key in people if " " in key}
+        claims: dict[str, list[tuple[str, str]]] = {}  # short key → (full key, reason)
+        for short in people:
+            # A speaker's nickname for someone else is not theirs to give away, and a word that
+            # is someone's first name here is theirs (``short_names`` folds it).
+            if " " in short or short in self.speakers or short in first_words:
+                continue
+            found = [
+                (full, reason)
+                for full, written in people.items()
+                if full != short and (reason := nickname_reason(people[short], written.split()[0]))
+            ]
+            # "Tomás" alone and "Tomás Ruiz" are one person, not two candidates.
+            claims[short] = [
+                (full, reason)
+                for full, reason in found
+                if not any(other != full and other.split()[0] == full for other, _ in found)
+            ]
+        claimed: dict[str, int] = {}
+        for targets in claims.values():
+            for full, _reason in targets:
+                claimed[full] = claimed.get(full, 0) + 1
+        for short, targets in sorted(claims.items()):
+            if len(targets) != 1 or claimed[targets[0][0]] != 1:
+                continue  # two people it could be, or two nicknames for one name: no merge
+            full, reason = targets[0]
+            if short not in self.names or (full not in self.names and full not in self.speakers):
+                continue
+            # A speaker who uses the nickname themselves is speaking of someone else.
+            by = {
+                normalise_name(self.chunks[o.chunk].speaker) for o in self.names[short].occurrences
+            }
+            if full in by:
+                continue
+            self._fold_nickname(short, full, people, reason)
+
+    def _fold_nickname(self, short: str, full: str, people: dict[str, str], reason: str) -> None:
+        # The id stays that of a speaker or a full name; between two lone given names, of the one
+        # the conversation uses more, so its other conversations' mentions land on the same node.
+        moved, into = short, full
+        if full not in self.speakers and " " not in full and full in self.names:
+            used = len(self.names[full].occurrences), len(full)
+            if (len(self.names[short].occurrences), len(short)) > used:
+                moved, into = full, short
+        occurrence = self.names[moved].occurrences[0]
+        surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+        why = "short for" if reason == "beginning" else "a nickname of"
+        said = f"{people[short]} is {why} {people[full]}"
+        self._fold_into(moved, into, occurrence.chunk, surface, said)

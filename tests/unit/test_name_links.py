@@ -1,0 +1,112 @@
+"""People linked across names: nicknames, handles addressed by a first name, names vouched for.
+
+Each test is a small chat with its own names (none of them from the demo) and the aliases and
+evidence it must give, or the merge it must not make.
+"""
+
+from __future__ import annotations
+
+from explorer.core.models import Chunk
+from explorer.ingest.evidence import combine
+from explorer.ingest.extractor import extract_offline
+from explorer.ingest.given_names import nickname_reason
+from explorer.ingest.short_names import merge_short_names
+from tests.unit.test_typed_facts import chat, entity
+
+
+def names(chunks: list[Chunk]) -> set[str]:
+    return {e.name for e in extract_offline(chunks).entities}
+
+
+def test_nickname_pairs_come_from_the_list_or_a_beginning() -> None:
+    assert nickname_reason("Liz", "Elizabeth") == "listed"
+    assert nickname_reason("Kate", "Katherine") == "listed"
+    assert nickname_reason("Tom", "Tomás") == "beginning"  # accent-folded
+    assert nickname_reason("Ife", "Ifeoma") == "beginning"
+    # The list pairs Lena with Helen, but two such names are more often two people.
+    assert nickname_reason("Lena", "Helen") is None
+    assert nickname_reason("Ada", "Adam") is None  # one letter longer: another name
+    assert nickname_reason("Jo", "Jonah") is None  # too short to be a beginning, not listed
+    assert nickname_reason("Elizabeth", "Liz") is None  # the nickname comes first
+    assert nickname_reason("Kate", "Kate") is None
+
+
+def test_a_nickname_joins_the_full_name_it_shortens_with_its_evidence() -> None:
+    turns = chat(
+        ("jo", "My colleague Elizabeth Hart is leading the audit this year."),
+        ("sam", "Oh nice, I met Liz at the offsite. She was great."),
+    )
+    hart = entity(extract_offline(turns), "Elizabeth Hart")
+    assert "Liz" in hart.aliases
+    (said,) = [item for item in hart.alias_evidence if item.alias == "Liz"]
+    assert said.chunk_id == turns[1].id
+    assert said.reason == "Liz is a nickname of Elizabeth Hart"
+
+
+def test_a_nickname_of_a_speaker_joins_the_speaker() -> None:
+    turns = chat(
+        ("Tomás Ruiz", "The landlord finally called back about the boiler."),
+        ("Ines", "Good. Marta said Tom always gets them to answer in the end."),
+    )
+    speaker = entity(extract_offline(turns), "Tomás Ruiz")
+    assert "Tom" in speaker.aliases
+    assert any(item.reason == "Tom is short for Tomás Ruiz" for item in speaker.alias_evidence)
+
+
+def test_a_speaker_using_the_nickname_speaks_of_someone_else() -> None:
+    turns = chat(
+        ("Tomás Ruiz", "I asked Tom from upstairs to water the plants."),
+        ("Ines", "Nice of him."),
+    )
+    assert "Tom" in names(turns)
+
+
+def test_an_ambiguous_nickname_merges_nothing() -> None:
+    # "Alex" could be either Alexander or Alexandra: neither gets it.
+    both = chat(
+        ("jo", "Alexander Reid and Alexandra Moss both applied for the lab role."),
+        ("sam", "I hope Alex gets it, they deserve it."),
+    )
+    assert "Alex" in names(both)
+    # Two nicknames that could each be Elizabeth: she takes neither.
+    two = chat(
+        ("jo", "Elizabeth Hart is chairing today."),
+        ("sam", "Then Liz and Beth can both skip the prep."),
+    )
+    assert {"Liz", "Beth"} <= names(two)
+
+
+def test_a_full_name_said_once_at_a_sentence_start_joins_the_nickname() -> None:
+    turns = chat(
+        ("Rui", "My cousin Ife is visiting next week. Ifeoma on her passport, but nobody uses it."),
+        ("Assistant", "How long is Ife staying?"),
+    )
+    cousin = entity(extract_offline(turns), "Ife")
+    assert "Ifeoma" in cousin.aliases
+    assert cousin.alias_evidence[0].reason == "Ife is short for Ifeoma"
+
+
+def test_a_word_opening_one_sentence_needs_a_name_to_vouch_for_it() -> None:
+    first = chat(("Noor", "We saw Dr. Farah Haddad about the rash."), conversation="a")
+    second = chat(("Noor", "Farah was brilliant with him, as always."), conversation="b")
+    extracted = [extract_offline(first), extract_offline(second + first)]
+    merged = merge_short_names(combine(extracted))
+    assert "Farah" in entity(merged, "Farah Haddad").aliases
+    # Nothing vouches for a lone opening word in the other conversation, or for one that ends
+    # like an English word.
+    assert "Farah" not in names(second)
+    lab = chat(("Noor", "Sam will run the tests at the lab today. Samples arrive at noon."))
+    assert "Samples" not in names(lab)
+
+
+def test_a_handle_addressed_by_a_first_name_takes_it_and_the_full_name() -> None:
+    turns = chat(
+        ("tobes", "Hey Kate! Is Kate Williams on the booking too?"),
+        ("kate_w", "Yes, the table is under my name."),
+        ("tobes", "Thanks, Kate."),
+    )
+    handle = entity(extract_offline(turns), "kate_w")
+    assert {"Kate", "Kate Williams"} <= set(handle.aliases)
+    reasons = {item.alias: item.reason for item in handle.alias_evidence}
+    assert reasons["Kate"] == "addressed as Kate by tobes"
+    assert reasons["Kate Williams"] == "handle kate_w spells Kate Williams"

@@ -13,6 +13,7 @@ and core text.
 from __future__ import annotations
 
 import math
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -161,6 +162,7 @@ def search_terms(text: str, *, max_terms: int = 32) -> list[str]:
     return key_words(str.__str__(text), SEARCH_STOP_WORDS)[:max_terms]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def light_stem(word: str) -> str:
     """``core.text.stem`` for prefix matching, so "engines" and "engine" meet when scoring."""
     return stem(word, for_prefix=True)

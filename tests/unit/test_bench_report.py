@@ -42,7 +42,7 @@ def _figures(warm_p50: float, errors: int) -> dict[str, object]:
         "scour": block,
         "floor": {**block, "p50": 5.0, "embed": block, "graph": block, "vector": block},
         "ratio_p50": warm_p50 / 5.0,
-        "cold": {**block, "n": 5},
+        "cold": {**block, "n": 5, "first": 700.0},
         "warm": {**block, "shares_p50": {"kg": 0.5}, "parts_p50": {"kg": 4.0}},
         "concurrency": {"32": {**block, "qps": 9.0, "errors": errors}},
         "activation": {"largest": []},
@@ -55,6 +55,7 @@ def test_targets_pass_and_miss_and_skip_ingest_below_seed_scale() -> None:
     rows = {row["key"]: row for row in targets(figures)}
     assert rows["warm_p50"]["pass"] is False
     assert rows["warm_p95"]["pass"] is True
+    assert rows["first_query"]["measured"] == 700.0 and rows["first_query"]["pass"] is False
     assert rows["c32_errors"]["pass"] is False
     assert rows["ingest_s"]["measured"] is None and rows["ingest_s"]["pass"] is None
     figures["targets"] = list(rows.values())

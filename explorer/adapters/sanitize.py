@@ -12,8 +12,8 @@ and core text.
 
 from __future__ import annotations
 
-import math
 import functools
+import math
 import re
 from collections.abc import Mapping, Sequence
 

@@ -5,8 +5,8 @@ Two forms, written here once. The record forms (``chunk_to_json``, ``entity_to_j
 models; recall cases store them. The answer forms (``chunk_fields``, ``entity_fields``,
 ``relationship_fields``) are what scour's JSON shows of a chunk, an entity (with some of its
 provenance) and a relation seen from one of its ends; they are one-way. Times are ISO 8601
-strings or ``null``; a malformed time raises ``InvalidArgument``. Imports only the standard
-library and core models and errors.
+strings or ``null``; a malformed time raises ``InvalidArgument``. ``indented_json`` writes an
+answer. Imports the standard library, orjson and core models and errors.
 """
 
 from __future__ import annotations
@@ -15,10 +15,23 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import orjson
+
 from explorer.core.errors import InvalidArgument
 from explorer.core.models import Chunk, Entity, MemoryLayer, Mention, Neighbour, Relation
 
 JsonDict = dict[str, Any]
+
+
+def indented_json(value: Any) -> str:
+    """``value`` as the indented JSON answers are given in (two spaces, UTF-8 text as it is).
+
+    orjson writes it ten times faster than the standard library's pure-Python indenting encoder;
+    anything it does not know is written as its ``str``.
+    """
+    return orjson.dumps(
+        value, default=str, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+    ).decode()
 
 
 def iso(moment: datetime | None) -> str | None:

@@ -17,7 +17,6 @@ Imports only the standard library and core.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -38,7 +37,7 @@ from explorer.core.candidates import (
     SourcesUnavailable,
     dropped_route,
 )
-from explorer.core.codec import chunk_fields, entity_fields, relationship_fields
+from explorer.core.codec import chunk_fields, entity_fields, indented_json, relationship_fields
 from explorer.core.coordinator import CoordinatedRetrieval, RetrievalCoordinator, decide
 from explorer.core.credit import ChunkCredit
 from explorer.core.errors import MemoryUnavailable, StoreUnavailable
@@ -327,7 +326,7 @@ class ScourResult:
         return body
 
     def to_json(self) -> str:
-        return json.dumps(self.to_json_dict(), indent=2, ensure_ascii=False)
+        return indented_json(self.to_json_dict())
 
 
 def scour_failure(query: object, error: str) -> dict[str, Any]:

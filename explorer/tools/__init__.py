@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import json
 import logging
 import pkgutil
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from explorer.core.codec import indented_json
 from explorer.core.errors import InvalidArgument
 
 CORE_MEMORY = 1 << 1
@@ -55,7 +55,7 @@ def privilege_bits(names: str) -> int:
 
 def error_json(message: str, **extra: Any) -> str:
     """The error object every tool returns instead of raising."""
-    return json.dumps({"success": False, "error": message, **extra}, indent=2, ensure_ascii=False)
+    return indented_json({"success": False, "error": message, **extra})
 
 
 @functools.cache

@@ -8,8 +8,7 @@ scope names alone say whose memories are held. Imports the tool registry's types
 
 from __future__ import annotations
 
-import json
-
+from explorer.core.codec import indented_json
 from explorer.core.errors import ExplorerError
 from explorer.ingest.stats import memory_stats
 from explorer.tools import CORE_MEMORY, ToolContext, error_json
@@ -31,4 +30,4 @@ async def run(ctx: ToolContext | None = None) -> str:
         figures = await memory_stats(ctx.memory)
     except ExplorerError as error:
         return error_json(f"memory_stats failed: {error}")
-    return json.dumps({"success": True, **figures}, indent=2, ensure_ascii=False, default=str)
+    return indented_json({"success": True, **figures})

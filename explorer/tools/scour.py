@@ -12,11 +12,11 @@ tool registry's types only.
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import UTC, datetime
 from typing import Any
 
+from explorer.core.codec import indented_json
 from explorer.core.compact import compact_answer
 from explorer.core.errors import ExplorerError, InvalidArgument
 from explorer.core.journal import recall_call
@@ -77,7 +77,7 @@ async def run(
     full = result.to_json_dict() if result is not None else failure
     compact = compact_answer(full)
     await _journal(ctx, arguments, compact, result, full)
-    return json.dumps(full if explain is True else compact, indent=2, ensure_ascii=False)
+    return indented_json(full if explain is True else compact)
 
 
 async def _recall(

@@ -405,6 +405,9 @@ class StoreMemoryService:
     async def detach_alias(self, entity_id: str, alias: str) -> bool:
         return await self._graph().detach_alias(entity_id, alias)
 
+    async def allow_alias(self, entity_id: str, alias: str) -> bool:
+        return await self._graph().allow_alias(entity_id, alias)
+
     async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
         links = await self._graph().entities_in_chunks(chunk_ids)
         return {chunk: list(entities) for chunk, entities in links.items()}

@@ -455,6 +455,12 @@ class MemoryService(Protocol):
         False when the entity does not carry it; a read-only memory raises ``ReadOnlyStore``."""
         ...
 
+    async def allow_alias(self, entity_id: str, alias: str) -> bool:
+        """Forget that the user detached ``alias`` from the entity (the graph store's
+        ``allow_alias``): later imports may merge it again; it does not come back by itself.
+        False when the entity does not refuse it; a read-only memory raises ``ReadOnlyStore``."""
+        ...
+
     async def recent_calls(self, after: int = 0, limit: int = 100) -> list[RecallSummary]:
         """The recall journal's newest calls above ``after``, oldest first."""
         ...

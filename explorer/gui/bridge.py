@@ -4,10 +4,10 @@
 messages) through the ``ServiceFactory`` it is handed, on a service thread with its own loop (the
 drivers parse replies in Python, which must not freeze the window; see ``service_thread``), runs
 queries with latest-wins cancellation, fetches neighbourhoods, entities and mention chunks, detaches
-aliases (undoing a merge), runs layouts on a worker thread, keeps per-half health
-(``store_health``), and shuts everything down in order. It speaks to the memory only through
-``core.ports.MemoryService`` and hands widgets typed answers (``ScourResult`` inside a
-``QueryOutcome``). Widgets call its plain methods and listen to its signals; they never await.
+aliases (undoing a merge) and allows detached ones again, runs layouts on a worker thread, keeps
+per-half health (``store_health``), and shuts everything down in order. It speaks to the memory
+only through ``core.ports.MemoryService`` and hands widgets typed answers (``ScourResult`` inside
+a ``QueryOutcome``). Widgets call its plain methods and listen to its signals; they never await.
 Failures become signals (``query_failed``, ``error_occurred``), never exceptions in a slot. Imports
 Qt, asyncio, the standard library, core types and the GUI's plain modules; never the service, an
 adapter or ingest.
@@ -86,6 +86,8 @@ class ServiceBridge(QObject):
     entities_ready = Signal(list)  # Entity values asked for by id
     alias_detached = Signal(str, str, bool)  # entity id, alias, whether the store removed it
     alias_detach_failed = Signal(str, str, str)  # entity id, alias, why (a read-only memory)
+    alias_allowed = Signal(str, str, bool)  # entity id, alias, whether a refusal was dropped
+    alias_allow_failed = Signal(str, str, str)  # entity id, alias, why (a read-only memory)
     layout_ready = Signal(object)  # LayoutResult
     health_changed = Signal(dict)  # half -> "ok" or what is wrong
     overview_ready = Signal(object)  # MemoryOverview
@@ -159,6 +161,11 @@ class ServiceBridge(QObject):
         """The policy the next query (and a re-run) runs under."""
         if self._memory is not None:
             self._memory.policy = policy
+
+    @property
+    def read_only(self) -> bool:
+        """True when the open memory is only ever read (a graphiti graph): no alias changes."""
+        return self._memory is not None and self._memory.read_only
 
     @property
     def ready(self) -> bool:
@@ -450,23 +457,48 @@ class ServiceBridge(QObject):
     def detach_alias(self, entity_id: str, alias: str) -> None:
         """Undo a merge: take ``alias`` off the entity in the graph store; the answer comes as
         ``alias_detached``, or ``alias_detach_failed`` when the memory refuses (read-only)."""
-        if not self.ready:
-            return
-        memory = self._service()
+        if self.ready:
+            memory = self._service()
+            self._change_alias(
+                lambda: memory.detach_alias(entity_id, alias),
+                lambda done: self.alias_detached.emit(entity_id, alias, done),
+                lambda why: self.alias_detach_failed.emit(entity_id, alias, why),
+            )
 
-        async def detach() -> None:
+    def allow_alias(self, entity_id: str, alias: str) -> None:
+        """Forget that the user detached ``alias`` from the entity, so later imports may merge
+        it again; the answer comes as ``alias_allowed``, or ``alias_allow_failed`` when the
+        memory refuses (read-only)."""
+        if self.ready:
+            memory = self._service()
+            self._change_alias(
+                lambda: memory.allow_alias(entity_id, alias),
+                lambda done: self.alias_allowed.emit(entity_id, alias, done),
+                lambda why: self.alias_allow_failed.emit(entity_id, alias, why),
+            )
+
+    def _change_alias(
+        self,
+        change: Callable[[], Awaitable[bool]],
+        done: Callable[[bool], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        """Run an alias change on the loop; its answer goes to ``done``, a refusal or a failed
+        store (which also marks the graph half unhealthy) to ``failed`` in words."""
+
+        async def run() -> None:
             try:
-                removed = await memory.detach_alias(entity_id, alias)
+                changed = await change()
             except ReadOnlyStore as exc:
-                self.alias_detach_failed.emit(entity_id, alias, str(exc))
+                failed(str(exc))
                 return
             except ExplorerError as exc:
                 self._health.set({GRAPH: str(exc)})
-                self.alias_detach_failed.emit(entity_id, alias, str(exc))
+                failed(str(exc))
                 return
-            self.alias_detached.emit(entity_id, alias, removed)
+            done(changed)
 
-        self.spawn(detach())
+        self.spawn(run())
 
     async def _entity(
         self, memory: MemoryService, token: int, entity_id: str, have: set[str], everything: bool

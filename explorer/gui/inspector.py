@@ -3,7 +3,8 @@
 Shows the entity's properties, confidence, salience, first and last seen, temporal and domain
 concepts, score breakdown when it came from the query, each alias with why it was merged (a link
 to the turn that said so, and "detach" to undo the merge: ``alias_detach_requested``), the names
-the user detached (which imports keep apart), its relations (each a link that selects the entity
+the user detached (which imports keep apart; "allow again" forgets that: ``alias_allow_requested``;
+neither link is offered while ``read_only``), its relations (each a link that selects the entity
 at the other end, with the fact's validity history) and its provenance (each a link to the
 chunk), from a ``recalled.ShownEntity``. Imports Qt, the standard library, core models and the
 GUI's plain ``recalled`` view; never awaits.
@@ -28,6 +29,7 @@ class InspectorWidget(QTextBrowser):
     entity_activated = Signal(str)
     chunk_activated = Signal(str)
     alias_detach_requested = Signal(str, str)  # entity id, alias
+    alias_allow_requested = Signal(str, str)  # entity id, a name the user detached
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,6 +44,8 @@ class InspectorWidget(QTextBrowser):
         self._reasons: dict[str, list[str]] = {}
         self.note = ""
         self._note_for = ""
+        # A read-only memory (graphiti) offers no alias changes; set when a memory opens.
+        self.read_only = False
         self.show_nothing()
 
     def show_nothing(self) -> None:
@@ -138,10 +142,12 @@ class InspectorWidget(QTextBrowser):
         else:
             parts.append(f"<h4 style='margin:6px 0 2px'>Provenance ({len(provenance)})</h4><ul>")
             for mention in provenance[:200]:
+                # The turn's time is the link: a full chunk id is a long hex string that a
+                # narrow column breaks mid-word, and the chunk cards do not show ids anyway.
                 parts.append(
                     f"<li><a href='{self._link('chunk', mention.chunk_id)}'>"
-                    f"{_esc(mention.chunk_id)}</a> [{mention.start}:{mention.end}] "
-                    f"{_esc(_when(mention.timestamp))}</li>"
+                    f"{_esc(_when(mention.timestamp))}</a> <span style='color:#5f6368'>"
+                    f"[{mention.start}:{mention.end}] {_esc(_short(mention.chunk_id))}</span></li>"
                 )
             if len(provenance) > 200:
                 parts.append(f"<li>… {len(provenance) - 200} more</li>")
@@ -159,16 +165,23 @@ class InspectorWidget(QTextBrowser):
 
     def _aliases_html(self, entity: Entity) -> list[str]:
         """Each alias with why it was merged, a link to the turn that said so, and "detach";
-        then the names the user detached, which later imports keep apart."""
-        refused = (
-            [
-                "<p style='margin:2px 0;color:#5f6368'>Detached by you (kept apart on import): "
-                + ", ".join(_esc(name) for name in entity.refused_aliases)
-                + "</p>"
-            ]
-            if entity.refused_aliases
-            else []
-        )
+        then the names the user detached, which later imports keep apart, each with "allow
+        again" (no link of either kind on a read-only memory)."""
+        refused = []
+        if entity.refused_aliases:
+            refused.append(
+                f"<h4 style='margin:6px 0 2px'>Detached by you ({len(entity.refused_aliases)})"
+                "</h4><p style='margin:0;color:#5f6368'>Later imports keep these names apart from "
+                f"{_esc(entity.name or entity.id)}.</p><ul>"
+            )
+            for name in entity.refused_aliases:
+                allow = (
+                    ""
+                    if self.read_only
+                    else f" · <a href='{self._link('allow', name)}'>allow again</a>"
+                )
+                refused.append(f"<li><b>{_esc(name)}</b>{allow}</li>")
+            refused.append("</ul>")
         if not entity.aliases:
             return refused
         why: dict[str, list[AliasEvidence]] = {}
@@ -186,14 +199,16 @@ class InspectorWidget(QTextBrowser):
                 for evidence in why.get(alias.casefold(), ())
             ]
             reason = f" <span style='color:#5f6368'>— {'; '.join(said)}</span>" if said else ""
-            detach = f" · <a href='{self._link('detach', alias)}'>detach</a>"
+            detach = (
+                "" if self.read_only else f" · <a href='{self._link('detach', alias)}'>detach</a>"
+            )
             parts.append(f"<li><b>{_esc(alias)}</b>{reason}{detach}</li>")
         parts.append("</ul>")
         return parts + refused
 
     def show_note(self, text: str) -> None:
-        """A line above the entity (what a detach did, or why it could not); it stays while
-        this entity is shown, also when it is shown again after a fetch."""
+        """A line above the entity (what a detach or an allow did, or why it could not); it
+        stays while this entity is shown, also when it is shown again after a fetch."""
         self.note = text
         self._note_for = self.entity_id
         self.setHtml(f"<p style='color:#5f6368'>{_esc(text)}</p>" + self._body)
@@ -231,6 +246,12 @@ class InspectorWidget(QTextBrowser):
             self.chunk_activated.emit(target)
         elif kind == "detach" and target:
             self.alias_detach_requested.emit(self.entity_id, target)
+        elif kind == "allow" and target:
+            self.alias_allow_requested.emit(self.entity_id, target)
+
+
+def _short(chunk_id: str) -> str:
+    return chunk_id if len(chunk_id) <= 12 else chunk_id[:10] + "…"
 
 
 def _when(moment: datetime) -> str:

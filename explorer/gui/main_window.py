@@ -222,6 +222,9 @@ class MainWindow(WindowStatus, WindowMenus):
         self.inspector.alias_detach_requested.connect(self._on_inspector_alias_detach_requested)
         bridge.alias_detached.connect(self._on_bridge_alias_detached)
         bridge.alias_detach_failed.connect(self._on_bridge_alias_detach_failed)
+        self.inspector.alias_allow_requested.connect(self._on_inspector_alias_allow_requested)
+        bridge.alias_allowed.connect(self._on_bridge_alias_allowed)
+        bridge.alias_allow_failed.connect(self._on_bridge_alias_allow_failed)
 
     # ------------------------------------------------------------------ settings
 
@@ -339,6 +342,7 @@ class MainWindow(WindowStatus, WindowMenus):
         self.progress.setVisible(busy)
 
     def _on_bridge_memory_ready(self) -> None:
+        self.inspector.read_only = self.bridge.read_only
         self._set_status("Ready: type a query and press Enter")
 
     def _on_bridge_memory_failed(self, message: str) -> None:
@@ -571,18 +575,45 @@ class MainWindow(WindowStatus, WindowMenus):
         self.bridge.detach_alias(entity_id, alias)
 
     def _on_bridge_alias_detached(self, entity_id: str, alias: str, removed: bool) -> None:
+        note = (
+            f"Detached “{alias}”: later imports keep it apart from this entity"
+            if removed
+            else f"“{alias}” was no longer an alias here"
+        )
+        self._after_alias_change(entity_id, note)
+
+    def _on_bridge_alias_detach_failed(self, entity_id: str, alias: str, why: str) -> None:
+        self._alias_change_failed(entity_id, f"Could not detach “{alias}”: {why}")
+
+    def _on_inspector_alias_allow_requested(self, entity_id: str, alias: str) -> None:
+        self._set_status(f"Allowing “{alias}” again…")
+        self.bridge.allow_alias(entity_id, alias)
+
+    def _on_bridge_alias_allowed(self, entity_id: str, alias: str, allowed: bool) -> None:
+        note = (
+            f"“{alias}” is no longer kept apart: new conversations that link it to this "
+            "entity merge it again"
+            if allowed
+            else f"“{alias}” was no longer kept apart here"
+        )
+        self._after_alias_change(entity_id, note)
+
+    def _on_bridge_alias_allow_failed(self, entity_id: str, alias: str, why: str) -> None:
+        self._alias_change_failed(entity_id, f"Could not allow “{alias}” again: {why}")
+
+    def _after_alias_change(self, entity_id: str, note: str) -> None:
+        """Say what an alias change did and show the entity as it is stored now."""
         self._entity_cache.pop(entity_id, None)
-        note = f"Detached “{alias}”" if removed else f"“{alias}” was no longer an alias here"
         self._set_status(note)
         if entity_id == self._selected_entity:
             self.inspector.show_note(note)
             have = [c.id for c in self._result_chunks()] + list(self._mention_chunks)
             self.bridge.request_entity(entity_id, have=have)
 
-    def _on_bridge_alias_detach_failed(self, entity_id: str, alias: str, why: str) -> None:
-        self._set_status(f"Could not detach “{alias}”: {why}")
+    def _alias_change_failed(self, entity_id: str, why: str) -> None:
+        self._set_status(why)
         if entity_id == self.inspector.entity_id:
-            self.inspector.show_note(f"Could not detach “{alias}”: {why}")
+            self.inspector.show_note(why)
 
     # ------------------------------------------------------------------ closing
 

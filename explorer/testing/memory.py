@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from explorer.core.errors import StoreUnavailable
+from explorer.core.errors import ReadOnlyStore, StoreUnavailable
 from explorer.core.journal import RecallCall, RecallSummary
 from explorer.core.models import DEFAULT_SCOPE, Chunk, Entity, Subgraph
 from explorer.core.overview import MemoryOverview
@@ -27,15 +27,17 @@ from explorer.testing.stores import sample_memory
 
 
 class FakeMemory:
-    """A ``MemoryService`` over ``sample_memory``; ``delay`` holds every scour back that long."""
+    """A ``MemoryService`` over ``sample_memory``; ``delay`` holds every scour back that long;
+    ``read_only`` makes it refuse alias changes, as a graphiti memory does."""
 
-    def __init__(self, *, delay: float = 0.0) -> None:
+    def __init__(self, *, delay: float = 0.0, read_only: bool = False) -> None:
         self.embedder, self.chunks, self.graph, self.concepts = sample_memory()
         self._settings = Settings(default_scope="acme/ana", load_demo=False)
         self.policy: RetrievalPolicy = DEFAULT_POLICY
         self.delay = delay
         self.closed = False
         self.scour_calls = 0
+        self._read_only = read_only
 
     @property
     def settings(self) -> Settings:
@@ -43,7 +45,7 @@ class FakeMemory:
 
     @property
     def read_only(self) -> bool:
-        return False
+        return self._read_only
 
     async def scour(
         self, request: ScourRequest, policy: RetrievalPolicy | None = None
@@ -94,7 +96,16 @@ class FakeMemory:
         return await self.graph.degree(ids)
 
     async def detach_alias(self, entity_id: str, alias: str) -> bool:
+        self._refuse_if_read_only("detaching an alias")
         return await self.graph.detach_alias(entity_id, alias)
+
+    async def allow_alias(self, entity_id: str, alias: str) -> bool:
+        self._refuse_if_read_only("allowing an alias again")
+        return await self.graph.allow_alias(entity_id, alias)
+
+    def _refuse_if_read_only(self, what: str) -> None:
+        if self._read_only:
+            raise ReadOnlyStore(f"this memory is opened read-only: {what} changes nothing")
 
     async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
         return await self.graph.entities_in_chunks(chunk_ids)

@@ -93,6 +93,8 @@ def test_the_window_shows_an_entitys_facts_beside_the_episode_text(
         assert "valid 2026-01-25 10:00 → 2026-05-01 10:00" in page
         assert "expired 2026-05-03 10:00" in page
         assert "valid 2026-05-01 10:00 → now" in page
+        # A read-only memory offers no alias changes.
+        assert window.inspector.read_only and not window.inspector.link_targets("detach")
         texts = {card.chunk_id: card.text for card in chunks.cards}
         assert texts[graphiti.episodes["lisbon"]] == graphiti.contents["lisbon"]
         lisbon = chunks.card(graphiti.episodes["lisbon"])

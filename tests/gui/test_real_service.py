@@ -31,6 +31,7 @@ from explorer.gui.screenshot import capture
 from explorer.gui.service_thread import LoopProxy
 from explorer.memory import StoreMemoryService
 from tests.gui.conftest import LoopErrors, make_window, run, wait, wait_for_answer
+from tests.gui.links import click_link
 
 QUERY = "Where does Maya live?"
 ROOT = Path(__file__).resolve().parents[2]
@@ -406,7 +407,7 @@ def test_the_window_draws_what_the_agent_receives(qtbot: Any, window: Any) -> No
     ]
 
 
-def test_an_alias_shows_its_evidence_and_detaching_it_undoes_the_merge(
+def test_an_alias_shows_its_evidence_detaching_undoes_the_merge_and_allow_again_forgets_it(
     qloop: asyncio.AbstractEventLoop, qtbot: Any, window: Any, memory: Any
 ) -> None:
     salient = run(qloop, memory.graph.most_salient(500))
@@ -421,7 +422,7 @@ def test_an_alias_shows_its_evidence_and_detaching_it_undoes_the_merge(
     if evidence.chunk_id:
         assert evidence.chunk_id in inspector.link_targets("chunk")
     try:
-        inspector.activate_link("detach", evidence.alias)
+        assert click_link(qtbot, inspector, "detach", evidence.alias) == "detach"
         qtbot.waitUntil(lambda: evidence.alias not in inspector.alias_reasons(), timeout=60_000)
         assert inspector.entity_id == merged.id and f"Detached “{evidence.alias}”" in (
             inspector.toPlainText()
@@ -432,6 +433,13 @@ def test_an_alias_shows_its_evidence_and_detaching_it_undoes_the_merge(
         assert folded not in {a.casefold() for a in stored.aliases}
         assert all(e.alias.casefold() != folded for e in stored.alias_evidence)
         assert folded in {a.casefold() for a in stored.refused_aliases}
+        # "allow again" beside the detached name forgets the refusal, in the store and on screen.
+        assert click_link(qtbot, inspector, "allow", stored.refused_aliases[0]) == "allow again"
+        qtbot.waitUntil(lambda: "Detached by you" not in inspector.toPlainText(), timeout=60_000)
+        assert "no longer kept apart" in inspector.note
+        stored = run(qloop, memory.graph.get_entities([merged.id]))[0]
+        assert folded not in {a.casefold() for a in stored.refused_aliases}
+        assert folded not in {a.casefold() for a in stored.aliases}
     finally:
         # The demo memory is shared by the GUI tests: put the merge back as it was.
         run(qloop, memory.graph.allow_alias(merged.id, evidence.alias))

@@ -10,15 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 
-from explorer.core.errors import ReadOnlyStore, StoreUnavailable
-from explorer.core.models import AliasEvidence
+from explorer.core.errors import StoreUnavailable
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.graph_items import NodeItem
 from explorer.gui.main_window import MainWindow
@@ -434,27 +432,3 @@ def test_copy_chunk_text(qtbot: Any, fake_window: Any) -> None:
     card = fake_window.chunk_list.cards[0]
     card.copy_text()
     assert QGuiApplication.clipboard().text() == card.text
-
-
-def test_a_read_only_memory_says_why_an_alias_cannot_be_detached(
-    qtbot: Any, fake_window: Any, fake: FakeMemory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    marta = fake.graph.entities["marta"]
-    fake.graph.entities["marta"] = replace(
-        marta,
-        aliases=("Tita",),
-        alias_evidence=(AliasEvidence("Tita", "c1", "addressed as Tita by Ana"),),
-    )
-
-    async def refuse(entity_id: str, alias: str) -> bool:
-        raise ReadOnlyStore("this memory is opened read-only; nothing was changed")
-
-    monkeypatch.setattr(fake.graph, "detach_alias", refuse)
-    inspector = fake_window.inspector
-    fake_window._on_inspector_entity_activated("marta")
-    qtbot.waitUntil(lambda: "Tita" in inspector.alias_reasons(), timeout=5_000)
-    assert inspector.alias_reasons()["Tita"] == ["addressed as Tita by Ana"]
-    assert inspector.activate_link("detach", "Tita")
-    qtbot.waitUntil(lambda: "read-only" in inspector.note, timeout=5_000)
-    assert "Could not detach “Tita”" in inspector.toPlainText()
-    assert "Tita" in fake.graph.entities["marta"].aliases

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from explorer.adapters.snapshots import FileSnapshots
 from explorer.core.errors import ExplorerError, StoreUnavailable
 from explorer.core.lexical import LexicalIndexCache
+from explorer.core.shape import ShapeCache
 from explorer.core.ports import (
     CHUNKS,
     GRAPH,
@@ -182,6 +183,7 @@ def build_memory(
         servers=servers,
         extractor=make_extractor(settings),
         lexical_index=LexicalIndexCache(snapshots=snapshots),
+        shape=ShapeCache(snapshots=snapshots),
         snapshots=snapshots,
     )
 

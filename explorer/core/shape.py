@@ -11,7 +11,9 @@ mentions (what seeds activation from a chunk hit) is a lookup too.
 ``ShapeCache`` keeps the shape of one graph and loads it again only when the store's shape
 version (a token every write replaces) has changed, so a write invalidates it by itself, also one
 made by another process. Concurrent queries share one load, which runs in the background while
-they read through the store (the same answer, a few round trips slower). ``ShapeAssociations``
+they read through the store (the same answer, a few round trips slower). With ``IndexSnapshots``
+a shape read from the store is saved under its version, and a later run finds it there: a start
+on an unchanged graph loads arrays instead of reading every record. ``ShapeAssociations``
 is the association source over it, reading through the graph store whenever the store offers
 no shape or the shape could not be read. Imports only the standard library, numpy and core.
 """
@@ -19,14 +21,19 @@ no shape or the shape could not be read. Imports only the standard library, nump
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
+from explorer.core import snapshot
 from explorer.core.candidates import AssociationSource
-from explorer.core.models import Entity, Relation, Subgraph, normalise_scope
+from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph, normalise_scope
+from explorer.core.ports import IndexSnapshots
+from explorer.core.snapshot import pack_texts, unpack_texts
 
 IntArray = npt.NDArray[np.int64]
 
@@ -56,19 +63,52 @@ def _in_scope(entity_scope: str, scope: str) -> bool:
     )
 
 
+def _seconds(moment: datetime | None) -> float:
+    return moment.timestamp() if moment is not None else math.nan
+
+
+def _moment(seconds: float) -> datetime | None:
+    # The store keeps epoch seconds and reads them back this way, so the round trip is exact.
+    return None if seconds != seconds else datetime.fromtimestamp(seconds, tz=UTC)  # NaN: none
+
+
+_LAYER_OF = {layer.value: layer for layer in MemoryLayer}
+_ENTITY_TEXTS = ("entity_ids", "entity_names", "entity_types", "entity_scopes", "entity_layers")
+_ENTITY_NUMBERS = ("entity_confidence", "entity_salience", "entity_updated", "entity_seen")
+_RELATION_TEXTS = ("relation_ids", "relation_types", "relation_facts")
+_RELATION_NUMBERS = (
+    "relation_source",
+    "relation_target",
+    "relation_confidence",
+    "relation_from",
+    "relation_to",
+)
+
+
 class GraphShape:
-    """Every entity and relation of a graph, each node's relations in the store's order."""
+    """Every entity and relation of a graph, each node's relations in the store's order.
+
+    Held as columns (a list or an array per field) rather than an object per record, so
+    ``arrays()`` / ``from_arrays`` save and load it without building any; an ``Entity`` or
+    ``Relation`` is made the first time a neighbourhood returns it, then kept. The records are
+    lean, as the store's spread read gives them: entities with id, name, type, confidence,
+    salience, updated_at, last_seen, scope and layer; relations with id, ends, type, fact,
+    confidence and validity; every other field at its default.
+    """
 
     __slots__ = (
+        "_chunks",
+        "_columns",
+        "_entities",
         "_masks",
+        "_number",
+        "_relations",
+        "_text",
         "ends",
-        "entities",
         "ids",
         "index",
-        "mentioned",
         "offsets",
         "others",
-        "relations",
     )
 
     def __init__(
@@ -77,22 +117,76 @@ class GraphShape:
         relations: Sequence[Relation],
         mentions: Sequence[tuple[str, str]] = (),
     ) -> None:
-        self.entities = list(entities)
-        self.ids = [entity.id for entity in self.entities]
-        self.index = {entity_id: position for position, entity_id in enumerate(self.ids)}
-        known = [
-            relation
-            for relation in relations
-            if relation.source_id in self.index and relation.target_id in self.index
-        ]
-        self.relations = known
-        salience = np.array([entity.salience for entity in self.entities], dtype=np.float64)
+        index = {entity.id: position for position, entity in enumerate(entities)}
+        known = [r for r in relations if r.source_id in index and r.target_id in index]
         count = len(known)
-        source = np.fromiter((self.index[r.source_id] for r in known), np.int64, count)
-        target = np.fromiter((self.index[r.target_id] for r in known), np.int64, count)
-        confidence = np.fromiter((r.confidence for r in known), np.float64, count)
+        named: dict[str, set[int]] = {}
+        for chunk_id, entity_id in mentions:
+            if entity_id in index:
+                named.setdefault(chunk_id, set()).add(index[entity_id])
+        # A chunk's entities in id order, as the store lists them.
+        listed = [sorted(found, key=lambda p: entities[p].id) for found in named.values()]
+        self._setup(
+            {
+                "entity_ids": pack_texts([e.id for e in entities]),
+                "entity_names": pack_texts([e.name for e in entities]),
+                "entity_types": pack_texts([e.type for e in entities]),
+                "entity_scopes": pack_texts([e.scope for e in entities]),
+                "entity_layers": pack_texts([e.layer.value for e in entities]),
+                "entity_confidence": np.array([e.confidence for e in entities], dtype=float),
+                "entity_salience": np.array([e.salience for e in entities], dtype=float),
+                "entity_updated": np.array([_seconds(e.updated_at) for e in entities], float),
+                "entity_seen": np.array([_seconds(e.last_seen) for e in entities], float),
+                "relation_ids": pack_texts([r.id for r in known]),
+                "relation_types": pack_texts([r.type for r in known]),
+                "relation_facts": pack_texts([r.fact for r in known]),
+                "relation_source": np.fromiter((index[r.source_id] for r in known), int, count),
+                "relation_target": np.fromiter((index[r.target_id] for r in known), int, count),
+                "relation_confidence": np.fromiter((r.confidence for r in known), float, count),
+                "relation_from": np.fromiter((_seconds(r.valid_from) for r in known), float, count),
+                "relation_to": np.fromiter((_seconds(r.valid_to) for r in known), float, count),
+                "chunk_ids": pack_texts(list(named)),
+                "chunk_offsets": np.cumsum([0, *map(len, listed)], dtype=np.int64),
+                "chunk_entities": np.array([p for found in listed for p in found], dtype=int),
+            }
+        )
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> GraphShape:
+        """The shape whose ``arrays()`` these are (``ValueError`` when they are not one)."""
+        shape = cls.__new__(cls)
+        shape._setup(dict(arrays))
+        return shape
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """The columns; the relation order per node is worked out again from them on load."""
+        return dict(self._columns)
+
+    def _setup(self, columns: dict[str, npt.NDArray[Any]]) -> None:
+        self._columns = columns
+        self._text = {key: unpack_texts(columns[key]) for key in (*_ENTITY_TEXTS, *_RELATION_TEXTS)}
+        self.ids = self._text["entity_ids"]
+        size, count = len(self.ids), len(self._text["relation_ids"])
+        if any(len(self._text[key]) != size for key in _ENTITY_TEXTS) or any(
+            len(columns[key]) != size for key in _ENTITY_NUMBERS
+        ):
+            raise ValueError("graph shape arrays hold entity columns of different lengths")
+        if any(len(self._text[key]) != count for key in _RELATION_TEXTS) or any(
+            len(columns[key]) != count for key in _RELATION_NUMBERS
+        ):
+            raise ValueError("graph shape arrays hold relation columns of different lengths")
+        if not set(self._text["entity_layers"]) <= _LAYER_OF.keys():
+            raise ValueError("graph shape arrays name an unknown memory layer")
+        self.index = {entity_id: position for position, entity_id in enumerate(self.ids)}
+        # Numbers as Python lists too: a record is made from them without a numpy scalar each.
+        self._number = {
+            key: columns[key].tolist() for key in (*_ENTITY_NUMBERS, *_RELATION_NUMBERS)
+        }
+        source, target = columns["relation_source"], columns["relation_target"]
+        salience, confidence = columns["entity_salience"], columns["relation_confidence"]
+        relation_ids = self._text["relation_ids"]
         id_rank = np.empty(count, dtype=np.int64)
-        id_rank[sorted(range(count), key=lambda i: known[i].id)] = np.arange(count)
+        id_rank[sorted(range(count), key=relation_ids.__getitem__)] = np.arange(count)
         loop = source == target
         # Each relation seen from both ends (a loop once): node, the other end, the relation.
         node = np.concatenate([source, target[~loop]])
@@ -101,29 +195,68 @@ class GraphShape:
         order = np.lexsort((id_rank[edge], -salience[other], -confidence[edge], node))
         self.others = other[order]
         self.ends = edge[order]
-        self.offsets = np.zeros(len(self.entities) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(node, minlength=len(self.entities)), out=self.offsets[1:])
+        self.offsets = np.zeros(size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(node, minlength=size), out=self.offsets[1:])
+        self._chunks = {c: i for i, c in enumerate(unpack_texts(columns["chunk_ids"]))}
         self._masks: dict[str, npt.NDArray[np.bool_]] = {}
-        named: dict[str, set[str]] = {}
-        for chunk_id, entity_id in mentions:
-            named.setdefault(chunk_id, set()).add(entity_id)
-        self.mentioned = {chunk_id: sorted(found) for chunk_id, found in named.items()}
+        self._entities: dict[int, Entity] = {}
+        self._relations: dict[int, Relation] = {}
 
     def __len__(self) -> int:
-        return len(self.relations)
+        return len(self._text["relation_ids"])
+
+    def entity(self, position: int) -> Entity:
+        """The lean record of the entity at ``position``, made once."""
+        found = self._entities.get(position)
+        if found is None:
+            text, number = self._text, self._number
+            found = Entity(
+                id=self.ids[position],
+                name=text["entity_names"][position],
+                type=text["entity_types"][position],
+                confidence=number["entity_confidence"][position],
+                salience=number["entity_salience"][position],
+                updated_at=_moment(number["entity_updated"][position]),
+                last_seen=_moment(number["entity_seen"][position]),
+                scope=text["entity_scopes"][position],
+                layer=_LAYER_OF[text["entity_layers"][position]],
+            )
+            self._entities[position] = found
+        return found
+
+    def relation(self, position: int) -> Relation:
+        """The lean record of the relation at ``position``, made once."""
+        found = self._relations.get(position)
+        if found is None:
+            text, number = self._text, self._number
+            found = Relation(
+                id=text["relation_ids"][position],
+                source_id=self.ids[number["relation_source"][position]],
+                target_id=self.ids[number["relation_target"][position]],
+                type=text["relation_types"][position],
+                fact=text["relation_facts"][position],
+                confidence=number["relation_confidence"][position],
+                valid_from=_moment(number["relation_from"][position]),
+                valid_to=_moment(number["relation_to"][position]),
+            )
+            self._relations[position] = found
+        return found
 
     def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
         """Every asked chunk id with the sorted ids of the entities mentioned in it."""
-        return {chunk_id: list(self.mentioned.get(chunk_id, ())) for chunk_id in chunk_ids}
+        offsets, positions = self._columns["chunk_offsets"], self._columns["chunk_entities"]
+        found: dict[str, list[str]] = {}
+        for chunk_id in chunk_ids:
+            at = self._chunks.get(chunk_id)
+            named = () if at is None else positions[offsets[at] : offsets[at + 1]].tolist()
+            found[chunk_id] = [self.ids[position] for position in named]
+        return found
 
     def _mask(self, scope: str) -> npt.NDArray[np.bool_]:
         mask = self._masks.get(scope)
         if mask is None:
-            mask = np.fromiter(
-                (_in_scope(entity.scope, scope) for entity in self.entities),
-                np.bool_,
-                len(self.entities),
-            )
+            scopes = self._text["entity_scopes"]
+            mask = np.fromiter((_in_scope(s, scope) for s in scopes), np.bool_, len(scopes))
             if len(self._masks) >= 16:
                 self._masks.pop(next(iter(self._masks)))
             self._masks[scope] = mask
@@ -143,17 +276,18 @@ class GraphShape:
             position = self.index.get(entity_id)
             if position is None:
                 continue
-            entities.setdefault(entity_id, self.entities[position])
+            entities.setdefault(entity_id, self.entity(position))
             start, end = self.offsets[position], self.offsets[position + 1]
             others, ends = self.others[start:end], self.ends[start:end]
             if mask is not None:
                 keep = mask[others]
                 others, ends = others[keep], ends[keep]
-            for near, relation in zip(
+            for near, edge in zip(
                 others[:limit_per_node].tolist(), ends[:limit_per_node].tolist(), strict=True
             ):
-                entities.setdefault(self.ids[near], self.entities[near])
-                found = self.relations[relation]
+                if self.ids[near] not in entities:
+                    entities[self.ids[near]] = self.entity(near)
+                found = self.relation(edge)
                 chosen.setdefault(found.id, found)
         ordered = tuple(chosen[key] for key in sorted(chosen))
         return Subgraph(entities=entities, relations=ordered)
@@ -170,13 +304,17 @@ class ShapeCache:
     #: Wait for a missing shape instead (tests, to read every query from the shape).
     wait_for_load = False
 
-    def __init__(self) -> None:
+    KIND = "shape"
+
+    def __init__(self, snapshots: IndexSnapshots | None = None) -> None:
+        self._snapshots = snapshots
         self._entry: tuple[object, str, GraphShape] | None = None
         self._lock = asyncio.Lock()
         self._loading: asyncio.Task[GraphShape] | None = None
         self._pending: tuple[ShapeStore, object, str] | None = None
-        #: Shapes loaded so far.
+        #: Shapes read from the store so far, and loaded from snapshots.
         self.builds = 0
+        self.loads = 0
 
     async def shape(
         self, store: object, loader: object | None = None, *, wait: bool | None = None
@@ -225,9 +363,21 @@ class ShapeCache:
             return await self._load(store, key, version)
 
     async def _load(self, store: ShapeStore, key: object, version: str) -> GraphShape:
-        entities, relations, mentions = await store.shape()
-        built = await asyncio.to_thread(GraphShape, entities, relations, mentions)
-        self.builds += 1
+        # The version is a fresh random token per write, so it names this graph's state alone.
+        saved = f"{key!r} {version}" if version and self._snapshots is not None else None
+        built = None
+        if saved is not None:
+            built = await asyncio.to_thread(
+                snapshot.load, self._snapshots, self.KIND, saved, GraphShape.from_arrays
+            )
+        if built is None:
+            entities, relations, mentions = await store.shape()
+            built = await asyncio.to_thread(GraphShape, entities, relations, mentions)
+            self.builds += 1
+            if saved is not None and self._snapshots is not None:
+                await asyncio.to_thread(self._snapshots.save, self.KIND, saved, built.arrays())
+        else:
+            self.loads += 1
         self._entry = (key, version, built)
         return built
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import random
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from explorer.adapters.falkor import FalkorGraphStore
+from explorer.adapters.snapshots import FileSnapshots
 from explorer.core.models import Entity, Mention, Relation
 from explorer.core.shape import GraphShape, ShapeCache
+from explorer.core.snapshot import pack_texts
 
 SCOPES = ["", "acme", "acme/assistant", "acme/assistant/ana", "acme/bot", "globex/bot"]
 START = datetime(2025, 1, 1, tzinfo=UTC)
@@ -64,7 +67,9 @@ async def test_every_neighbourhood_from_the_shape_equals_the_stores_lean_read(
     entities, relations = _graph(7)
     await graph_store.upsert(entities, relations)
     shape = GraphShape(*await graph_store.shape())
-    assert len(shape) == len(relations) and len(shape.entities) == len(entities)
+    assert len(shape) == len(relations) and len(shape.ids) == len(entities)
+    # The same shape saved and loaded again (a later start) answers the same.
+    loaded = GraphShape.from_arrays(shape.arrays())
     rng = random.Random(3)
     ids = [entity.id for entity in entities]
     for round_ in range(40):
@@ -72,12 +77,43 @@ async def test_every_neighbourhood_from_the_shape_equals_the_stores_lean_read(
         limit = rng.choice([1, 5, 25])
         scope = rng.choice([None, *SCOPES[1:]])
         expected = await graph_store.spread_neighbourhood(seeds, limit_per_node=limit, scope=scope)
-        found = shape.neighbours(seeds, limit_per_node=limit, scope=scope)
-        assert found.relations == expected.relations, (round_, seeds, limit, scope)
-        assert found.entities == expected.entities, (round_, seeds, limit, scope)
+        for held in (shape, loaded):
+            found = held.neighbours(seeds, limit_per_node=limit, scope=scope)
+            assert found.relations == expected.relations, (round_, seeds, limit, scope)
+            assert found.entities == expected.entities, (round_, seeds, limit, scope)
     chunks = [f"c{n}" for n in range(45)]  # five of them never mentioned
-    assert shape.entities_in_chunks(chunks) == await graph_store.entities_in_chunks(chunks)
+    stored = await graph_store.entities_in_chunks(chunks)
+    assert shape.entities_in_chunks(chunks) == loaded.entities_in_chunks(chunks) == stored
     assert any(shape.entities_in_chunks(chunks).values())
+
+
+async def test_a_later_start_loads_the_saved_shape_until_a_write(
+    graph_store: FalkorGraphStore, tmp_path: Path
+) -> None:
+    entities, relations = _graph(13)
+    await graph_store.upsert(entities, relations)
+    first = ShapeCache(snapshots=FileSnapshots(tmp_path))
+    read = await first.shape(graph_store, wait=True)
+    later = ShapeCache(snapshots=FileSnapshots(tmp_path))
+    loaded = await later.shape(graph_store, wait=True)
+    assert (first.builds, first.loads, later.builds, later.loads) == (1, 0, 0, 1)
+    assert read is not None and loaded is not None and loaded is not read
+    seeds = [entity.id for entity in entities[:6]]
+    assert loaded.neighbours(seeds, limit_per_node=5) == read.neighbours(seeds, limit_per_node=5)
+    await graph_store.upsert([], relations[:1])  # a write: the saved shape is of another state
+    assert await ShapeCache(snapshots=FileSnapshots(tmp_path)).shape(graph_store, wait=True)
+    again = ShapeCache(snapshots=FileSnapshots(tmp_path))
+    await again.shape(graph_store, wait=True)
+    assert (again.builds, again.loads) == (0, 1)  # the state after the write was saved too
+
+
+def test_arrays_that_are_not_one_shape_are_refused() -> None:
+    entities, relations = _graph(2)
+    arrays = GraphShape(entities, relations).arrays()
+    with pytest.raises(ValueError, match="different lengths"):
+        GraphShape.from_arrays({**arrays, "relation_confidence": arrays["relation_confidence"][1:]})
+    with pytest.raises(ValueError, match="unknown memory layer"):
+        GraphShape.from_arrays({**arrays, "entity_layers": pack_texts(["nope"] * len(entities))})
 
 
 async def test_a_write_replaces_the_shape_version_and_the_cache_reads_it_again(
@@ -87,7 +123,7 @@ async def test_a_write_replaces_the_shape_version_and_the_cache_reads_it_again(
     await graph_store.upsert(entities[:60], [])
     cache = ShapeCache()
     first = await cache.shape(graph_store, wait=True)
-    assert first is not None and len(first.entities) == 60 and len(first) == 0
+    assert first is not None and len(first.ids) == 60 and len(first) == 0
     assert await cache.shape(graph_store) is first and cache.builds == 1
     inside = [r for r in relations if r.source_id < "e060" and r.target_id < "e060"]
     await graph_store.upsert([], inside)

@@ -41,6 +41,7 @@ from explorer.adapters.postgres.pool import (
     close_pool,
     describe_versions,
     open_pool,
+    refresh_statistics,
     run_bounded,
 )
 from explorer.core.errors import InvalidArgument, StoreUnavailable, WriteFailed
@@ -234,6 +235,7 @@ class PgChunkStore:
             setup=ddl.CHUNK_TABLES,
             connect_deadline=connect_deadline,
         )
+        await refresh_statistics(pool, "chunks", write_s)
         return cls(pool, schema=plain_schema, deadline=read_s, write_deadline=write_s)
 
     async def aclose(self) -> None:

@@ -20,7 +20,13 @@ from typing import TypeVar
 import asyncpg
 
 from explorer.adapters import sanitize
-from explorer.adapters.postgres.pool import Connection, close_pool, open_pool, run_bounded
+from explorer.adapters.postgres.pool import (
+    Connection,
+    close_pool,
+    open_pool,
+    refresh_statistics,
+    run_bounded,
+)
 from explorer.adapters.postgres.schema import version_counter_sql
 from explorer.core.errors import InvalidArgument, StoreUnavailable
 from explorer.core.models import normalise_scope, scope_parts
@@ -131,6 +137,7 @@ class PgConceptStore:
             setup=_CREATE_TABLES,
             connect_deadline=connect_deadline,
         )
+        await refresh_statistics(pool, "concepts", write_s)
         return cls(pool, deadline=read_s, write_deadline=write_s)
 
     async def aclose(self) -> None:

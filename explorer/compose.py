@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from explorer.adapters.snapshots import FileSnapshots
 from explorer.core.errors import ExplorerError, StoreUnavailable
 from explorer.core.lexical import LexicalIndexCache
-from explorer.core.shape import ShapeCache
 from explorer.core.ports import (
     CHUNKS,
     GRAPH,
@@ -33,6 +32,7 @@ from explorer.core.ports import (
     GraphStore,
     RecallJournal,
 )
+from explorer.core.shape import ShapeCache
 from explorer.memory import RECONNECT_SECONDS, StoreMemoryService
 from explorer.settings import Settings, load_settings
 

@@ -1,11 +1,12 @@
 """``IndexSnapshots`` as files: built search indexes kept under the data directory between runs.
 
-Each snapshot is one uncompressed ``.npz`` file named by its kind and a hash of its key, with
-the key itself stored inside and compared on load, so a hash collision or a file copied from
-elsewhere reads as missing. Files are written to a temporary name and renamed, so a reader (or
-a killed writer) never sees half a snapshot; only the newest ``keep`` snapshots of a kind stay.
-A file that cannot be read is removed and reported missing, one that cannot be written is
-logged and skipped: a snapshot only ever saves work. Imports the standard library and numpy.
+A slot's snapshot is one uncompressed ``.npz`` file named by its kind and a hash of the slot, so
+saving a newer one replaces it; the key it was built from is stored inside and compared on
+load, so a snapshot of another state (or a file copied from elsewhere) reads as missing. Files
+are written to a temporary name and renamed, so a reader (or a killed writer) never sees half a
+snapshot; only the ``keep`` most recently saved slots of a kind stay. A file that cannot be read
+is removed and reported missing, one that cannot be written is logged and skipped: a snapshot
+only ever saves work. Imports the standard library and numpy.
 """
 
 from __future__ import annotations
@@ -30,16 +31,16 @@ _KEY = "__key__"
 class FileSnapshots:
     """Snapshots under ``directory`` (made when the first one is saved)."""
 
-    def __init__(self, directory: Path, keep: int = 8) -> None:
+    def __init__(self, directory: Path, keep: int = 16) -> None:
         self.directory = Path(directory)
         self.keep = keep
 
-    def _path(self, kind: str, key: str) -> Path:
-        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    def _path(self, kind: str, slot: str) -> Path:
+        digest = hashlib.sha256(slot.encode("utf-8")).hexdigest()[:32]
         return self.directory / f"{kind}-{digest}.npz"
 
-    def load(self, kind: str, key: str) -> Mapping[str, npt.NDArray[Any]] | None:
-        path = self._path(kind, key)
+    def load(self, kind: str, slot: str, key: str) -> Mapping[str, npt.NDArray[Any]] | None:
+        path = self._path(kind, slot)
         if not path.is_file():
             return None
         try:
@@ -53,8 +54,8 @@ class FileSnapshots:
             path.unlink(missing_ok=True)
             return None
 
-    def save(self, kind: str, key: str, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
-        path = self._path(kind, key)
+    def save(self, kind: str, slot: str, key: str, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
+        path = self._path(kind, slot)
         partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -70,7 +71,7 @@ class FileSnapshots:
                 partial.unlink(missing_ok=True)
 
     def _prune(self, kind: str) -> None:
-        """Remove all but the newest ``keep`` snapshots of ``kind``."""
+        """Remove all but the ``keep`` most recently saved slots of ``kind``."""
         saved = sorted(
             self.directory.glob(f"{kind}-*.npz"), key=lambda p: p.stat().st_mtime, reverse=True
         )

@@ -341,11 +341,11 @@ class LexicalIndexCache:
             entry = self._entries.get(scope)
             if entry is not None and entry[0] == stamp:
                 return entry[1]
-            key = f"{scope!r} {stamp} {self._params!r}"
-            index = await asyncio.to_thread(self._load, key)
+            slot = f"{scope!r} {self._params!r}"
+            index = await asyncio.to_thread(self._load, slot, stamp)
             if index is None:
                 chunks = await store.scope_chunks(scope)
-                index = await asyncio.to_thread(self._build, key, chunks)
+                index = await asyncio.to_thread(self._build, slot, stamp, chunks)
                 self.builds += 1
             else:
                 self.loads += 1
@@ -354,13 +354,17 @@ class LexicalIndexCache:
             self._entries[scope] = (stamp, index)
             return index
 
-    def _load(self, key: str) -> LexicalIndex | None:
+    def _load(self, slot: str, stamp: str) -> LexicalIndex | None:
         return snapshot.load(
-            self._snapshots, self.KIND, key, lambda a: LexicalIndex.from_arrays(a, self._params)
+            self._snapshots,
+            self.KIND,
+            slot,
+            stamp,
+            lambda arrays: LexicalIndex.from_arrays(arrays, self._params),
         )
 
-    def _build(self, key: str, chunks: Sequence[Chunk]) -> LexicalIndex:
+    def _build(self, slot: str, stamp: str, chunks: Sequence[Chunk]) -> LexicalIndex:
         arrays = LexicalIndex(chunks, self._params).arrays()
         if self._snapshots is not None:
-            self._snapshots.save(self.KIND, key, arrays)
+            self._snapshots.save(self.KIND, slot, stamp, arrays)
         return LexicalIndex.from_arrays(arrays, self._params)

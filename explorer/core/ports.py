@@ -293,18 +293,19 @@ class RecallJournal(Protocol):
 class IndexSnapshots(Protocol):
     """Search indexes built from a store, kept between runs as named flat arrays.
 
-    ``key`` names exactly what an index was built from (the store's stamp, the scope, the
-    parameters), so a snapshot is only ever read back for the data it describes. Both calls
-    are blocking (run them in a thread); neither raises: a snapshot that cannot be read is
-    missing, one that cannot be written is skipped.
+    A ``slot`` is what an index is of (a scope's BM25 index, an agent's concepts, a graph) and
+    holds one snapshot, the newest; ``key`` names the state it was built from (the store's
+    stamp and the parameters), so a snapshot is only ever read back for the data it describes.
+    Both calls are blocking (run them in a thread); neither raises: a snapshot that cannot be
+    read is missing, one that cannot be written is skipped.
     """
 
-    def load(self, kind: str, key: str) -> Mapping[str, npt.NDArray[Any]] | None:
-        """The arrays saved under ``kind`` and ``key``, or ``None``."""
+    def load(self, kind: str, slot: str, key: str) -> Mapping[str, npt.NDArray[Any]] | None:
+        """The arrays of ``slot`` when they were saved under ``key``, else ``None``."""
         ...
 
-    def save(self, kind: str, key: str, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
-        """Keep ``arrays`` under ``kind`` and ``key``, replacing older snapshots of ``kind``."""
+    def save(self, kind: str, slot: str, key: str, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
+        """Keep ``arrays`` as ``slot``'s snapshot, built from ``key``, replacing the older one."""
         ...
 
 

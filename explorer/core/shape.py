@@ -364,18 +364,24 @@ class ShapeCache:
 
     async def _load(self, store: ShapeStore, key: object, version: str) -> GraphShape:
         # The version is a fresh random token per write, so it names this graph's state alone.
-        saved = f"{key!r} {version}" if version and self._snapshots is not None else None
+        saved = version and self._snapshots is not None
         built = None
-        if saved is not None:
+        if saved:
             built = await asyncio.to_thread(
-                snapshot.load, self._snapshots, self.KIND, saved, GraphShape.from_arrays
+                snapshot.load,
+                self._snapshots,
+                self.KIND,
+                repr(key),
+                version,
+                GraphShape.from_arrays,
             )
         if built is None:
             entities, relations, mentions = await store.shape()
             built = await asyncio.to_thread(GraphShape, entities, relations, mentions)
             self.builds += 1
-            if saved is not None and self._snapshots is not None:
-                await asyncio.to_thread(self._snapshots.save, self.KIND, saved, built.arrays())
+            if saved and self._snapshots is not None:
+                arrays = built.arrays()
+                await asyncio.to_thread(self._snapshots.save, self.KIND, repr(key), version, arrays)
         else:
             self.loads += 1
         self._entry = (key, version, built)

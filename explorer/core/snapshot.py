@@ -31,11 +31,15 @@ def unpack_texts(packed: npt.NDArray[np.uint8]) -> list[str]:
 
 
 def load(
-    snapshots: IndexSnapshots | None, kind: str, key: str, read: Callable[[Arrays], T]
+    snapshots: IndexSnapshots | None,
+    kind: str,
+    slot: str,
+    key: str,
+    read: Callable[[Arrays], T],
 ) -> T | None:
-    """``read`` of the snapshot saved under ``kind`` and ``key``; ``None`` when there is none or
-    it does not describe an index ``read`` understands (it is rebuilt, not trusted)."""
-    arrays = snapshots.load(kind, key) if snapshots is not None else None
+    """``read`` of ``slot``'s snapshot saved under ``key``; ``None`` when there is none or it
+    does not describe an index ``read`` understands (it is rebuilt, not trusted)."""
+    arrays = snapshots.load(kind, slot, key) if snapshots is not None else None
     if arrays is None:
         return None
     try:

@@ -446,8 +446,8 @@ class TermScan:
         listed = self._listed.get(key)
         if version is not None and listed is not None and listed[0] == version:
             return listed[1]
-        snapshot_key = f"{agent!r} {tenant!r} {version}"
-        listing = await asyncio.to_thread(self._load, snapshot_key) if version else None
+        slot = f"{agent!r} {tenant!r}"
+        listing = await asyncio.to_thread(self._load, slot, version) if version else None
         if listing is not None:
             self.loads += 1
         else:
@@ -458,7 +458,7 @@ class TermScan:
             self.builds += 1
             if version is not None and self._snapshots is not None:
                 await asyncio.to_thread(
-                    self._snapshots.save, self.KIND, snapshot_key, listing.arrays()
+                    self._snapshots.save, self.KIND, slot, version, listing.arrays()
                 )
         if version is not None:
             # Kept without its records, as a later start loads it: one way to read the hits.
@@ -466,8 +466,8 @@ class TermScan:
             self._listed[key] = (version, kept if self._snapshots is not None else listing)
         return listing
 
-    def _load(self, key: str) -> _Listing | None:
-        return snapshot.load(self._snapshots, self.KIND, key, _Listing.from_arrays)
+    def _load(self, slot: str, version: str) -> _Listing | None:
+        return snapshot.load(self._snapshots, self.KIND, slot, version, _Listing.from_arrays)
 
     async def _stamped_records(
         self, store: ConceptStore, agent: str, tenant: str | None

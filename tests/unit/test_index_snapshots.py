@@ -3,6 +3,7 @@ concept scan loaded from them ranking exactly as the ones built from the records
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -35,42 +36,55 @@ def _chunk(
 def test_a_snapshot_round_trips_and_only_for_its_own_key(tmp_path: Path) -> None:
     snapshots = FileSnapshots(tmp_path)
     arrays = {"a": np.arange(5, dtype=np.int32), "b": np.array([0.5, 1.5])}
-    snapshots.save("lexical", "scope v1", arrays)
-    loaded = snapshots.load("lexical", "scope v1")
+    snapshots.save("lexical", "scope", "v1", arrays)
+    loaded = snapshots.load("lexical", "scope", "v1")
     assert loaded is not None and set(loaded) == {"a", "b"}
     assert loaded["a"].tolist() == [0, 1, 2, 3, 4] and loaded["b"].tolist() == [0.5, 1.5]
-    assert snapshots.load("lexical", "scope v2") is None
-    assert snapshots.load("concepts", "scope v1") is None
+    assert snapshots.load("lexical", "scope", "v2") is None
+    assert snapshots.load("lexical", "other scope", "v1") is None
+    assert snapshots.load("concepts", "scope", "v1") is None
+
+
+def test_a_newer_snapshot_replaces_its_slots_older_one(tmp_path: Path) -> None:
+    snapshots = FileSnapshots(tmp_path)
+    snapshots.save("lexical", "scope", "v1", {"a": np.arange(2)})
+    snapshots.save("lexical", "scope", "v2", {"a": np.arange(3)})
+    assert len(list(tmp_path.glob("lexical-*.npz"))) == 1
+    assert snapshots.load("lexical", "scope", "v1") is None
+    found = snapshots.load("lexical", "scope", "v2")
+    assert found is not None and found["a"].tolist() == [0, 1, 2]
 
 
 def test_a_damaged_snapshot_reads_as_missing_and_is_removed(tmp_path: Path) -> None:
     snapshots = FileSnapshots(tmp_path)
-    snapshots.save("lexical", "k", {"a": np.arange(3)})
+    snapshots.save("lexical", "s", "k", {"a": np.arange(3)})
     (saved,) = tmp_path.glob("lexical-*.npz")
     saved.write_bytes(saved.read_bytes()[:40])
-    assert snapshots.load("lexical", "k") is None
+    assert snapshots.load("lexical", "s", "k") is None
     assert not saved.exists()
 
 
 def test_a_file_under_the_right_name_with_another_key_is_not_trusted(tmp_path: Path) -> None:
     snapshots = FileSnapshots(tmp_path)
-    snapshots.save("lexical", "k1", {"a": np.arange(3)})
+    snapshots.save("lexical", "s1", "k1", {"a": np.arange(3)})
     (saved,) = tmp_path.glob("lexical-*.npz")
     other = FileSnapshots(tmp_path / "other")
-    other.save("lexical", "k2", {"a": np.arange(9)})
+    other.save("lexical", "s2", "k2", {"a": np.arange(9)})
     (foreign,) = (tmp_path / "other").glob("lexical-*.npz")
-    foreign.replace(saved)  # k2's arrays where k1's should be
-    assert snapshots.load("lexical", "k1") is None
+    foreign.replace(saved)  # another slot's arrays where s1's should be
+    assert snapshots.load("lexical", "s1", "k1") is None
 
 
 def test_only_the_newest_snapshots_of_a_kind_stay(tmp_path: Path) -> None:
     snapshots = FileSnapshots(tmp_path, keep=2)
-    for version in range(4):
-        snapshots.save("lexical", f"v{version}", {"a": np.arange(version + 1)})
-    snapshots.save("concepts", "v0", {"a": np.arange(1)})
+    for scope in range(4):
+        snapshots.save("lexical", f"scope {scope}", "v1", {"a": np.arange(scope + 1)})
+        os.utime(snapshots._path("lexical", f"scope {scope}"), (scope, scope))  # saved in order
+    snapshots.save("concepts", "agent", "v0", {"a": np.arange(1)})
     assert len(list(tmp_path.glob("lexical-*.npz"))) == 2
-    assert snapshots.load("lexical", "v3") is not None
-    assert snapshots.load("concepts", "v0") is not None
+    assert snapshots.load("lexical", "scope 3", "v1") is not None
+    assert snapshots.load("lexical", "scope 0", "v1") is None
+    assert snapshots.load("concepts", "agent", "v0") is not None
     assert not list(tmp_path.glob("*.partial"))
 
 
@@ -78,8 +92,8 @@ def test_an_unwritable_directory_skips_the_snapshot(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")
     snapshots = FileSnapshots(blocked / "indexes")
-    snapshots.save("lexical", "k", {"a": np.arange(3)})  # logged, not raised
-    assert snapshots.load("lexical", "k") is None
+    snapshots.save("lexical", "s", "k", {"a": np.arange(3)})  # logged, not raised
+    assert snapshots.load("lexical", "s", "k") is None
 
 
 turns = st.lists(

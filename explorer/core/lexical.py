@@ -14,8 +14,11 @@ scores 1.
 
 ``LexicalIndexCache`` keeps one index per scope and rebuilds it only when the store's stamp for
 that scope (a cheap summary of the scope's chunk ids) changes, so a write invalidates itself;
-concurrent queries for one scope share a single build. The store side is the ``ScopeChunks``
-protocol, which chunk stores may implement alongside ``ChunkStore``. Imports only the standard
+concurrent queries for one scope share a single build. With ``IndexSnapshots`` a built index is
+saved as flat arrays and a later run under the same stamp loads it instead of tokenising every
+chunk; the index then knows chunk ids, not chunks, and the route reads the few it ranks. The
+store side is the ``ScopeChunks`` protocol, which chunk stores may implement alongside
+``ChunkStore``. Imports only the standard
 library, numpy, core models, ports, snapshot helpers and core text.
 """
 

@@ -15,6 +15,8 @@ import contextlib
 import hashlib
 import logging
 import os
+import tempfile
+import time
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,6 +28,8 @@ import numpy.typing as npt
 log = logging.getLogger(__name__)
 
 _KEY = "__key__"
+#: A partial file this old belongs to a writer that was killed (a save takes well under a second).
+ABANDONED_SECONDS = 3_600.0
 
 
 class FileSnapshots:
@@ -56,10 +60,14 @@ class FileSnapshots:
 
     def save(self, kind: str, slot: str, key: str, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
         path = self._path(kind, slot)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        partial: Path | None = None
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            with partial.open("wb") as file:
+            # A name of its own per save: two saves of one slot at once (two processes, or two
+            # queries that both built it) each rename a whole file, the later one winning.
+            handle, name = tempfile.mkstemp(dir=self.directory, prefix=path.name, suffix=".partial")
+            partial = Path(name)
+            with os.fdopen(handle, "wb") as file:
                 named: dict[str, Any] = dict(arrays)
                 named[_KEY] = np.frombuffer(key.encode("utf-8"), dtype=np.uint8)
                 np.savez(file, allow_pickle=False, **named)
@@ -67,13 +75,20 @@ class FileSnapshots:
             self._prune(kind)
         except OSError as error:
             log.warning("index snapshot %s not saved: %s", path.name, error)
-            with contextlib.suppress(OSError):
-                partial.unlink(missing_ok=True)
+            if partial is not None:
+                with contextlib.suppress(OSError):
+                    partial.unlink(missing_ok=True)
 
     def _prune(self, kind: str) -> None:
-        """Remove all but the ``keep`` most recently saved slots of ``kind``."""
-        saved = sorted(
-            self.directory.glob(f"{kind}-*.npz"), key=lambda p: p.stat().st_mtime, reverse=True
-        )
-        for old in saved[self.keep :]:
-            old.unlink(missing_ok=True)
+        """Remove all but the ``keep`` most recently saved slots of ``kind``, and what writers
+        that were killed left behind; a file another process removes meanwhile is skipped."""
+        stamped: list[tuple[float, Path]] = []
+        for path in self.directory.glob(f"{kind}-*"):
+            with contextlib.suppress(OSError):
+                stamped.append((path.stat().st_mtime, path))
+        saved = sorted((item for item in stamped if item[1].suffix == ".npz"), reverse=True)
+        stale = time.time() - ABANDONED_SECONDS
+        abandoned = [item for item in stamped if item[1].suffix == ".partial" and item[0] < stale]
+        for _, old in (*saved[self.keep :], *abandoned):
+            with contextlib.suppress(OSError):
+                old.unlink(missing_ok=True)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,6 +88,30 @@ def test_only_the_newest_snapshots_of_a_kind_stay(tmp_path: Path) -> None:
     assert snapshots.load("lexical", "scope 0", "v1") is None
     assert snapshots.load("concepts", "agent", "v0") is not None
     assert not list(tmp_path.glob("*.partial"))
+
+
+def test_saves_of_one_slot_at_once_each_leave_a_whole_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    snapshots = FileSnapshots(tmp_path)
+    arrays = {"a": np.arange(200_000)}
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda n: snapshots.save("concepts", "agent", "v1", arrays), range(8)))
+    assert "not saved" not in caplog.text
+    loaded = snapshots.load("concepts", "agent", "v1")
+    assert loaded is not None and loaded["a"].tolist() == arrays["a"].tolist()
+    assert [path.suffix for path in tmp_path.iterdir()] == [".npz"]
+
+
+def test_a_killed_writers_partial_file_is_cleared_later(tmp_path: Path) -> None:
+    snapshots = FileSnapshots(tmp_path)
+    left = tmp_path / "lexical-abc.npz.x.partial"
+    left.write_bytes(b"half a snapshot")
+    recent = tmp_path / "lexical-def.npz.y.partial"
+    recent.write_bytes(b"being written")
+    os.utime(left, (0, 0))
+    snapshots.save("lexical", "scope", "v1", {"a": np.arange(2)})
+    assert not left.exists() and recent.exists()
 
 
 def test_an_unwritable_directory_skips_the_snapshot(tmp_path: Path) -> None:

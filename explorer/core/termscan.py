@@ -349,6 +349,7 @@ class TermScan:
         self._cache: dict[tuple[str, str | None], dict[str, _Entry]] = {}
         # Per (agent, tenant): the store's version and the listing read under it.
         self._listed: dict[tuple[str, str | None], tuple[str, _Listing]] = {}
+        self._locks: dict[tuple[str, str | None], asyncio.Lock] = {}
         self.parses = 0
         #: Searchable record sets built so far (a changed memory rebuilds its agent's set), and
         #: loaded from snapshots.
@@ -442,28 +443,45 @@ class TermScan:
         # it is read first, so a write racing the listing can only cost an extra listing.
         versioned = getattr(store, "version", None)
         version = str(await versioned(agent, tenant)) if callable(versioned) else None
+        if version is None:
+            return await self._read_listing(store, agent, tenant, None)
         key = (agent, tenant)
         listed = self._listed.get(key)
-        if version is not None and listed is not None and listed[0] == version:
+        if listed is not None and listed[0] == version:
             return listed[1]
-        slot = f"{agent!r} {tenant!r}"
-        listing = await asyncio.to_thread(self._load, slot, version) if version else None
-        if listing is not None:
-            self.loads += 1
-        else:
-            records, names, unreadable = await self._stamped_records(store, agent, tenant)
-            # Indexing tens of thousands of records takes a while; other queries keep the loop.
-            haystack = await asyncio.to_thread(_Haystack, records)
-            listing = _Listing(names, unreadable, haystack, records)
-            self.builds += 1
-            if version is not None and self._snapshots is not None:
-                await asyncio.to_thread(
-                    self._snapshots.save, self.KIND, slot, version, listing.arrays()
-                )
-        if version is not None:
+        # Queries arriving while one builds (the window's warm-up and a first query) share it.
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            listed = self._listed.get(key)
+            if listed is not None and listed[0] == version:
+                return listed[1]
+            slot = f"{agent!r} {tenant!r}"
+            listing = await asyncio.to_thread(self._load, slot, version)
+            if listing is not None:
+                self.loads += 1
+            else:
+                listing = await self._read_listing(store, agent, tenant, slot, version)
             # Kept without its records, as a later start loads it: one way to read the hits.
             kept = _Listing(listing.names, listing.unreadable, listing.haystack)
             self._listed[key] = (version, kept if self._snapshots is not None else listing)
+            return listing
+
+    async def _read_listing(
+        self,
+        store: ConceptStore,
+        agent: str,
+        tenant: str | None,
+        slot: str | None,
+        version: str | None = None,
+    ) -> _Listing:
+        """Read and index every record (saved as ``slot``'s snapshot when it has a version)."""
+        records, names, unreadable = await self._stamped_records(store, agent, tenant)
+        # Indexing tens of thousands of records takes a while; other queries keep the loop.
+        haystack = await asyncio.to_thread(_Haystack, records)
+        listing = _Listing(names, unreadable, haystack, records)
+        self.builds += 1
+        if slot is not None and version is not None and self._snapshots is not None:
+            arrays = listing.arrays()
+            await asyncio.to_thread(self._snapshots.save, self.KIND, slot, version, arrays)
         return listing
 
     def _load(self, slot: str, version: str) -> _Listing | None:

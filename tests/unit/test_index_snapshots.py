@@ -3,6 +3,7 @@ concept scan loaded from them ranking exactly as the ones built from the records
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -205,3 +206,13 @@ async def test_a_later_run_scans_concepts_from_the_saved_listing(tmp_path: Path)
     assert loaded == built and [hit.record.name for hit in loaded.hits] == ["Kestrel", "Falconry"]
     again = await first.search(AGENT, "falcon kestrel")  # the first run kept the same listing
     assert again == built and first.builds == 1
+
+
+async def test_scans_arriving_while_one_builds_share_its_listing(tmp_path: Path) -> None:
+    store = VersionedStore()
+    for n in range(50):
+        store.put(AGENT, {"name": f"Kestrel {n}", "updated_at": NOW.isoformat()})
+    scan = TermScan(store, clock=lambda: NOW, snapshots=FileSnapshots(tmp_path))
+    found = await asyncio.gather(*(scan.search(AGENT, "kestrel") for _ in range(4)))
+    assert (scan.builds, store.listings) == (1, 1)
+    assert all(result == found[0] for result in found) and found[0].hits

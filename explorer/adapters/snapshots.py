@@ -17,7 +17,6 @@ import logging
 import os
 import tempfile
 import time
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,11 @@ log = logging.getLogger(__name__)
 _KEY = "__key__"
 #: A partial file this old belongs to a writer that was killed (a save takes well under a second).
 ABANDONED_SECONDS = 3_600.0
+
+
+def _stored_key(slot: str, key: str) -> str:
+    # The slot too: a file moved under another slot's name is not taken for that slot's.
+    return f"{slot}\n{key}"
 
 
 class FileSnapshots:
@@ -45,17 +49,21 @@ class FileSnapshots:
 
     def load(self, kind: str, slot: str, key: str) -> Mapping[str, npt.NDArray[Any]] | None:
         path = self._path(kind, slot)
-        if not path.is_file():
-            return None
         try:
             # Opened here so a damaged file is closed even when numpy gives up on it.
             with path.open("rb") as file, np.load(file, allow_pickle=False) as stored:
-                if stored[_KEY].tobytes().decode("utf-8") != key:
+                if stored[_KEY].tobytes().decode("utf-8") != _stored_key(slot, key):
                     return None
                 return {name: stored[name] for name in stored.files if name != _KEY}
-        except (OSError, ValueError, EOFError, KeyError, UnicodeDecodeError, zipfile.BadZipFile):
-            log.warning("unreadable index snapshot %s removed", path.name)
-            path.unlink(missing_ok=True)
+        except FileNotFoundError:
+            return None
+        except OSError as error:  # unreadable for now (permissions, too many open files)
+            log.warning("index snapshot %s not read: %s", path.name, error)
+            return None
+        except Exception as error:  # a damaged or foreign file: whatever numpy or zip raise
+            log.warning("unreadable index snapshot %s removed (%s)", path.name, error)
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
             return None
 
     def save(self, kind: str, slot: str, key: str, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
@@ -69,8 +77,8 @@ class FileSnapshots:
             partial = Path(name)
             with os.fdopen(handle, "wb") as file:
                 named: dict[str, Any] = dict(arrays)
-                named[_KEY] = np.frombuffer(key.encode("utf-8"), dtype=np.uint8)
-                np.savez(file, allow_pickle=False, **named)
+                named[_KEY] = np.frombuffer(_stored_key(slot, key).encode("utf-8"), np.uint8)
+                np.savez(file, **named)
             os.replace(partial, path)
             self._prune(kind)
         except OSError as error:

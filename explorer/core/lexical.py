@@ -317,6 +317,8 @@ class LexicalIndexCache:
     """
 
     KIND = "lexical"
+    #: Raised whenever what the saved arrays mean changes (see ``core.snapshot``).
+    FORMAT = 1
 
     def __init__(
         self,
@@ -345,10 +347,11 @@ class LexicalIndexCache:
             if entry is not None and entry[0] == stamp:
                 return entry[1]
             slot = f"{scope!r} {self._params!r}"
-            index = await asyncio.to_thread(self._load, slot, stamp)
+            key = f"format {self.FORMAT} {stamp}"
+            index = await asyncio.to_thread(self._load, slot, key)
             if index is None:
                 chunks = await store.scope_chunks(scope)
-                index = await asyncio.to_thread(self._build, slot, stamp, chunks)
+                index = await asyncio.to_thread(self._build, slot, key, chunks)
                 self.builds += 1
             else:
                 self.loads += 1
@@ -357,17 +360,17 @@ class LexicalIndexCache:
             self._entries[scope] = (stamp, index)
             return index
 
-    def _load(self, slot: str, stamp: str) -> LexicalIndex | None:
+    def _load(self, slot: str, key: str) -> LexicalIndex | None:
         return snapshot.load(
             self._snapshots,
             self.KIND,
             slot,
-            stamp,
+            key,
             lambda arrays: LexicalIndex.from_arrays(arrays, self._params),
         )
 
-    def _build(self, slot: str, stamp: str, chunks: Sequence[Chunk]) -> LexicalIndex:
+    def _build(self, slot: str, key: str, chunks: Sequence[Chunk]) -> LexicalIndex:
         arrays = LexicalIndex(chunks, self._params).arrays()
         if self._snapshots is not None:
-            self._snapshots.save(self.KIND, slot, stamp, arrays)
+            self._snapshots.save(self.KIND, slot, key, arrays)
         return LexicalIndex.from_arrays(arrays, self._params)

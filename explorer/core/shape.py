@@ -36,6 +36,8 @@ from explorer.core.ports import IndexSnapshots
 from explorer.core.snapshot import pack_texts, unpack_texts
 
 IntArray = npt.NDArray[np.int64]
+#: How a shape version starts while a write is under way.
+WRITING = "writing-"
 
 
 @runtime_checkable
@@ -43,7 +45,8 @@ class ShapeStore(Protocol):
     """What a graph store offers to be held in process (optional beside ``GraphStore``)."""
 
     async def shape_version(self) -> str:
-        """A stamp that changes whenever an entity or relation is written."""
+        """A stamp that changes whenever an entity or relation is written; one starting with
+        ``WRITING`` while a write is under way (a shape read then is never saved)."""
         ...
 
     async def shape(self) -> tuple[list[Entity], list[Relation], list[tuple[str, str]]]:
@@ -305,6 +308,8 @@ class ShapeCache:
     wait_for_load = False
 
     KIND = "shape"
+    #: Raised whenever what the saved arrays mean changes (see ``core.snapshot``).
+    FORMAT = 1
 
     def __init__(self, snapshots: IndexSnapshots | None = None) -> None:
         self._snapshots = snapshots
@@ -364,16 +369,12 @@ class ShapeCache:
 
     async def _load(self, store: ShapeStore, key: object, version: str) -> GraphShape:
         # The version is a fresh random token per write, so it names this graph's state alone.
-        saved = version and self._snapshots is not None
+        saved = version and not version.startswith(WRITING) and self._snapshots is not None
+        slot, state = repr(key), f"format {self.FORMAT} {version}"
         built = None
         if saved:
             built = await asyncio.to_thread(
-                snapshot.load,
-                self._snapshots,
-                self.KIND,
-                repr(key),
-                version,
-                GraphShape.from_arrays,
+                snapshot.load, self._snapshots, self.KIND, slot, state, GraphShape.from_arrays
             )
         if built is None:
             entities, relations, mentions = await store.shape()
@@ -381,7 +382,7 @@ class ShapeCache:
             self.builds += 1
             if saved and self._snapshots is not None:
                 arrays = built.arrays()
-                await asyncio.to_thread(self._snapshots.save, self.KIND, repr(key), version, arrays)
+                await asyncio.to_thread(self._snapshots.save, self.KIND, slot, state, arrays)
         else:
             self.loads += 1
         self._entry = (key, version, built)

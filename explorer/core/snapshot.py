@@ -1,9 +1,12 @@
 """Indexes kept as flat arrays (``ports.IndexSnapshots``): the helpers the index modules share.
 
-``pack_texts`` puts a list of strings into one UTF-8 byte array (NUL between them: no term,
-chunk id or concept name holds one) and ``unpack_texts`` reads it back. ``load`` reads a
-snapshot through an index's own reader and treats one of another shape as missing, so a
-snapshot can only ever save a build, never change an answer. Imports numpy and core ports.
+``pack_texts`` puts a list of strings into one UTF-8 byte array (each ended by a NUL: no term,
+chunk id or concept name holds one, and an empty string survives) and ``unpack_texts`` reads it
+back. ``load`` reads a snapshot through an index's own reader and treats one of another shape
+as missing, so a snapshot can only ever save a build, never change an answer. Each index kind
+has a ``FORMAT`` number, part of its snapshots' key and raised by hand whenever what its arrays
+mean changes (tokenising, scoring, columns), so a start after an upgrade rebuilds instead of
+loading arrays of the old meaning. Imports the standard library, numpy and core ports.
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ T = TypeVar("T")
 
 
 def pack_texts(texts: Sequence[str]) -> npt.NDArray[np.uint8]:
-    return np.frombuffer(SEPARATOR.join(texts).encode("utf-8"), dtype=np.uint8)
+    return np.frombuffer("".join(t + SEPARATOR for t in texts).encode("utf-8"), dtype=np.uint8)
 
 
 def unpack_texts(packed: npt.NDArray[np.uint8]) -> list[str]:
     text = packed.tobytes().decode("utf-8")
-    return text.split(SEPARATOR) if text else []
+    if text and not text.endswith(SEPARATOR):
+        raise ValueError("packed texts do not end with their separator")
+    return text.split(SEPARATOR)[:-1]
 
 
 def load(

@@ -335,6 +335,8 @@ class TermScan:
     """
 
     KIND = "concepts"
+    #: Raised whenever what the saved arrays mean changes (see ``core.snapshot``).
+    FORMAT = 1
 
     def __init__(
         self,
@@ -454,12 +456,12 @@ class TermScan:
             listed = self._listed.get(key)
             if listed is not None and listed[0] == version:
                 return listed[1]
-            slot = f"{agent!r} {tenant!r}"
-            listing = await asyncio.to_thread(self._load, slot, version)
+            slot, saved = f"{agent!r} {tenant!r}", f"format {self.FORMAT} {version}"
+            listing = await asyncio.to_thread(self._load, slot, saved)
             if listing is not None:
                 self.loads += 1
             else:
-                listing = await self._read_listing(store, agent, tenant, slot, version)
+                listing = await self._read_listing(store, agent, tenant, slot, saved)
             # Kept without its records, as a later start loads it: one way to read the hits.
             kept = _Listing(listing.names, listing.unreadable, listing.haystack)
             self._listed[key] = (version, kept if self._snapshots is not None else listing)
@@ -471,21 +473,21 @@ class TermScan:
         agent: str,
         tenant: str | None,
         slot: str | None,
-        version: str | None = None,
+        key: str | None = None,
     ) -> _Listing:
-        """Read and index every record (saved as ``slot``'s snapshot when it has a version)."""
+        """Read and index every record (saved as ``slot``'s snapshot under ``key`` if given)."""
         records, names, unreadable = await self._stamped_records(store, agent, tenant)
         # Indexing tens of thousands of records takes a while; other queries keep the loop.
         haystack = await asyncio.to_thread(_Haystack, records)
         listing = _Listing(names, unreadable, haystack, records)
         self.builds += 1
-        if slot is not None and version is not None and self._snapshots is not None:
+        if slot is not None and key is not None and self._snapshots is not None:
             arrays = listing.arrays()
-            await asyncio.to_thread(self._snapshots.save, self.KIND, slot, version, arrays)
+            await asyncio.to_thread(self._snapshots.save, self.KIND, slot, key, arrays)
         return listing
 
-    def _load(self, slot: str, version: str) -> _Listing | None:
-        return snapshot.load(self._snapshots, self.KIND, slot, version, _Listing.from_arrays)
+    def _load(self, slot: str, key: str) -> _Listing | None:
+        return snapshot.load(self._snapshots, self.KIND, slot, key, _Listing.from_arrays)
 
     async def _stamped_records(
         self, store: ConceptStore, agent: str, tenant: str | None

@@ -7,13 +7,15 @@ import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from explorer.adapters.falkor import FalkorGraphStore
+from explorer.adapters.falkor import FalkorGraphStore, cypher
 from explorer.adapters.snapshots import FileSnapshots
+from explorer.core.errors import StoreUnavailable
 from explorer.core.models import Entity, Mention, Relation
-from explorer.core.shape import GraphShape, ShapeCache
+from explorer.core.shape import WRITING, GraphShape, ShapeCache
 from explorer.core.snapshot import pack_texts
 
 SCOPES = ["", "acme", "acme/assistant", "acme/assistant/ana", "acme/bot", "globex/bot"]
@@ -163,3 +165,28 @@ async def test_an_empty_graph_has_an_empty_shape(
     assert await graph_store.shape_version() == ""
     found = shape.neighbours(["x"], limit_per_node=5, scope=scope)
     assert found.entities == {} and found.relations == ()
+
+
+async def test_a_write_that_dies_halfway_leaves_no_saved_shape_passing_for_the_graph(
+    graph_store: FalkorGraphStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entities, relations = _graph(17)
+    await graph_store.upsert(entities[:50], [])
+    conn = graph_store._conn
+    real = conn.write_batches
+
+    async def dies_at_relations(statement: str, rows: Any) -> None:
+        if statement == cypher.UPSERT_RELATIONS:
+            raise StoreUnavailable("killed")
+        await real(statement, rows)
+
+    monkeypatch.setattr(conn, "write_batches", dies_at_relations)
+    inside = [r for r in relations if r.source_id < "e050" and r.target_id < "e050"]
+    with pytest.raises(StoreUnavailable):
+        await graph_store.upsert(entities[50:], inside)
+    assert (await graph_store.shape_version()).startswith(WRITING)
+    cache = ShapeCache(snapshots=FileSnapshots(tmp_path))
+    shape = await cache.shape(graph_store, wait=True)
+    assert shape is not None and len(shape.ids) == len(entities)  # what the store holds now
+    saved = await asyncio.to_thread(lambda: list(tmp_path.iterdir()))
+    assert not saved  # and nothing saved for a later start to trust

@@ -58,3 +58,17 @@ async def test_concept_version_changes_with_every_upsert_only(
 
     await concept_store.upsert(AGENT, [{"name": "Kestrel", "description": "a small falcon"}])
     assert await concept_store.version(AGENT) != first
+
+
+async def test_every_write_draws_a_new_epoch_so_a_restored_count_is_another_state(
+    concept_store: PgConceptStore,
+) -> None:
+    # A backup restored at an older count would count up to stamps seen before; the epoch
+    # drawn with each write keeps those apart (saved search indexes are keyed by the stamp).
+    epochs = set()
+    for n in range(3):
+        await concept_store.upsert(AGENT, [{"name": f"Kestrel {n}"}])
+        epoch, _, count = (await concept_store.version(AGENT)).partition(":v")
+        assert count.isdigit()
+        epochs.add(epoch)
+    assert len(epochs) == 3

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 from explorer.adapters.snapshots import FileSnapshots
 from explorer.core.lexical import LexicalIndex, LexicalIndexCache, LexicalParams
-from explorer.core.models import Chunk
+from explorer.core.models import Chunk, Entity, Relation
+from explorer.core.shape import GraphShape
+from explorer.core.snapshot import pack_texts, unpack_texts
 from explorer.core.termscan import TermScan
 from tests.unit.test_lexical_index import _chunk as plain_chunk
 from tests.unit.test_termscan_version import VersionedStore
@@ -69,13 +71,13 @@ def test_a_damaged_snapshot_reads_as_missing_and_is_removed(tmp_path: Path) -> N
 
 def test_a_file_under_the_right_name_with_another_key_is_not_trusted(tmp_path: Path) -> None:
     snapshots = FileSnapshots(tmp_path)
-    snapshots.save("lexical", "s1", "k1", {"a": np.arange(3)})
+    snapshots.save("lexical", "s1", "v7", {"a": np.arange(3)})
     (saved,) = tmp_path.glob("lexical-*.npz")
     other = FileSnapshots(tmp_path / "other")
-    other.save("lexical", "s2", "k2", {"a": np.arange(9)})
+    other.save("lexical", "s2", "v7", {"a": np.arange(9)})  # the same stamp, another scope
     (foreign,) = (tmp_path / "other").glob("lexical-*.npz")
     foreign.replace(saved)  # another slot's arrays where s1's should be
-    assert snapshots.load("lexical", "s1", "k1") is None
+    assert snapshots.load("lexical", "s1", "v7") is None
 
 
 def test_only_the_newest_snapshots_of_a_kind_stay(tmp_path: Path) -> None:
@@ -216,3 +218,17 @@ async def test_scans_arriving_while_one_builds_share_its_listing(tmp_path: Path)
     found = await asyncio.gather(*(scan.search(AGENT, "kestrel") for _ in range(4)))
     assert (scan.builds, store.listings) == (1, 1)
     assert all(result == found[0] for result in found) and found[0].hits
+
+
+@given(st.lists(st.sampled_from(("", "a", "ünï", "x y", "\n")), max_size=6))
+def test_texts_pack_and_unpack_whatever_they_hold(texts: list[str]) -> None:
+    assert unpack_texts(pack_texts(texts)) == texts
+
+
+def test_a_one_entity_graph_in_the_root_scope_round_trips() -> None:
+    entities = [Entity(id="e1", name="Ana", type="person", scope="")]
+    relations = [Relation(id="r1", source_id="e1", target_id="e1", type="KNOWS", fact="")]
+    shape = GraphShape(entities, relations)
+    loaded = GraphShape.from_arrays(shape.arrays())
+    assert loaded.neighbours(["e1"], limit_per_node=5) == shape.neighbours(["e1"], limit_per_node=5)
+    assert loaded.entity(0) == entities[0] and loaded.relation(0) == relations[0]

@@ -51,6 +51,7 @@ from explorer.core.errors import (
 )
 from explorer.core.models import Entity, EntityHit, Neighbour, Period, Relation, Subgraph
 from explorer.core.ports import Vector
+from explorer.core.shape import WRITING
 
 EmbedTexts = Callable[[Sequence[str]], Awaitable[Sequence[Vector]]]
 ReembedProgress = Callable[[int, int], None]
@@ -175,13 +176,25 @@ class FalkorGraphStore:
         unknown_vectors = {str(r["id"]) for r in vector_rows} - known
         if unknown_vectors - await self._existing(unknown_vectors):
             raise InvalidArgument("vectors given for unknown entities")
+        changes = bool(entity_rows or relation_rows)
+        if changes:
+            await self._bump_shape(writing=True)
         await self._conn.write_batches(cypher.UPSERT_ENTITIES, entity_rows)
         await self._conn.write_batches(cypher.UPSERT_VECTORS, vector_rows)
         await self._conn.write_batches(cypher.UPSERT_MENTIONS, mention_rows)
         await self._conn.write_batches(cypher.UPSERT_RELATIONS, relation_rows)
-        if entity_rows or relation_rows:
-            # After the writes: a reader that saw the old token reads the shape again.
-            await self._conn.write(cypher.BUMP_SHAPE, {"token": uuid.uuid4().hex})
+        if changes:
+            await self._bump_shape(writing=False)
+
+    async def _bump_shape(self, *, writing: bool) -> None:
+        """A fresh shape version: before a write, one marked as a write under way (what is read
+        under it is never kept between runs, so a write that dies halfway leaves no saved shape
+        passing for the graph), and after it a plain one (a reader that saw an older version
+        reads the shape again)."""
+        token = uuid.uuid4().hex
+        await self._conn.write(
+            cypher.BUMP_SHAPE, {"token": f"{WRITING}{token}" if writing else token}
+        )
 
     async def detach_alias(self, entity_id: str, alias: str) -> bool:
         self._conn.check_open()
@@ -207,8 +220,9 @@ class FalkorGraphStore:
             "refused": written[0] if written else name,
             "fold": folded,
         }
+        await self._bump_shape(writing=True)
         await self._conn.write(cypher.DETACH_ALIAS, params)
-        await self._conn.write(cypher.BUMP_SHAPE, {"token": uuid.uuid4().hex})
+        await self._bump_shape(writing=False)
         return True
 
     async def allow_alias(self, entity_id: str, alias: str) -> bool:

@@ -148,7 +148,7 @@ async def refresh_statistics(pool: asyncpg.Pool, table: str, deadline: float) ->
         async with pool.acquire(timeout=deadline) as conn:
             if await conn.fetchval(_STALE, table, 1_000, timeout=deadline):
                 await conn.execute(f"ANALYZE {table}", timeout=deadline)
-    except (asyncpg.PostgresError, OSError, TimeoutError) as error:
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as error:
         log.info("statistics of %s not refreshed: %s", table, error)
 
 

@@ -26,9 +26,10 @@ def version_counter_sql(table: str) -> str:
     """DDL for ``<table>_version``: one row bumped by statement triggers whenever rows change.
 
     Readers compare it with the value they last saw, so "did anything change?" costs one lookup.
-    ``epoch`` is drawn at random when the row is made, so a count from another database (or from
-    this table dropped and made again) never passes for this one: search indexes saved between
-    runs are keyed by both. ``table`` is one of this module's own table names, never user text.
+    ``epoch`` is drawn at random whenever the count moves, so a count from another database, from
+    this table dropped and made again or from a restored backup never passes for this one's
+    state: search indexes saved between runs are keyed by both. ``table`` is one of this
+    module's own table names, never user text.
     """
     return f"""
 CREATE TABLE IF NOT EXISTS {table}_version (
@@ -41,10 +42,8 @@ INSERT INTO {table}_version (one, version) VALUES (true, 0) ON CONFLICT DO NOTHI
 CREATE OR REPLACE FUNCTION {table}_bump_version() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
-    IF TG_OP = 'TRUNCATE' THEN
-        UPDATE {table}_version SET version = version + 1;
-    ELSIF EXISTS (SELECT 1 FROM changed) THEN
-        UPDATE {table}_version SET version = version + 1;
+    IF TG_OP = 'TRUNCATE' OR EXISTS (SELECT 1 FROM changed) THEN
+        UPDATE {table}_version SET version = version + 1, epoch = gen_random_uuid()::text;
     END IF;
     RETURN NULL;
 END

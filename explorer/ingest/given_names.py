@@ -1,8 +1,9 @@
 """Whether two given names can name one person: a nickname and its full form.
 
 ``nickname_reason(short, full)`` says why "Liz" can be Elizabeth or "Tom" Tomás, or gives
-``None``. Two sources: the ``nicknames`` package (a hand-curated list of English given names and
-their nicknames, Apache-2.0), read once on first use, and a short form the full name begins with
+``None``; ``is_given_name`` says whether the list knows a name at all. Two sources: the
+``nicknames`` package (a hand-curated list of English given names and their nicknames,
+Apache-2.0), read once on first use, and a short form the full name begins with
 ("Tom" for Tomás, "Ada" for Adaeze: names the list, being English, does not hold). A listed pair
 counts only when the nickname's letters appear in order in the full name ("Kate" in Katherine,
 "Liz" in Elizabeth): the list also pairs names that are names in their own right ("Lena" with
@@ -35,6 +36,11 @@ def _listed() -> dict[str, frozenset[str]]:
                 pairs.setdefault(left, set()).add(right)
                 pairs.setdefault(right, set()).add(left)
     return {name: frozenset(others) for name, others in pairs.items()}
+
+
+def is_given_name(name: str) -> bool:
+    """Whether the nickname list knows ``name`` (accent-folded) as a given name or nickname."""
+    return fold_letters(name) in _listed()
 
 
 def _in_order(short: str, full: str) -> bool:

@@ -17,14 +17,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
-from explorer.ingest.given_names import nickname_reason
+from explorer.ingest.given_names import is_given_name, nickname_reason
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import evidence_type, fold_letters, handle_matches, kin_word
 from explorer.ingest.relation_rules import UNIQUE_KIN
 
 # Endings of inflected or derived English words, never taken for a full given name.
-_WORD_ENDINGS = ("s", "ed", "ing", "ly", "ment", "ness", "tion", "able", "ful")
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 
@@ -57,9 +56,11 @@ class PeopleLinks:
         """Whether a word seen only once, opening a sentence, is a name by what else is named.
 
         It is when it is the first or last word of a person's full name here ("Hannah was
-        lovely" after "Dr. Hannah Lee"), or the full form of a person's nickname here ("Adaeze
-        on her birth certificate" of "my sister Ada"), unless it ends like an English word
-        ("Samples" is not Sam's full name).
+        lovely" after "Dr. Hannah Lee"), or the full form of a person's nickname here: a given
+        name the nickname list knows ("Thomas" of "Tom") anywhere in the conversation, any
+        other only in the very turn that uses the nickname ("my sister Ada … Adaeze on her
+        birth certificate"). A word that merely begins with a nickname said elsewhere is no
+        evidence of a name ("Danger is what he lives for" beside "Dan", "Maximum" beside "Max").
         """
         if self._name_words is None:
             people = {
@@ -83,9 +84,11 @@ class PeopleLinks:
             ]
         if key in self._name_words:
             return True
-        if key.endswith(_WORD_ENDINGS):
-            return False
-        return any(nickname_reason(nick, key) for nick in self._nicknames_here if nick != key)
+        fitting = [n for n in self._nicknames_here if n != key and nickname_reason(n, key)]
+        if not fitting or is_given_name(key):
+            return bool(fitting)
+        turns = {at.chunk for at in self.names[key].occurrences}
+        return any(at.chunk in turns for n in fitting for at in self.names[n].occurrences)
 
     def _fold_into(self, key: str, target: str, chunk: int, surface: str, reason: str) -> None:
         """Move the name ``key`` into ``target`` (a speaker or a full name) with its evidence."""

@@ -99,6 +99,27 @@ def test_a_word_opening_one_sentence_needs_a_name_to_vouch_for_it() -> None:
     assert "Samples" not in names(lab)
 
 
+def test_a_word_that_begins_with_a_nickname_said_elsewhere_is_no_name() -> None:
+    turns = chat(
+        ("Rui", "I asked Dan to help with the move. Max said he would come too."),
+        ("Ines", "Danger is what he lives for. Maximum effort, as ever."),
+        ("Rui", "Dan would come anyway, and so would Max."),
+    )
+    found = names(turns)
+    assert {"Dan", "Max"} <= found and not {"Danger", "Maximum"} & found
+    for name in ("Dan", "Max"):
+        assert not entity(extract_offline(turns), name).aliases
+
+
+def test_a_listed_full_name_said_once_joins_its_nickname_from_another_turn() -> None:
+    turns = chat(
+        ("Rui", "I hear Tom is bringing the van on Saturday."),
+        ("Ines", "Great. Thomas always turns up early, to be fair."),
+        ("Rui", "Yes, Tom said nine."),
+    )
+    assert "Thomas" in entity(extract_offline(turns), "Tom").aliases
+
+
 def test_a_handle_addressed_by_a_first_name_takes_it_and_the_full_name() -> None:
     turns = chat(
         ("tobes", "Hey Kate! Is Kate Williams on the booking too?"),

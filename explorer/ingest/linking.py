@@ -24,6 +24,7 @@ from explorer.ingest.people import evidence_type, fold_letters, handle_matches, 
 from explorer.ingest.relation_rules import UNIQUE_KIN
 
 # Endings of inflected or derived English words, never taken for a full given name.
+_WORD_ENDINGS = ("s", "ed", "ing", "ly", "ment", "ness", "tion", "able", "ful")
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 
@@ -87,6 +88,8 @@ class PeopleLinks:
         fitting = [n for n in self._nicknames_here if n != key and nickname_reason(n, key)]
         if not fitting or is_given_name(key):
             return bool(fitting)
+        if key.endswith(_WORD_ENDINGS):
+            return False  # "Samples" beside Sam: an English word, not his full name
         turns = {at.chunk for at in self.names[key].occurrences}
         return any(at.chunk in turns for n in fitting for at in self.names[n].occurrences)
 

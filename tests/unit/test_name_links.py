@@ -97,6 +97,8 @@ def test_a_word_opening_one_sentence_needs_a_name_to_vouch_for_it() -> None:
     assert "Farah" not in names(second)
     lab = chat(("Noor", "Sam will run the tests at the lab today. Samples arrive at noon."))
     assert "Samples" not in names(lab)
+    told = chat(("Noor", "I told Sam about the lab. Samples arrive at noon."))
+    assert "Samples" not in names(told)
 
 
 def test_a_word_that_begins_with_a_nickname_said_elsewhere_is_no_name() -> None:

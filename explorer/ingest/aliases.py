@@ -82,12 +82,20 @@ def merge_near_duplicates(
             index = parent[index]
         return index
 
+    # Each group's members, so a join is refused when any two across it refuse each other:
+    # "Kate" near both a refusing entity and the name it refused must not bring them together.
+    members_of: dict[int, list[int]] = {index: [index] for index in range(len(entities))}
     rows, columns = np.nonzero(np.triu(similar, k=1))
     for left, right in zip(rows.tolist(), columns.tolist(), strict=True):
-        if _compatible(entities[left], entities[right]) and not _refused(
-            entities[left], entities[right]
+        into, joined = root(right), root(left)
+        if into == joined or not _compatible(entities[left], entities[right]):
+            continue
+        if any(
+            _refused(entities[a], entities[b]) for a in members_of[joined] for b in members_of[into]
         ):
-            parent[root(left)] = root(right)
+            continue
+        parent[joined] = into
+        members_of[into] += members_of.pop(joined)
     groups: dict[int, list[Entity]] = {}
     for index, entity in enumerate(entities):
         groups.setdefault(root(index), []).append(entity)

@@ -90,3 +90,16 @@ def test_near_duplicates_are_not_merged_through_a_refused_name() -> None:
     refusing = replace(first, refused_aliases=("Pottery Classes",))
     kept = merge_near_duplicates(Extraction((refusing, second)), vectors)
     assert {e.id for e in kept.entities} == {"a", "b"}
+
+
+def test_a_name_near_both_sides_of_a_refusal_does_not_join_them() -> None:
+    refusing = Entity(
+        id="a", name="pottery class", type="topic", scope=SCOPE, refused_aliases=("pottery club",)
+    )
+    refused = Entity(id="b", name="pottery club", type="topic", scope=SCOPE)
+    between = Entity(id="c", name="pottery clubs", type="topic", scope=SCOPE)
+    # "pottery clubs" is near both; the refusing entity and the name it refused are not near
+    # each other directly, so only a transitive join could merge them.
+    vectors = {"pottery class": [1.0, 0.0], "pottery club": [0.0, 1.0], "pottery clubs": [0.7, 0.7]}
+    kept = merge_near_duplicates(Extraction((refusing, refused, between)), vectors, threshold=0.6)
+    assert {"a", "b"} <= {e.id for e in kept.entities}  # still two entities

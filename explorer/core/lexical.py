@@ -5,6 +5,7 @@ how rare a word is across the scope, which is what BM25's inverse document frequ
 ``LexicalIndex`` holds one scope's chunks tokenised by ``core.text`` (case-folded words, stop
 words out, stemmed so "painting", "painted" and "paints" meet) with the speaker's name as part of
 the text.
+
 A chunk's score adds two kinds of context to its own BM25 score, because in a conversation the
 answer often sits beside the words that match: its best neighbour's score within the same
 session (``neighbour_weight``; a session is a run of chunks of one conversation with no gap

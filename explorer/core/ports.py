@@ -295,7 +295,8 @@ class IndexSnapshots(Protocol):
 
     A ``slot`` is what an index is of (a scope's BM25 index, an agent's concepts, a graph) and
     holds one snapshot, the newest; ``key`` names the state it was built from (the store's
-    stamp and the parameters), so a snapshot is only ever read back for the data it describes.
+    stamp and the index's format), so a snapshot is only ever read back for the data it
+    describes.
     Both calls are blocking (run them in a thread); neither raises: a snapshot that cannot be
     read is missing, one that cannot be written is skipped.
     """

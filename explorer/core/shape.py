@@ -93,7 +93,8 @@ class GraphShape:
 
     Held as columns (a list or an array per field) rather than an object per record, so
     ``arrays()`` / ``from_arrays`` save and load it without building any; an ``Entity`` or
-    ``Relation`` is made the first time a neighbourhood returns it, then kept. The records are
+    ``Relation`` is made the first time a neighbourhood returns it, then kept (at most one per
+    record, so never more than a shape that made them all up front). The records are
     lean, as the store's spread read gives them: entities with id, name, type, confidence,
     salience, updated_at, last_seen, scope and layer; relations with id, ends, type, fact,
     confidence and validity; every other field at its default.

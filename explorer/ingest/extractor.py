@@ -13,10 +13,11 @@ recurring noun phrases become topics; date phrases become temporal entities reso
 turn's time. Relations are typed facts from the fixed vocabulary of ``relation_rules`` (read by
 ``relations``: verb patterns, kinship and role words, question and answer pairs, negation and
 tense), a speaker's MENTIONS of what they talk about, and CO_OCCURS between names of one turn
-that no fact links, a weak signal and never a fact. Every mention's span covers text equal
-(ignoring case) to the entity's name or one of its aliases. The word-level reading (tokens, name
-runs, type votes, topic words) is ``name_reading``; the word lists are ``lexicon``. Imports the
-standard library, core models and text, and ingest helpers.
+said in the same sentence or the next that no fact links (never a date, which the entities'
+temporal concepts already hold), a weak signal and never a fact. Every mention's span covers
+text equal (ignoring case) to the entity's name or one of its aliases. The word-level reading
+(tokens, name runs, type votes, topic words) is ``name_reading``; the word lists are
+``lexicon``. Imports the standard library, core models and text, and ingest helpers.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ MIN_KEYWORD_TOPIC_COUNT = 2
 MIN_PHRASE_COUNT = 2
 MAX_TOPIC_WORDS = 3
 MAX_CO_OCCURRING = 6  # entities per chunk paired for co-occurrence, in order of appearance
+CO_OCCURRING_SENTENCES = 1  # how many sentences apart two names of a turn may be and co-occur
 MAX_RELATION_GAP = 80  # characters between a subject and an object for a verb pattern
 MAX_FACT_CHARS = 600
 
@@ -587,14 +589,18 @@ class _Context(PeopleLinks):
             for occurrence, target in _first_each(mentions):
                 if target.type != "date" and target.id != speaker.id:
                     add(speaker.id, target.id, "MENTIONS", *sentences[occurrence.sentence])
-        # Co-occurrence, a weak signal: names of one turn that no fact links. Kept turn-wide
-        # (not per sentence): retrieval's spreading activation leans on these paths.
+        # Co-occurrence, a weak signal: names of one turn that no fact links, said in the same
+        # sentence or the next ("Is that near Harbour Park? Noor's friend goes there."). Dates
+        # are never paired: an entity's temporal concepts already hold the dates of its turns.
         others = [
-            item for item in _first_each(mentions) if speaker is None or item[1].id != speaker.id
+            item
+            for item in _first_each(mentions)
+            if (speaker is None or item[1].id != speaker.id) and item[1].type != "date"
         ][:MAX_CO_OCCURRING]
         for position, (first, left) in enumerate(others):
             for second, right in others[position + 1 :]:
-                if frozenset((left.id, right.id)) in linked:
+                near = second.sentence - first.sentence <= CO_OCCURRING_SENTENCES
+                if not near or frozenset((left.id, right.id)) in linked:
                     continue
                 start = sentences[min(first.sentence, second.sentence)][0]
                 end = sentences[max(first.sentence, second.sentence)][1]

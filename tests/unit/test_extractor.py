@@ -158,6 +158,54 @@ def test_verb_patterns_kinship_mentions_and_co_occurrence() -> None:
     assert works.mentions[0].chunk_id == CHAT[4].id
 
 
+def co_occurring(extraction: Extraction) -> set[frozenset[str]]:
+    names = {entity.id: entity.name for entity in extraction.entities}
+    return {
+        frozenset((names[relation.source_id], names[relation.target_id]))
+        for relation in extraction.relations
+        if relation.type == "CO_OCCURS"
+    }
+
+
+def test_names_co_occur_within_a_sentence_or_the_next_not_across_a_turn() -> None:
+    chat = conversation(
+        ("Rhea", "Quick update from the weekend, Bram."),
+        (
+            "Bram",
+            "On Sunday I bumped into Oskar at the market. Has anyone heard from Wren? "
+            "The weather was grim all day. Later we drove out to Kestrel Bay.",
+        ),
+    )
+    pairs = co_occurring(extract_offline(chat))
+    assert frozenset(("Oskar", "Wren")) in pairs  # the next sentence
+    assert frozenset(("Wren", "Kestrel Bay")) not in pairs  # two sentences apart
+    assert frozenset(("Oskar", "Kestrel Bay")) not in pairs
+
+
+def test_dates_never_co_occur_but_stay_in_the_entities_temporal_concepts() -> None:
+    extraction = extract_offline(CHAT)
+    entities = by_name(extraction)
+    yesterday = (CHAT[3].timestamp - timedelta(days=1)).date().isoformat()
+    dates = {entity.id for entity in extraction.entities if entity.type == "date"}
+    assert dates
+    assert not [
+        relation
+        for relation in extraction.relations
+        if relation.type == "CO_OCCURS" and {relation.source_id, relation.target_id} & dates
+    ]
+    assert yesterday in entities["Noor"].temporal
+
+
+def test_a_pair_a_fact_links_does_not_also_co_occur() -> None:
+    chat = conversation(
+        ("Tomas", "Good news from the shop: my friend Iris works at Lantern Books now."),
+        ("Assistant", "That is good news, Tomas."),
+    )
+    extraction = extract_offline(chat)
+    assert ("Iris", "WORKS_AT", "Lantern Books") in relations_named(extraction)
+    assert frozenset(("Iris", "Lantern Books")) not in co_occurring(extraction)
+
+
 def test_every_mention_span_matches_the_name_or_an_alias() -> None:
     extraction = extract_offline(CHAT)
     texts = {chunk.id: chunk.text for chunk in CHAT}

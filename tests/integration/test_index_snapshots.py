@@ -26,6 +26,7 @@ async def test_a_restart_loads_the_saved_indexes(demo_dir: Path) -> None:
         assert isinstance(later.term_scan, TermScan)
         assert (later.lexical_index.builds, later.lexical_index.loads) == (0, 1)
         assert later.term_scan.builds == 0 and later.term_scan.loads >= 1
+
     def answer(result: ScourResult) -> dict[str, Any]:
         found = result.to_json_dict()
         found.pop("timings_ms", None)

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from explorer.compose import embedded_servers, make_embedder, open_memory
+from explorer.core.codec import indented_json
 from explorer.core.errors import ExplorerError, InvalidArgument
 from explorer.core.policy import RetrievalPolicy
 from explorer.settings import Settings
@@ -21,7 +22,7 @@ from explorer.tools import CORE_MEMORY, ToolContext
 
 
 def _print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    print(indented_json(value))
 
 
 def servers(settings: Settings, action: str, idle: float | None = None) -> int:

@@ -14,9 +14,7 @@ comparison. Imports the standard library, the core policy and the LoCoMo evaluat
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -25,6 +23,7 @@ from typing import Any
 
 from explorer.core.errors import InvalidArgument
 from explorer.core.policy import RetrievalPolicy, preset
+from explorer.eval import write_report
 from explorer.eval.locomo import (
     DEFAULT_KS,
     MULTI_HOP,
@@ -179,7 +178,5 @@ async def run_cross_validation(
     print(format_folds(result))
     print(f"({time.perf_counter() - started:.0f} s)")
     if json_out is not None:
-        text = json.dumps(result, indent=2) + "\n"
-        await asyncio.to_thread(Path(json_out).write_text, text, encoding="utf-8")
-        print(f"wrote {json_out}")
+        await write_report(json_out, result)
     return 0

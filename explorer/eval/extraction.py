@@ -18,7 +18,6 @@ ingest modules; the stores are not needed.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from explorer.core.errors import InvalidArgument
 from explorer.core.models import RELATION_TYPES, WEAK_RELATIONS, Chunk, Entity
 from explorer.core.ports import Embedder
 from explorer.core.text import fold
+from explorer.eval import write_report
 from explorer.ingest.aliases import merge_keys, merge_near_duplicates
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.evidence import combine
@@ -458,7 +458,5 @@ async def run_eval_command(path: Path | str, embedder: Embedder, json_out: Path 
     results = await evaluate_extraction(path, embedder)
     print(format_table(results))
     if json_out is not None:
-        text = json.dumps(results, indent=2, ensure_ascii=False) + "\n"
-        await asyncio.to_thread(Path(json_out).write_text, text, encoding="utf-8")
-        print(f"wrote {json_out}")
+        await write_report(json_out, results)
     return 0

@@ -29,6 +29,7 @@ from explorer.core.layers import GRAPH_LAYERS
 from explorer.core.policy import RetrievalPolicy, preset
 from explorer.core.ports import ChunkStore
 from explorer.core.scour import ScourRequest, ScourResult
+from explorer.eval import write_report
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.importers.base import ImportLimits, join_scope
 from explorer.ingest.importers.locomo import read_locomo
@@ -391,7 +392,5 @@ async def run_eval_command(
     print(format_table(results))
     print(f"({time.perf_counter() - started:.0f} s)")
     if json_out is not None:
-        text = json.dumps(results, indent=2) + "\n"
-        await asyncio.to_thread(Path(json_out).write_text, text, encoding="utf-8")
-        print(f"wrote {json_out}")
+        await write_report(json_out, results)
     return 0

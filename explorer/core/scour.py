@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -57,7 +57,7 @@ from explorer.core.models import (
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.core.select import Recollection
-from explorer.core.shape import ShapeAssociations, ShapeCache
+from explorer.core.shape import ShapeAssociations, ShapeCache, ShapeInHand
 from explorer.core.sources import (
     CHUNK_ROUTES,
     GRAPH_ROUTES,
@@ -146,19 +146,18 @@ def recalled_entity(
 ) -> tuple[Entity, tuple[Neighbour, ...]]:
     """The entity a recollection shows, and its relations, for the answer and the window alike.
 
-    One found by activation is shown from its full record (the spread reads only what scoring
-    needs); one that came without mentions takes them from its full record, and one without
-    relations takes them from the gathered ``subgraph``.
+    One whose candidate came with a lean record (found by activation, or by a search answered
+    from the graph's shape: both read only what deciding needs) is shown from its full record,
+    read once for what is shown, and one without relations takes them from the gathered
+    ``subgraph``.
     """
     candidate = memory.candidate
     entity = candidate.record
     if not isinstance(entity, Entity):
         entity = Entity(id=candidate.id, name=candidate.label, type=candidate.kind.value)
     full = records.get(entity.id)
-    if full is not None and candidate.source is Source.ACTIVATION:
+    if full is not None:
         entity = full
-    if not entity.mentions and full is not None and full.mentions:
-        entity = replace(entity, mentions=full.mentions)
     neighbours = candidate.neighbours
     if not neighbours and subgraph is not None:
         neighbours = neighbours_in(subgraph, candidate.id, MAX_RELATIONSHIPS)
@@ -407,6 +406,9 @@ async def scour(
         associations = budgeted(associations, graph_budget)
         chunks = budgeted(chunks, chunk_budget)
         embedder = budgeted(embedder, chunk_budget)
+    in_hand = None
+    if shape is not None and graph is not None and policy.effective_layers(query) & GRAPH_LAYERS:
+        in_hand = ShapeInHand(shape, graph, unbounded_graph)
     source = _TimedSource(
         StoreCandidateSource(
             chunks=chunks,
@@ -416,13 +418,14 @@ async def scour(
             policy=policy,
             term_scan=term_scan,
             lexical_index=lexical_index,
+            shape=in_hand,
         )
     )
     if associations is None and graph is not None:
         associations = GraphAssociations(graph)
         spreads = policy.activation.enabled and policy.activation.hops > 0
-        if shape is not None and spreads and policy.effective_layers(query) & GRAPH_LAYERS:
-            associations = ShapeAssociations(shape, graph, associations, unbounded_graph)
+        if in_hand is not None and spreads:
+            associations = ShapeAssociations(in_hand, associations)
     coordinator = RetrievalCoordinator(source=source, policy=policy, associations=associations)
     try:
         retrieval = await coordinator.coordinate(query)

@@ -31,13 +31,47 @@ import numpy.typing as npt
 
 from explorer.core import snapshot
 from explorer.core.candidates import AssociationSource
-from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph, normalise_scope
+from explorer.core.entity_ranking import RankedEntity
+from explorer.core.models import (
+    Entity,
+    EntityHit,
+    MemoryLayer,
+    Neighbour,
+    Period,
+    Relation,
+    Subgraph,
+    normalise_scope,
+)
 from explorer.core.ports import IndexSnapshots
 from explorer.core.snapshot import pack_texts, unpack_texts
 
 IntArray = npt.NDArray[np.int64]
 #: How a shape version starts while a write is under way.
 WRITING = "writing-"
+
+
+@runtime_checkable
+class RankedSearch(Protocol):
+    """An entity search split in two (optional beside ``GraphStore``): rank without reading
+    records, then read the hits, so a caller holding the shape can skip the second step."""
+
+    async def ranked_entities(
+        self,
+        text: str,
+        k: int,
+        *,
+        vector: Sequence[float] | None = None,
+        scope: str | None = None,
+        period: Period | None = None,
+    ) -> list[RankedEntity]:
+        """``search_entities``'s ranking: the best ``k`` ids with their signals, best first."""
+        ...
+
+    async def hits_of(
+        self, best: Sequence[RankedEntity], *, neighbour_limit: int = 10, scope: str | None = None
+    ) -> list[EntityHit]:
+        """What ``search_entities`` returns for that ranking."""
+        ...
 
 
 @runtime_checkable
@@ -266,14 +300,28 @@ class GraphShape:
             self._masks[scope] = mask
         return mask
 
+    def _strongest(
+        self, position: int, limit: int, mask: npt.NDArray[np.bool_] | None
+    ) -> zip[tuple[int, int]]:
+        """(other end, relation) positions of the node's ``limit`` strongest relations whose
+        other end ``mask`` keeps, in the store's order."""
+        start, end = self.offsets[position], self.offsets[position + 1]
+        others, ends = self.others[start:end], self.ends[start:end]
+        if mask is not None:
+            keep = mask[others]
+            others, ends = others[keep], ends[keep]
+        return zip(others[:limit].tolist(), ends[:limit].tolist(), strict=True)
+
+    def _scope_mask(self, scope: str | None) -> npt.NDArray[np.bool_] | None:
+        return self._mask(normalise_scope(scope)) if scope is not None else None
+
     def neighbours(
         self, ids: Sequence[str], *, limit_per_node: int, scope: str | None = None
     ) -> Subgraph:
         """The known ``ids`` and up to ``limit_per_node`` of each one's strongest relations
         whose other end is visible from ``scope``, with those ends: what the store's lean
         neighbourhood read returns."""
-        plain = normalise_scope(scope) if scope is not None else None
-        mask = self._mask(plain) if plain is not None else None
+        mask = self._scope_mask(scope)
         entities: dict[str, Entity] = {}
         chosen: dict[str, Relation] = {}
         for entity_id in dict.fromkeys(ids):
@@ -281,20 +329,48 @@ class GraphShape:
             if position is None:
                 continue
             entities.setdefault(entity_id, self.entity(position))
-            start, end = self.offsets[position], self.offsets[position + 1]
-            others, ends = self.others[start:end], self.ends[start:end]
-            if mask is not None:
-                keep = mask[others]
-                others, ends = others[keep], ends[keep]
-            for near, edge in zip(
-                others[:limit_per_node].tolist(), ends[:limit_per_node].tolist(), strict=True
-            ):
+            for near, edge in self._strongest(position, limit_per_node, mask):
                 if self.ids[near] not in entities:
                     entities[self.ids[near]] = self.entity(near)
                 found = self.relation(edge)
                 chosen.setdefault(found.id, found)
         ordered = tuple(chosen[key] for key in sorted(chosen))
         return Subgraph(entities=entities, relations=ordered)
+
+    def entity_hits(
+        self, ranked: Sequence[RankedEntity], *, neighbour_limit: int, scope: str | None = None
+    ) -> list[EntityHit] | None:
+        """``ranked`` as search hits with lean records and each one's strongest neighbours, as
+        the store's hit read would list them (relations without provenance); ``None`` when
+        the shape lacks one of them (written after the shape's version was read)."""
+        mask = self._scope_mask(scope)
+        hits: list[EntityHit] = []
+        for candidate in ranked:
+            position = self.index.get(candidate.id)
+            if position is None:
+                return None
+            neighbours = []
+            for near, edge in self._strongest(position, neighbour_limit, mask):
+                relation = self.relation(edge)
+                other = self.entity(near)
+                neighbours.append(
+                    Neighbour(
+                        relation=relation,
+                        entity_id=other.id,
+                        name=other.name,
+                        type=other.type,
+                        outgoing=relation.source_id == candidate.id,
+                    )
+                )
+            hits.append(
+                EntityHit(
+                    entity=self.entity(position),
+                    similarity=candidate.similarity,
+                    lexical=candidate.lexical,
+                    neighbours=tuple(neighbours),
+                )
+            )
+        return hits
 
 
 class ShapeCache:
@@ -396,32 +472,36 @@ def _retrieved(done: asyncio.Future[Any]) -> None:
         done.exception()
 
 
-class ShapeAssociations:
-    """The association source over the graph's shape in process, and the store beside it.
+class ShapeInHand:
+    """One query's shape: its version is read as soon as this is made (beside the searches),
+    and every part of the query that can use the shape awaits the same read."""
 
-    The version is read as soon as this is made (while the candidates are searched); a store
-    without a shape, or a shape that could not be read, leaves ``neighbours`` to ``fallback``.
-    """
-
-    def __init__(
-        self,
-        cache: ShapeCache,
-        store: object,
-        fallback: AssociationSource,
-        loader: object | None = None,
-    ) -> None:
-        self._fallback = fallback
+    def __init__(self, cache: ShapeCache, store: object, loader: object | None = None) -> None:
         self._loading: asyncio.Future[GraphShape | None] = asyncio.ensure_future(
             cache.shape(store, loader)
         )
         # Nobody may wait for it (no hit to spread from): its failure is not a lost error.
         self._loading.add_done_callback(_retrieved)
 
-    async def _shape(self) -> GraphShape | None:
+    async def get(self) -> GraphShape | None:
+        """The shape, or ``None`` while it loads, when the store keeps none or its version
+        could not be read (the store's own reads still answer, or fail with the reason)."""
         try:
             return await self._loading
-        except Exception:  # the store's own reads still answer, or fail with the reason
+        except Exception:
             return None
+
+
+class ShapeAssociations:
+    """The association source over the graph's shape in process, and the store beside it.
+
+    A store without a shape, or a shape that could not be read, leaves ``neighbours`` to
+    ``fallback``.
+    """
+
+    def __init__(self, shape: ShapeInHand, fallback: AssociationSource) -> None:
+        self._fallback = fallback
+        self._shape = shape.get
 
     async def neighbours(
         self, ids: Sequence[str], *, limit_per_node: int, scope: str | None = None

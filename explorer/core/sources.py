@@ -63,6 +63,7 @@ from explorer.core.models import (
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.core.scoring import clamp_unit
+from explorer.core.shape import RankedSearch, ShapeInHand
 from explorer.core.termscan import ConceptHit, TermScan
 
 #: Which half of scour each route belongs to.
@@ -221,8 +222,10 @@ class StoreCandidateSource:
         neighbour_limit: int = 10,
         clock: Callable[[], float] = time.perf_counter,
         lexical_index: LexicalIndexCache | None = None,
+        shape: ShapeInHand | None = None,
     ) -> None:
         self._chunks = chunks
+        self._shape = shape
         self._graph = graph
         self._embedder = embedder
         self._concepts = concepts
@@ -441,17 +444,37 @@ class StoreCandidateSource:
                 # Without a vector the graph still answers by full text; the embedder's
                 # failure is reported once, as its own route.
                 vector = None
-        results = await self._per_scope(
-            scopes,
-            lambda scope: graph.search_entities(
-                query.text,
-                k,
-                vector=vector,
-                scope=scope,
-                period=query.period,
-                neighbour_limit=self._neighbour_limit,
-            ),
-        )
+        shape = self._shape
+        if shape is not None and query.period is None and isinstance(graph, RankedSearch):
+            # With the shape in hand the hits' lean records and neighbours need no round trip;
+            # the period gate needs the hits' provenance, so a period query reads them.
+            async def search(scope: str | None) -> list[EntityHit]:
+                assert isinstance(graph, RankedSearch) and shape is not None
+                ranked, held = await asyncio.gather(
+                    graph.ranked_entities(query.text, k, vector=vector, scope=scope),
+                    shape.get(),
+                )
+                limit = self._neighbour_limit
+                hits = None
+                if held is not None:
+                    hits = held.entity_hits(ranked, neighbour_limit=limit, scope=scope)
+                if hits is None:
+                    hits = await graph.hits_of(ranked, neighbour_limit=limit, scope=scope)
+                return hits
+
+        else:
+
+            async def search(scope: str | None) -> list[EntityHit]:
+                return await graph.search_entities(
+                    query.text,
+                    k,
+                    vector=vector,
+                    scope=scope,
+                    period=query.period,
+                    neighbour_limit=self._neighbour_limit,
+                )
+
+        results = await self._per_scope(scopes, search)
         hits = [hit for group in results for hit in group]
         scale = _normalised([hit.lexical for hit in hits])
         return [_entity_candidate(hit, scale) for hit in hits]

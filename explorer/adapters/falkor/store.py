@@ -250,12 +250,23 @@ class FalkorGraphStore:
         period: Period | None = None,
         neighbour_limit: int = 10,
     ) -> list[EntityHit]:
+        best = await self.ranked_entities(text, k, vector=vector, scope=scope, period=period)
+        return await self.hits_of(best, neighbour_limit=neighbour_limit, scope=scope)
+
+    async def ranked_entities(
+        self,
+        text: str,
+        k: int,
+        *,
+        vector: Vector | None = None,
+        scope: str | None = None,
+        period: Period | None = None,
+    ) -> list[RankedEntity]:
+        """The best ``k`` entities by full text and vector, ranked but not read: one round trip
+        (the two searches side by side), for a caller holding the graph's shape."""
         self._conn.check_open()
         text = sanitize.plain_text(text, "text", max_chars=MAX_QUERY_CHARS)
         k = sanitize.plain_int(k, "k", low=0, high=MAX_K)
-        neighbour_limit = sanitize.plain_int(
-            neighbour_limit, "neighbour_limit", low=0, high=MAX_NEIGHBOURS
-        )
         query_vector = None if vector is None else codec.plain_vector(vector, "vector")
         filters = codec.filter_params(scope, period)
         plain_scope = filters["scope"]
@@ -289,10 +300,21 @@ class FalkorGraphStore:
 
         # Independent round trips go out together: each one's latency is the query's floor.
         text_rows, vector_rows = await _gather_both(by_text(), by_vector())
-        best = rank_rows(text_rows, vector_rows, terms, k, scope=plain_scope)
+        return rank_rows(text_rows, vector_rows, terms, k, scope=plain_scope)
+
+    async def hits_of(
+        self, best: Sequence[RankedEntity], *, neighbour_limit: int = 10, scope: str | None = None
+    ) -> list[EntityHit]:
+        """``best`` (from ``ranked_entities``) as hits: records and neighbours, read together."""
+        self._conn.check_open()
+        neighbour_limit = sanitize.plain_int(
+            neighbour_limit, "neighbour_limit", low=0, high=MAX_NEIGHBOURS
+        )
+        plain_scope = codec.filter_params(scope, None)["scope"]
+        assert plain_scope is None or isinstance(plain_scope, str)
+        ids = codec.plain_ids([c.id for c in best], "ids")
         fetched, neighbours = await _gather_both(
-            self._fetch_entities([c.id for c in best]),
-            self._neighbours([c.id for c in best], neighbour_limit, plain_scope),
+            self._fetch_entities(ids), self._neighbours(ids, neighbour_limit, plain_scope)
         )
         return entity_hits(best, {e.id: e for e in fetched}, neighbours)
 

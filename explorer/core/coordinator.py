@@ -180,6 +180,59 @@ def _found_candidate(entity: Entity) -> Candidate:
     )
 
 
+def _spread(
+    kept: Sequence[Scored],
+    query: MemoryQuery,
+    policy: RetrievalPolicy,
+    layers: frozenset[MemoryLayer],
+    associations: Associations | None,
+    engine: SpreadingActivation | None,
+) -> ActivationLog:
+    """Activation spread from the seeds the kept candidates give (empty when it does not run)."""
+    if (
+        associations is None
+        or not policy.activation.enabled
+        or not layers & GRAPH_LAYERS
+        or not kept
+        or policy.activation.hops <= 0
+    ):
+        return ActivationLog()
+    seeds = seeds_for(kept, query, policy, associations.chunk_entities)
+    if not seeds:
+        return ActivationLog()
+    names = {
+        item.candidate.id: item.candidate.label
+        for item in kept
+        if item.candidate.kind is not CandidateKind.CHUNK
+    }
+    return (engine or SpreadingActivation()).spread(
+        seeds, associations.subgraph, policy.activation, names
+    )
+
+
+def spread_only(
+    candidates: Sequence[Candidate],
+    query: MemoryQuery,
+    policy: RetrievalPolicy,
+    associations: Associations,
+    *,
+    engine: SpreadingActivation | None = None,
+) -> ActivationLog:
+    """The activation ``decide`` would spread, without scoring, crediting or selecting: what
+    the hop-by-hop fetch needs to choose the next frontier."""
+    layers = policy.effective_layers(query)
+    outcome = gate(
+        candidates,
+        layers=layers,
+        policy=policy,
+        query_scope=query.scope,
+        anchor=recency_anchor(candidates, query.now),
+        scorer=Scorer(policy.weights),
+        period=query.period,
+    )
+    return _spread(outcome.kept, query, policy, layers, associations, engine)
+
+
 def decide(
     candidates: Sequence[Candidate],
     query: MemoryQuery,
@@ -230,59 +283,42 @@ def decide(
     ledger.extend(outcome.dropped)
     kept: list[Scored] = list(outcome.kept)
 
-    log = ActivationLog()
+    log = _spread(kept, query, policy, layers, associations, engine)
     found: list[Scored] = []
     found_count = 0
     credits: dict[str, ChunkCredit] = {}
-    if (
-        associations is not None
-        and policy.activation.enabled
-        and layers & GRAPH_LAYERS
-        and kept
-        and policy.activation.hops > 0
-    ):
-        seeds = seeds_for(kept, query, policy, associations.chunk_entities)
-        if seeds:
-            names = {
-                item.candidate.id: item.candidate.label
-                for item in kept
-                if item.candidate.kind is not CandidateKind.CHUNK
-            }
-            log = (engine or SpreadingActivation()).spread(
-                seeds, associations.subgraph, policy.activation, names
-            )
-        if log.steps:
-            strongest = max(step.energy for step in log.steps if step.hop == 0)
-            signal = {node: min(1.0, amount / strongest) for node, amount in log.received.items()}
-            kept = [_rescored(item, scorer, signal) for item in kept]
-            kept, credits = credit_chunks(
-                kept, scorer, log, strongest, associations, candidates, policy.activation
-            )
-            kept_ids = {
-                item.candidate.id for item in kept if item.candidate.kind is not CandidateKind.CHUNK
-            }
-            entities = associations.subgraph.entities
-            # Seeds that are no candidate themselves came from the entities a kept chunk
-            # mentions: they are recalled through that chunk, so they count as found too.
-            extra = [
-                _found_candidate(entities[node])
-                for node in (*log.found, *log.seeds)
-                if node not in kept_ids and node in entities
-            ]
-            found_count = len(extra)
-            found_outcome = gate(
-                extra,
-                layers=layers,
-                policy=policy,
-                query_scope=query.scope,
-                anchor=anchor,
-                scorer=scorer,
-                check_relevance=False,
-                activation=signal,
-                period=query.period,
-            )
-            ledger.extend(found_outcome.dropped)
-            found = list(found_outcome.kept)
+    if associations is not None and log.steps:
+        strongest = max(step.energy for step in log.steps if step.hop == 0)
+        signal = {node: min(1.0, amount / strongest) for node, amount in log.received.items()}
+        kept = [_rescored(item, scorer, signal) for item in kept]
+        kept, credits = credit_chunks(
+            kept, scorer, log, strongest, associations, candidates, policy.activation
+        )
+        kept_ids = {
+            item.candidate.id for item in kept if item.candidate.kind is not CandidateKind.CHUNK
+        }
+        entities = associations.subgraph.entities
+        # Seeds that are no candidate themselves came from the entities a kept chunk
+        # mentions: they are recalled through that chunk, so they count as found too.
+        extra = [
+            _found_candidate(entities[node])
+            for node in (*log.found, *log.seeds)
+            if node not in kept_ids and node in entities
+        ]
+        found_count = len(extra)
+        found_outcome = gate(
+            extra,
+            layers=layers,
+            policy=policy,
+            query_scope=query.scope,
+            anchor=anchor,
+            scorer=scorer,
+            check_relevance=False,
+            activation=signal,
+            period=query.period,
+        )
+        ledger.extend(found_outcome.dropped)
+        found = list(found_outcome.kept)
 
     selection = select([*kept, *found], query, policy, energies=log.energy)
     ledger.extend(selection.dropped)
@@ -478,13 +514,13 @@ class RetrievalCoordinator:
                 if hop == params.hops:
                     break
                 probe = replace(policy, activation=replace(params, hops=hop))
-                spread = decide(
+                spread = spread_only(
                     candidates,
                     query,
                     probe,
                     Associations(subgraph=subgraph, chunk_entities=chunk_entities),
                     engine=self._engine,
-                ).activation
+                )
                 fresh = [node for node in spread.found if node not in expanded]
                 fresh.sort(key=lambda node: (-spread.energy.get(node, 0.0), node))
                 frontier = fresh[:cap]

@@ -185,7 +185,9 @@ class _Context(PeopleLinks):
         self.names: dict[str, Candidate] = {}
         self.topics: dict[str, Candidate] = {}
         self.times: dict[str, Candidate] = {}
+        # Words seen in lower case, and capitalised, other than at a clause's start.
         self.lower_seen: Counter[str] = Counter()
+        self.upper_seen: Counter[str] = Counter()
         self.speakers: dict[str, str] = {}  # normalised → as written
         self.vocatives: dict[str, list[tuple[int, str]]] = defaultdict(
             list
@@ -197,8 +199,13 @@ class _Context(PeopleLinks):
         for chunk in self.chunks:
             self.speakers.setdefault(normalise_name(chunk.speaker), chunk.speaker)
         self.addressed = addressees([normalise_name(chunk.speaker) for chunk in self.chunks])
+        # Every chunk is tokenised before any name is read, so how a word is written anywhere
+        # in the context can decide where a name starts.
         for index, chunk in enumerate(self.chunks):
-            self._read_chunk(index, chunk)
+            self._scan_chunk(index, chunk)
+        for index, chunk in enumerate(self.chunks):
+            self._read_names(index, chunk.text, self.tokens[index])
+            self._read_topics(index, chunk.text, self.tokens[index])
         self._link_people()
         builders = self._builders()
         entities = {builder.id: self._entity(builder) for builder in builders}
@@ -207,7 +214,7 @@ class _Context(PeopleLinks):
 
     # -- reading ---------------------------------------------------------------------------
 
-    def _read_chunk(self, index: int, chunk: Chunk) -> None:
+    def _scan_chunk(self, index: int, chunk: Chunk) -> None:
         text = chunk.text
         sentences = sentence_spans(text)
         self.sentences.append(sentences)
@@ -221,10 +228,9 @@ class _Context(PeopleLinks):
         tokens = tokenise(text, sentences, [(time.start, time.end) for time in times])
         self.tokens.append(tokens)
         for token in tokens:
-            if not token.clause_start and token.word[0].islower():
-                self.lower_seen[strip_possessive(token.folded)] += 1
-        self._read_names(index, text, tokens)
-        self._read_topics(index, text, tokens)
+            if not token.clause_start:
+                seen = self.lower_seen if token.word[0].islower() else self.upper_seen
+                seen[strip_possessive(token.folded)] += 1
 
     def _read_names(self, index: int, text: str, tokens: list[Token]) -> None:
         run: list[Token] = []
@@ -263,8 +269,17 @@ class _Context(PeopleLinks):
                 piece.pop()
             while piece and piece[0].word[0].islower():
                 piece.pop(0)
+            # "Saw Rosa this morning", "Walking Ada down the aisle": a sentence's first word
+            # that is a common verb (a chat drops its "I"), or is only ever written in lower
+            # case elsewhere in the context, is no part of the name after it.
+            while len(piece) > 1 and piece[0].clause_start and self._common_word(piece[0]):
+                piece.pop(0)
             if piece:
                 self._add_name(index, text, tokens, piece)
+
+    def _common_word(self, token: Token) -> bool:
+        word = strip_possessive(token.folded)
+        return word in COMMON_VERBS or (self.lower_seen[word] > 0 and self.upper_seen[word] == 0)
 
     def _add_name(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> None:
         start = piece[0].start

@@ -2,7 +2,8 @@
 
 A case holds the scour request, the policy (``policy_to_dict``), the result in scour's JSON shape
 and, when there is one, everything the coordinator decided from (the gathered candidates, the
-subgraph activation spread over, the refused routes and the route tally). With the gathered part
+subgraph activation spread over, the refused routes and the route tally) and the full records
+read for the answer's entities (a candidate may carry a lean one). With the gathered part
 a case opened later can be decided again under another policy without any store, and "why not
 X?" works on it; without it the case still opens exactly as it was, read-only. The file is
 canonical JSON (sorted keys, floats in Python's shortest round-trip form), so saving, opening and
@@ -281,6 +282,9 @@ class RecallCase:
     title: str = ""
     saved_at: str | None = None
     extra: JsonDict = field(default_factory=dict)
+    # The full records read for the answer's entities (their candidates may carry lean ones),
+    # so a reopened case shows every entity as the answer did.
+    records: list[JsonDict] = field(default_factory=list)
 
     @classmethod
     def capture(
@@ -304,6 +308,9 @@ class RecallCase:
                     "policy": policy_to_dict(decided),
                     "result": answer.to_json_dict(),
                     "gathered": gathered_to_json(gathered) if gathered is not None else None,
+                    "records": [
+                        entity_to_json(answer.records[key]) for key in sorted(answer.records)
+                    ],
                 }
             )
         )
@@ -314,6 +321,7 @@ class RecallCase:
             gathered=body["gathered"],
             title=title,
             saved_at=iso(saved_at),
+            records=body["records"],
         )
 
     def to_json_dict(self) -> JsonDict:
@@ -326,6 +334,7 @@ class RecallCase:
             "policy": self.policy,
             "result": self.result,
             "gathered": self.gathered,
+            **({"records": self.records} if self.records else {}),
             **({"extra": self.extra} if self.extra else {}),
         }
 
@@ -339,6 +348,9 @@ class RecallCase:
             if not isinstance(data.get(key), Mapping):
                 raise InvalidArgument(f"recall case: {key!r} must be an object")
         gathered = data.get("gathered")
+        records = data.get("records") or []
+        if not isinstance(records, list) or not all(isinstance(r, Mapping) for r in records):
+            raise InvalidArgument("recall case: 'records' must be a list of entity objects")
         return cls(
             request=dict(data["request"]),
             policy=dict(data["policy"]),
@@ -347,6 +359,7 @@ class RecallCase:
             title=str(data.get("title", "")),
             saved_at=data.get("saved_at"),
             extra=dict(data.get("extra") or {}),
+            records=[dict(record) for record in records],
         )
 
     @property
@@ -376,6 +389,7 @@ class RecallCase:
             kg_error=result.get("kg_error"),
             chunks_error=result.get("chunks_error"),
             timings_ms=timings,
+            records={record.id: record for record in map(entity_from_json, self.records)},
             # A saved answer in which every half asked failed stays one when rebuilt.
             failed_halves=frozenset({"graph", "chunks"})
             if result.get("success") is False

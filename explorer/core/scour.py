@@ -46,6 +46,7 @@ from explorer.core.layers import CHUNK_LAYERS, GRAPH_LAYERS, RETRIEVABLE_LAYERS,
 from explorer.core.lexical import LexicalIndexCache
 from explorer.core.models import (
     DEFAULT_SCOPE,
+    WEAK_RELATIONS,
     Chunk,
     Entity,
     MemoryLayer,
@@ -119,11 +120,12 @@ class ScourRequest:
 
 
 def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour, ...]:
-    """The node's relations in ``subgraph`` seen from it, in (relation id) order."""
+    """The node's relations in ``subgraph`` seen from it, stated facts first, then by
+    confidence (descending) and relation id, as the stores list a hit's neighbours."""
     found: list[Neighbour] = []
     relations: list[Relation] = sorted(
         (r for r in subgraph.relations if node in (r.source_id, r.target_id)),
-        key=lambda r: r.id,
+        key=lambda r: (r.type in WEAK_RELATIONS, -r.confidence, r.id),
     )
     for relation in relations[:limit]:
         outgoing = relation.source_id == node

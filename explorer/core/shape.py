@@ -4,9 +4,10 @@ Activation reads, per hop, each active node's strongest relations with the entit
 other ends. Asking the graph store for them costs one round trip per hop and a server-side sort
 of every relation of each node, hubs included. A ``GraphShape`` holds the same lean records (no
 descriptions, aliases or provenance) for the whole graph, with each node's relations already in
-the store's order: confidence, then the other end's salience (both descending), then relation
-id. A neighbourhood read is then a slice per node, with no round trip; which entities a chunk
-mentions (what seeds activation from a chunk hit) is a lookup too.
+the store's order: stated facts before the weak signals (``WEAK_RELATIONS``), then confidence,
+then the other end's salience (both descending), then relation id. A neighbourhood read is then
+a slice per node, with no round trip; which entities a chunk mentions (what seeds activation
+from a chunk hit) is a lookup too.
 
 ``ShapeCache`` keeps the shape of one graph and loads it again only when the store's shape
 version (a token every write replaces) has changed, so a write invalidates it by itself, also one
@@ -33,6 +34,7 @@ from explorer.core import snapshot
 from explorer.core.candidates import AssociationSource
 from explorer.core.entity_ranking import RankedEntity
 from explorer.core.models import (
+    WEAK_RELATIONS,
     Entity,
     EntityHit,
     MemoryLayer,
@@ -230,7 +232,9 @@ class GraphShape:
         node = np.concatenate([source, target[~loop]])
         other = np.concatenate([target, source[~loop]])
         edge = np.concatenate([np.arange(count), np.arange(count)[~loop]])
-        order = np.lexsort((id_rank[edge], -salience[other], -confidence[edge], node))
+        types = self._text["relation_types"]
+        weak = np.fromiter((kind in WEAK_RELATIONS for kind in types), np.bool_, count)
+        order = np.lexsort((id_rank[edge], -salience[other], -confidence[edge], weak[edge], node))
         self.others = other[order]
         self.ends = edge[order]
         self.offsets = np.zeros(size + 1, dtype=np.int64)

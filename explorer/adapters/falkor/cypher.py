@@ -4,13 +4,15 @@ Nothing here is built from caller text: values travel as parameters, and the onl
 are the period clause chosen from a constant and the vector index's validated ``int`` dimension.
 The graph model these statements read and write is described in ``adapters.falkor``. Beside the
 statements: the field lists the codec zips replies with, and the digest of the schema a graph was
-set up with. Imports only the standard library.
+set up with. Imports the standard library and the core's relation names.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+
+from explorer.core.models import WEAK_RELATIONS
 
 SCOPE_MATCH = (
     "($scope IS NULL OR {n}.scope = $scope OR {n}.scope = '' "
@@ -127,6 +129,15 @@ MATCH (n:Entity {id: id})
 RETURN n.id
 """
 
+# A node's strongest relations, as every neighbourhood read orders them: stated facts before
+# the weak signals (a speaker's mentions, co-occurrence), then confidence, the other end's
+# salience and the relation id. ``core.shape`` keeps the same order.
+WEAK_TYPES = ", ".join(f"'{name}'" for name in sorted(WEAK_RELATIONS))
+STRONGEST = (
+    f"CASE WHEN r.type IN [{WEAK_TYPES}] THEN 1 ELSE 0 END, "
+    "r.confidence DESC, m.salience DESC, r.id"
+)
+
 # The latest ``$mention_cap`` mentions are picked per entity in a subquery (a top-k each,
 # not one sort over every asked entity's mentions).
 FETCH_ENTITIES = f"""
@@ -183,7 +194,7 @@ CALL {{
     MATCH (n)-[r:REL]-(m:Entity)
     WHERE {SCOPE_MATCH.format(n="m")}
     WITH n, r, m
-    ORDER BY r.confidence DESC, m.salience DESC, r.id
+    ORDER BY {STRONGEST}
     LIMIT $limit
     RETURN collect({{rel: {RELATION_FIELDS.format(r="r")}, outgoing: startNode(r) = n,
         other: m {{.id, .name, .type}}}}) AS neighbours
@@ -200,7 +211,7 @@ MATCH (n:Entity {{id: id}})
 OPTIONAL MATCH (n)-[r:REL]-(m:Entity)
 WHERE {SCOPE_MATCH.format(n="m")}
 WITH n, r, m
-ORDER BY r.confidence DESC, m.salience DESC, r.id
+ORDER BY {STRONGEST}
 WITH n, collect(m)[0..$limit] AS near
 WITH collect(n) AS seeds, collect(near) AS nears
 WITH seeds + reduce(acc = [], part IN nears | acc + part) AS listed
@@ -249,7 +260,7 @@ CALL {{
     MATCH (n)-[r:REL]-(m:Entity)
     WHERE {SCOPE_MATCH.format(n="m")}
     WITH r, m
-    ORDER BY r.confidence DESC, m.salience DESC, r.id
+    ORDER BY {STRONGEST}
     LIMIT $limit
     RETURN collect([r, m]) AS near
 }}

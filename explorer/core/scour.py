@@ -120,12 +120,20 @@ class ScourRequest:
 
 
 def neighbours_in(subgraph: Subgraph, node: str, limit: int) -> tuple[Neighbour, ...]:
-    """The node's relations in ``subgraph`` seen from it, stated facts first, then by
-    confidence (descending) and relation id, as the stores list a hit's neighbours."""
+    """The node's relations in ``subgraph`` seen from it, in the order the stores list a hit's
+    neighbours: stated facts first, then confidence and the other end's salience (both
+    descending), then relation id."""
     found: list[Neighbour] = []
+
+    def strongest(relation: Relation) -> tuple[bool, float, float, str]:
+        other = subgraph.entities.get(
+            relation.target_id if relation.source_id == node else relation.source_id
+        )
+        salience = other.salience if other is not None else 0.0
+        return (relation.type in WEAK_RELATIONS, -relation.confidence, -salience, relation.id)
+
     relations: list[Relation] = sorted(
-        (r for r in subgraph.relations if node in (r.source_id, r.target_id)),
-        key=lambda r: (r.type in WEAK_RELATIONS, -r.confidence, r.id),
+        (r for r in subgraph.relations if node in (r.source_id, r.target_id)), key=strongest
     )
     for relation in relations[:limit]:
         outgoing = relation.source_id == node

@@ -90,6 +90,30 @@ async def test_every_neighbourhood_from_the_shape_equals_the_stores_lean_read(
     assert any(shape.entities_in_chunks(chunks).values())
 
 
+async def test_every_read_puts_a_nodes_stated_facts_before_its_weak_signals(
+    graph_store: FalkorGraphStore,
+) -> None:
+    # A speaker's often repeated mentions are confident; a stated fact still comes first.
+    people = [Entity(id=f"p{n}", name=f"Person {n}", type="person", salience=0.5) for n in range(4)]
+    relations = [
+        Relation("r-mention", "p0", "p1", "MENTIONS", confidence=0.99),
+        Relation("r-cooccur", "p2", "p0", "CO_OCCURS", confidence=0.95),
+        Relation("r-fact", "p0", "p3", "FAMILY_OF", confidence=0.4),
+    ]
+    await graph_store.upsert(people, relations)
+    shape = GraphShape(*await graph_store.shape())
+    stored = await graph_store.spread_neighbourhood(["p0"], limit_per_node=1)
+    assert [r.id for r in stored.relations] == ["r-fact"]
+    assert shape.neighbours(["p0"], limit_per_node=1).relations == stored.relations
+    ranked = await graph_store.ranked_entities("Person 0", 1)
+    hits = await graph_store.hits_of(ranked, neighbour_limit=3)
+    assert [hit.entity.id for hit in hits] == ["p0"]
+    assert [n.relation.id for n in hits[0].neighbours] == ["r-fact", "r-mention", "r-cooccur"]
+    held = shape.entity_hits(ranked, neighbour_limit=3)
+    assert held is not None
+    assert [n.relation.id for n in held[0].neighbours] == ["r-fact", "r-mention", "r-cooccur"]
+
+
 LEAN_FIELDS = ("id", "name", "type", "confidence", "salience", "updated_at", "last_seen", "scope")
 
 

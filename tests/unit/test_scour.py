@@ -10,9 +10,9 @@ import pytest
 
 from explorer.core.compact import compact_answer
 from explorer.core.errors import InvalidArgument, StoreTimeout, StoreUnavailable
-from explorer.core.models import Entity, Mention, Period
+from explorer.core.models import Entity, Mention, Period, Relation, Subgraph
 from explorer.core.policy import RetrievalPolicy, preset
-from explorer.core.scour import ScourRequest, ScourResult, scour, scour_failure
+from explorer.core.scour import ScourRequest, ScourResult, neighbours_in, scour, scour_failure
 from explorer.core.sources import refetch_reasons
 from explorer.core.termscan import TermScan
 from explorer.testing import (
@@ -342,3 +342,25 @@ def test_a_lone_surrogate_in_the_query_is_refused_and_echoed_escaped() -> None:
     echoed = scour_failure("Lisbon \udcff", "bad")["query"]
     assert echoed == "Lisbon \\udcff"
     echoed.encode("utf-8")
+
+
+def test_an_entitys_listed_relations_put_stated_facts_first() -> None:
+    # As the stores order a node's neighbours: facts before weak signals however confident
+    # those are, then confidence and the other end's salience.
+    people = {
+        key: Entity(id=key, name=key.upper(), type="person", salience=salience)
+        for key, salience in (("a", 0.5), ("low", 0.1), ("high", 0.9), ("loud", 1.0))
+    }
+    subgraph = Subgraph(
+        entities=people,
+        relations=(
+            Relation("r1", "a", "loud", "MENTIONS", confidence=0.99),
+            Relation("r2", "a", "low", "FAMILY_OF", confidence=0.7),
+            Relation("r3", "high", "a", "FAMILY_OF", confidence=0.7),
+            Relation("r4", "a", "low", "KNOWS", confidence=0.9),
+        ),
+    )
+    listed = neighbours_in(subgraph, "a", 10)
+    assert [n.relation.id for n in listed] == ["r4", "r3", "r2", "r1"]
+    assert [n.outgoing for n in listed] == [True, False, True, True]
+    assert [n.relation.id for n in neighbours_in(subgraph, "a", 2)] == ["r4", "r3"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 from explorer.core.activation import ActivationLog, SpreadingActivation
 from explorer.core.candidates import (
@@ -36,7 +37,7 @@ from explorer.core.candidates import (
 )
 from explorer.core.credit import ChunkCredit, credit_chunks
 from explorer.core.errors import StoreUnavailable
-from explorer.core.gates import GATE_ASSOCIATIONS, GATE_LAYERS, Scored, gate
+from explorer.core.gates import GATE_ASSOCIATIONS, GATE_LAYERS, GateOutcome, Scored, gate
 from explorer.core.layers import GRAPH_LAYERS, layer_names
 from explorer.core.lexical import tokens
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
@@ -210,27 +211,24 @@ def _spread(
     )
 
 
-def spread_only(
+def _gated(
     candidates: Sequence[Candidate],
     query: MemoryQuery,
     policy: RetrievalPolicy,
-    associations: Associations,
-    *,
-    engine: SpreadingActivation | None = None,
-) -> ActivationLog:
-    """The activation ``decide`` would spread, without scoring, crediting or selecting: what
-    the hop-by-hop fetch needs to choose the next frontier."""
-    layers = policy.effective_layers(query)
-    outcome = gate(
+    layers: frozenset[MemoryLayer],
+    anchor: datetime | None,
+    scorer: Scorer,
+) -> GateOutcome:
+    """Every gate over the candidates a route found (not those activation finds)."""
+    return gate(
         candidates,
         layers=layers,
         policy=policy,
         query_scope=query.scope,
-        anchor=recency_anchor(candidates, query.now),
-        scorer=Scorer(policy.weights),
+        anchor=anchor,
+        scorer=scorer,
         period=query.period,
     )
-    return _spread(outcome.kept, query, policy, layers, associations, engine)
 
 
 def decide(
@@ -271,15 +269,7 @@ def decide(
 
     anchor = recency_anchor(candidates, query.now)
     scorer = Scorer(policy.weights)
-    outcome = gate(
-        candidates,
-        layers=layers,
-        policy=policy,
-        query_scope=query.scope,
-        anchor=anchor,
-        scorer=scorer,
-        period=query.period,
-    )
+    outcome = _gated(candidates, query, policy, layers, anchor, scorer)
     ledger.extend(outcome.dropped)
     kept: list[Scored] = list(outcome.kept)
 
@@ -382,21 +372,13 @@ def _unique(ids: Iterable[str]) -> list[str]:
 
 def _first_frontier(
     candidates: Sequence[Candidate],
+    kept: Sequence[Scored],
     query: MemoryQuery,
     policy: RetrievalPolicy,
-    layers: frozenset[MemoryLayer],
     chunk_entities: Mapping[str, Sequence[str]],
 ) -> list[str]:
     """Would-be seeds strongest first (ties by id), then the other entity candidates in order."""
-    outcome = gate(
-        candidates,
-        layers=layers,
-        policy=policy,
-        query_scope=query.scope,
-        anchor=recency_anchor(candidates, query.now),
-        scorer=Scorer(policy.weights),
-    )
-    seeds = seeds_for(outcome.kept, query, policy, chunk_entities)
+    seeds = seeds_for(kept, query, policy, chunk_entities)
     ranked = sorted(seeds.items(), key=lambda item: (-item[1], item[0]))
     return _unique(
         [node for node, _ in ranked]
@@ -501,7 +483,16 @@ class RetrievalCoordinator:
             if chunk_ids and callable(lookup):
                 mentions = await lookup(chunk_ids)
                 chunk_entities = {key: tuple(value) for key, value in mentions.items()}
-            frontier = _first_frontier(candidates, query, policy, layers, chunk_entities)[:cap]
+            # The gates do not depend on the graph: run once, for every round's seeds.
+            kept = _gated(
+                candidates,
+                query,
+                policy,
+                layers,
+                recency_anchor(candidates, query.now),
+                Scorer(policy.weights),
+            ).kept
+            frontier = _first_frontier(candidates, kept, query, policy, chunk_entities)[:cap]
             for hop in range(1, params.hops + 1):
                 if not frontier:
                     break
@@ -513,13 +504,15 @@ class RetrievalCoordinator:
                 rounds = hop
                 if hop == params.hops:
                     break
+                # The spread alone (no scoring, crediting or selection) picks the next frontier.
                 probe = replace(policy, activation=replace(params, hops=hop))
-                spread = spread_only(
-                    candidates,
+                spread = _spread(
+                    kept,
                     query,
                     probe,
+                    layers,
                     Associations(subgraph=subgraph, chunk_entities=chunk_entities),
-                    engine=self._engine,
+                    self._engine,
                 )
                 fresh = [node for node in spread.found if node not in expanded]
                 fresh.sort(key=lambda node: (-spread.energy.get(node, 0.0), node))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from explorer.core.errors import InvalidArgument
+from explorer.core.models import Entity
 from explorer.core.policy import DEFAULT_POLICY, ActivationParams, policy_to_dict
 from explorer.core.recall_case import (
     CaseDiff,
@@ -116,6 +117,28 @@ def test_load_refuses_other_files(tmp_path: Path) -> None:
         load_case(path)
     path.write_text("{", encoding="utf-8")
     with pytest.raises(InvalidArgument, match="not valid JSON"):
+        load_case(path)
+
+
+def test_a_case_keeps_the_full_records_read_for_its_answer(
+    answer: ScourResult, tmp_path: Path
+) -> None:
+    # Candidates found by activation or answered from the graph's shape carry lean records; the
+    # answer shows the full ones it read afterwards, and so must the case opened later.
+    shown = answer.entities[0].candidate.record
+    assert isinstance(shown, Entity)
+    full = replace(shown, description="the full record", aliases=("Another name",))
+    answer = replace(answer, records={full.id: full})
+    assert answer.to_json_dict()["kg_entities"][0]["description"] == "the full record"
+    path = tmp_path / "case.json"
+    save_case(path, RecallCase.capture(answer))
+    reopened = load_case(path).scour_result()
+    assert reopened.records == answer.records
+    assert reopened.to_json_dict()["kg_entities"] == answer.to_json_dict()["kg_entities"]
+    broken = json.loads(path.read_text(encoding="utf-8"))
+    broken["records"] = ["not an entity"]
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    with pytest.raises(InvalidArgument, match="'records' must be a list"):
         load_case(path)
 
 

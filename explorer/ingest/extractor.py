@@ -147,6 +147,18 @@ def _top(counter: Counter[str], limit: int) -> tuple[str, ...]:
     return tuple(key for key, _count in ranked[:limit])
 
 
+def _verb_form(word: str) -> bool:
+    """A common verb, or its "-ing" form ("walking", "making", "running")."""
+    if word in COMMON_VERBS:
+        return True
+    stem = word[:-3] if word.endswith("ing") else ""
+    return len(stem) > 1 and (
+        stem in COMMON_VERBS
+        or stem + "e" in COMMON_VERBS
+        or (stem[-1] == stem[-2] and stem[:-1] in COMMON_VERBS)
+    )
+
+
 class OfflineExtractor:
     """The default extractor: rules and word lists, no network, deterministic and fast."""
 
@@ -270,8 +282,9 @@ class _Context(PeopleLinks):
             while piece and piece[0].word[0].islower():
                 piece.pop(0)
             # "Saw Rosa this morning", "Walking Ada down the aisle": a sentence's first word
-            # that is a common verb (a chat drops its "I"), or is only ever written in lower
-            # case elsewhere in the context, is no part of the name after it.
+            # that is a common verb or its "-ing" form (a chat drops its "I"), or is written
+            # in lower case elsewhere in the context, is no part of the name after it, unless
+            # the context also capitalises it mid-sentence.
             while len(piece) > 1 and piece[0].clause_start and self._common_word(piece[0]):
                 piece.pop(0)
             if piece:
@@ -279,7 +292,9 @@ class _Context(PeopleLinks):
 
     def _common_word(self, token: Token) -> bool:
         word = strip_possessive(token.folded)
-        return word in COMMON_VERBS or (self.lower_seen[word] > 0 and self.upper_seen[word] == 0)
+        if self.upper_seen[word]:  # capitalised mid-sentence too: a name ("in Reading")
+            return False
+        return self.lower_seen[word] > 0 or _verb_form(word)
 
     def _add_name(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> None:
         start = piece[0].start

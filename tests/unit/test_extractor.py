@@ -486,16 +486,21 @@ def test_speakers_places_and_untyped_pairs_are_never_short_forms() -> None:
 
 
 def test_a_sentence_opening_verb_is_no_part_of_the_name_after_it() -> None:
-    # A chat drops its "I" ("Saw Rosa"), and an opening word written in lower case elsewhere
-    # ("walking") is a word, not a first name; one also written capitalised mid-sentence
-    # ("Project") stays part of the name.
+    # A chat drops its "I" ("Saw Rosa", "Meeting Owen"), and an opening word written in lower
+    # case elsewhere ("walking") is a word, not a first name; one also written capitalised
+    # mid-sentence ("Project", "Reading") stays part of the name.
     extraction = extract_offline(
         conversation(
             ("Maya", "Saw Rosa Lindqvist this morning. It's official: no Berlin."),
             ("Ada", "Walking Kwame Mensah home took an hour, we kept walking past the bus."),
             ("Maya", "Project Kestrel starts Monday. I lead Project Kestrel now."),
+            ("Ada", "Meeting Owen Price went well."),
+            ("Maya", "Reading Festival is in August. Lena lives in Reading."),
         )
     )
     names = set(by_name(extraction))
-    assert {"Rosa Lindqvist", "Kwame Mensah", "Project Kestrel"} <= names
-    assert not {"Saw Rosa Lindqvist", "Walking Kwame Mensah", "Kestrel"} & names
+    assert {"Rosa Lindqvist", "Kwame Mensah", "Project Kestrel", "Owen Price"} <= names
+    assert "Reading Festival" in names  # "Reading" is a name here: capitalised mid-sentence
+    assert not {"Saw Rosa Lindqvist", "Walking Kwame Mensah", "Kestrel", "Meeting Owen Price"} & (
+        names
+    )

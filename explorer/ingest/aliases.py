@@ -116,7 +116,10 @@ def merge_near_duplicates(
         merged.get(entity.id, entity) for entity in extraction.entities if entity.id not in renamed
     ]
     scopes = {entity.id: entity.scope for entity in extraction.entities}
-    return Extraction(tuple(kept), tuple(repoint(extraction.relations, renamed, scopes)))
+    # A merged name keeps the canonical record's type, guessed or not.
+    guessed = frozenset(key for key in extraction.guessed if key not in renamed)
+    relations = tuple(repoint(extraction.relations, renamed, scopes))
+    return Extraction(tuple(kept), relations, guessed)
 
 
 def repoint(

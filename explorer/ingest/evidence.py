@@ -177,17 +177,44 @@ def merge_relation(first: Relation, second: Relation) -> Relation:
 
 
 def combine(extractions: Iterable[Extraction]) -> Extraction:
-    """The union of several extractions: records of the same id merged."""
+    """The union of several extractions: records of the same id merged.
+
+    The first record keeps its name and type (``merge_entity``), except that a type evidence
+    gave wins over one guessed for a bare name (``Extraction.guessed``): "Biscuit" read as a pet
+    in one conversation stays a pet where another only names him.
+    """
     entities: dict[str, Entity] = {}
     relations: dict[str, Relation] = {}
+    guessed: set[str] = set()
     for extraction in extractions:
         for entity in extraction.entities:
             known = entities.get(entity.id)
-            entities[entity.id] = entity if known is None else merge_entity(known, entity)
+            guess = entity.id in extraction.guessed
+            if known is None:
+                entities[entity.id] = entity
+                if guess:
+                    guessed.add(entity.id)
+                continue
+            merged = merge_entity(known, entity)
+            if entity.id in guessed and not guess:
+                merged = _retyped(merged, entity.type)
+                guessed.discard(entity.id)
+            elif guess and entity.id not in guessed:
+                merged = _retyped(merged, known.type)
+            entities[entity.id] = merged
         for relation in extraction.relations:
             seen = relations.get(relation.id)
             relations[relation.id] = relation if seen is None else merge_relation(seen, relation)
-    return Extraction(tuple(entities.values()), tuple(relations.values()))
+    return Extraction(
+        tuple(entities.values()), tuple(relations.values()), frozenset(guessed & set(entities))
+    )
+
+
+def _retyped(entity: Entity, entity_type: str) -> Entity:
+    if entity.type == entity_type:
+        return entity
+    layer = MemoryLayer.PROFILE if entity_type == "person" else MemoryLayer.SEMANTIC
+    return replace(entity, type=entity_type, layer=layer)
 
 
 def _days(mentions: Sequence[Mention]) -> int:

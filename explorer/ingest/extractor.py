@@ -6,9 +6,12 @@ entities and relations with provenance (``Mention`` spans into the chunks), stab
 computes the final confidence and salience (``evidence``). The offline extractor needs no network
 and no model: speakers become people; capitalised names (seen mid-sentence, or recurring and never
 written in lower case) become named entities typed from evidence (``people.evidence_type``: being
-addressed, kinship and person verbs, suffixes and cues); names that stand for one person
-(vocatives, display handles, a speaker's first name, "Dad" and the named father, nicknames) are
-folded into one entity whose ``alias_evidence`` says which turn linked each alias (``linking``);
+addressed, kinship and person verbs, suffixes, the nouns and words around a name), a
+lower-case "of" joining the parts of one name ("A Map of Small Hours"); a word only ever used to
+address an agent ("Fine, actually." to the assistant) is no name by that use; names that stand
+for one person (vocatives, display handles, a speaker's first name, "Dad" and the named father,
+nicknames) are folded into one entity whose ``alias_evidence`` says which turn linked each alias
+(``linking``); the ids of names whose type is only a guess are ``Extraction.guessed``;
 recurring noun phrases become topics; date phrases become temporal entities resolved against the
 turn's time. Relations are typed facts from the fixed vocabulary of ``relation_rules`` (read by
 ``relations``: verb patterns, kinship and role words, question and answer pairs, negation and
@@ -56,7 +59,7 @@ from explorer.ingest.name_reading import (
     tokenise,
     vote,
 )
-from explorer.ingest.people import addressees, context_cues, evidence_type, is_vocative, kin_word
+from explorer.ingest.people import addressees, context_cues, is_vocative, kin_word, typed
 from explorer.ingest.relation_rules import UNIQUE_KIN
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
@@ -64,10 +67,16 @@ from explorer.ingest.temporal import find_times
 
 @dataclass(frozen=True, slots=True)
 class Extraction:
-    """Entities and relations found in one context, each with its mentions."""
+    """Entities and relations found in one context, each with its mentions.
+
+    ``guessed`` holds the ids of named entities whose type no evidence backs (a bare name read
+    as a person by default): where two conversations type one name differently, ``combine``
+    keeps the type that evidence gave.
+    """
 
     entities: tuple[Entity, ...] = ()
     relations: tuple[Relation, ...] = ()
+    guessed: frozenset[str] = frozenset()
 
 
 class Extractor(Protocol):
@@ -120,6 +129,7 @@ class _Builder:
     temporal: Counter[str] = field(default_factory=Counter)
     domains: Counter[str] = field(default_factory=Counter)
     alias_evidence: list[AliasEvidence] = field(default_factory=list)
+    guessed: bool = False  # the type is the fallback for a name nothing else is known of
 
 
 @dataclass(slots=True)
@@ -179,11 +189,13 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
         by_scope[chunk.scope].append(chunk)
     entities: list[Entity] = []
     relations: list[Relation] = []
+    guessed: set[str] = set()
     for scope in sorted(by_scope):
         extraction = _Context(scope, by_scope[scope]).run()
         entities.extend(extraction.entities)
         relations.extend(extraction.relations)
-    return Extraction(tuple(entities), tuple(relations))
+        guessed |= extraction.guessed
+    return Extraction(tuple(entities), tuple(relations), frozenset(guessed))
 
 
 class _Context(PeopleLinks):
@@ -222,7 +234,8 @@ class _Context(PeopleLinks):
         builders = self._builders()
         entities = {builder.id: self._entity(builder) for builder in builders}
         relations = self._relations(builders)
-        return Extraction(tuple(entities.values()), tuple(relations))
+        guessed = frozenset(builder.id for builder in builders if builder.guessed)
+        return Extraction(tuple(entities.values()), tuple(relations), guessed)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -272,7 +285,7 @@ class _Context(PeopleLinks):
             stop = (
                 token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS
             )
-            if stop and not article:
+            if stop and not article and not _joins(pieces[-1], token, run[position + 1 :]):
                 pieces.append([])
             else:
                 pieces[-1].append(token)
@@ -372,7 +385,7 @@ class _Context(PeopleLinks):
         single = " " not in key
         if single and (key in COMMON_VERBS or key in COMMON_MODIFIERS or key.isdigit()):
             return None
-        if candidate.acronym or self.vocatives.get(key):
+        if candidate.acronym or self._addresses_a_person(key):
             return "name"
         lower = self.lower_seen[key] if single else 0
         if candidate.cues["person_verb"] and single and lower == 0 and key not in TOPIC_STOPWORDS:
@@ -399,6 +412,18 @@ class _Context(PeopleLinks):
         ):
             return "recurring_name"
         return None
+
+    def _addresses_a_person(self, key: str) -> bool:
+        """Whether ``key`` is used to address a person ("Thanks, Kate" to the speaker Kate).
+
+        A user's "Fine, actually." or "Scope, I think." to an assistant reads like a vocative but
+        names no one: a word used only to address an agent, or no one, is not made a name by it.
+        """
+        for index, _surface in self.vocatives.get(key, ()):
+            addressed = self.addressed[index]
+            if addressed is not None and speaker_type(self.speakers[addressed]) == "person":
+                return True
+        return False
 
     def _topic_accepted(self, key: str, candidate: Candidate) -> bool:
         if key in self.names or key in self.speakers:
@@ -436,8 +461,10 @@ class _Context(PeopleLinks):
                 kind = speaker_type(speaker)
                 builders.append(self._builder(key, candidate, kind, 1.0, name=speaker))
             elif label is not None:
-                kind = evidence_type(key, candidate.votes, candidate.cues)
-                builders.append(self._builder(key, candidate, kind, BASE_CONFIDENCE[label]))
+                kind, backed = typed(key, candidate.votes, candidate.cues)
+                builder = self._builder(key, candidate, kind, BASE_CONFIDENCE[label])
+                builder.guessed = not backed
+                builders.append(builder)
         for key, speaker in self.speakers.items():
             if key not in self.names:
                 kind = speaker_type(speaker)
@@ -674,6 +701,24 @@ _TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "miss", "mx"})
 MAX_RECENT = 6
 MAX_TEMPORAL = 10
 MAX_DOMAINS = 5
+
+
+def _joins(piece: list[Token], token: Token, rest: list[Token]) -> bool:
+    """Whether a lower-case "of" (or "de", "van" ...) holds two capitalised parts of one name.
+
+    "A Map of Small Hours", "the Bank of England", "Ponte de Lima": the part before it is a
+    name's own start (more than one word, opened by an article, or inside a sentence), and
+    a capitalised word that is no stopword follows it. "None of Ada's friends" joins nothing.
+    """
+    if token.folded not in _CONNECTORS or token.folded == "the" or not token.word[0].islower():
+        return False
+    if not piece or not rest or not rest[0].word[0].isupper():
+        return False
+    following = strip_possessive(rest[0].folded)
+    if following in NAME_STOPWORDS or rest[0].folded in NAME_STOPWORDS:
+        return False
+    opener = piece[0]
+    return len(piece) > 1 or not opener.clause_start
 
 
 def _first_each(

@@ -153,10 +153,14 @@ def vote(
     following: Token | None,
 ) -> None:
     """Evidence for a name's type: its own words, and the words around this occurrence."""
+    # A name's own last word says what it names ("Kiln Street", "Hartwell Labs"), and so does a
+    # first word like "Lake" or "St." ("St. Aldhelm"); a lone "Harbour" or "Park" is a name that
+    # happens to be such a word ("the Harbour project"), and votes nothing by itself.
     words = key.split()
-    if words[-1] in ORGANISATION_SUFFIXES:
+    several = len(words) > 1
+    if several and words[-1] in ORGANISATION_SUFFIXES:
         candidate.votes["organization"] += 2
-    elif words[-1] in PLACE_SUFFIXES or (len(words) > 1 and words[0] in PLACE_PREFIXES):
+    elif several and (words[-1] in PLACE_SUFFIXES or words[0].rstrip(".") in PLACE_PREFIXES):
         candidate.votes["place"] += 2
     if key in KNOWN_PLACES:
         candidate.votes["place"] += 2

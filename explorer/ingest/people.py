@@ -12,12 +12,21 @@
 * ``evidence_type``: a name's type from what the conversation says of it. Confidence, highest
   first: a speaker, or a name used to address someone, is a person (certain, 1.0); a kinship or
   role word before it ("my sister Ada", "Dr. Lee"), a person verb after it ("Lena says"), or a
-  pet word ("my cat Pimienta", typed other) decides with 0.8; name suffixes and cues (Street →
-  place, Labs → organisation, Marathon → event, "Project X" or "the X pilot" → project, "the X
-  app" → product) 0.7; a single word or a two- or three-word run of capitalised words with no
-  evidence at all is a person by default (0.5: in conversations most such names are people), a
-  name opening on "The" or "A" with none is "other". Languages and job-title acronyms are not
-  things anyone knows about and become topics.
+  pet word ("my cat Pimienta", "Noodle the whippet", "a kitten named Miso", "Biscuit's vet",
+  typed other) decides with 0.8; name suffixes and cues 0.7: the name's own words (Street →
+  place, Labs → organisation, Marathon → event, "Project X"; a lone word such as "Harbour"
+  votes nothing by itself), the noun after it ("the X pilot" or "the X project" → project, "the
+  X app" → product, "the X hotel" or "the X trip" → place, "the X company" → organisation), the
+  words before it ("stayed at X", "dinner at X", "my flatmate from X" → place; "a job at X" →
+  organisation; "someone called X" → person, "a café called X" → place), and a pet's care
+  ("walking X", "fed X"), which any person evidence outweighs. A single word or a two- or
+  three-word run of capitalised words with no evidence at all is a person by default (0.5: in
+  conversations most such names are people), a name opening on "The" or "A" with none is
+  "other", an acronym or an ampersand name ("Fig & Olive") an organisation; ``typed`` says
+  whether the type is such a guess, so another conversation's evidence can replace it
+  (``evidence.combine``). Languages, a language with a variety or level ("European
+  Portuguese", "B2 Italian") and job-title acronyms are not things anyone knows about and
+  become topics.
 
 Imports the standard library and the ingest word lists.
 """
@@ -218,6 +227,10 @@ ROLE_ACRONYMS = frozenset(
 _ARTICLE = frozenset({"the", "a", "an"})
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 def fold_letters(text: str) -> str:
     """Lower-case letters only, accents removed: how handles and names are compared."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -277,36 +290,49 @@ def kin_word(key: str) -> str | None:
 
 def evidence_type(key: str, votes: Counter[str], cues: Counter[str]) -> str:
     """A name's type from its votes (``name_reading.vote``) and this module's cues."""
+    return typed(key, votes, cues)[0]
+
+
+def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]:
+    """A name's type and whether evidence backs it (``False``: the fallback for a bare name)."""
     words = key.split()
     single = len(words) == 1
-    if key in LANGUAGES or (single and key in ROLE_ACRONYMS):
-        return "topic"
+    if key in LANGUAGES or (single and key in ROLE_ACRONYMS) or _language_variant(words):
+        return "topic", True
     if cues["addressed"] or cues["speaker"]:
-        return "person"
+        return "person", True
     if kin_word(key) is not None:
-        return "person"
+        return "person", True
     if cues["pet"]:
-        return "other"
+        return "other", True
     if words[-1] in EVENT_WORDS and not single:
-        return "event"
+        return "event", True
     if words[0] == "project" and not single:
-        return "project"
+        return "project", True
     tally = Counter(votes)
-    tally["person"] += 2 * cues["kin"] + cues["person_verb"]
+    tally["person"] += 2 * cues["kin"] + cues["person_verb"] + 2 * cues["called_person"]
     tally["project"] += 2 * cues["project"]
     tally["product"] += 2 * cues["product"]
-    tally["other"] += 2 * cues["work_of_art"]
+    tally["other"] += 2 * cues["work_of_art"] + cues["pet_care"]
     tally["organization"] += 2 * cues["organization"]
     tally["place"] += 2 * cues["place"]
+    tally["event"] += 2 * cues["event"]
     if tally:
         best = sorted(tally.items(), key=lambda item: (-item[1], _rank(item[0])))[0]
         if best[1] > 0:
-            return best[0]
+            return best[0], True
     if words[0] in _ARTICLE or any(word in _ARTICLE or word == "of" for word in words):
-        return "other"
-    if cues["acronym"]:
-        return "organization"
-    return "person" if len(words) <= 3 else "other"
+        return "other", False
+    if cues["acronym"] or "&" in words:
+        return "organization", False  # "NHS", "Kettle & Crumb": a business, not a person
+    return ("person" if len(words) <= 3 else "other"), False
+
+
+def _language_variant(words: list[str]) -> bool:
+    """A language with a variety or a level before it ("European Portuguese", "C1 Spanish")."""
+    if len(words) < 2 or words[-1] not in LANGUAGES:
+        return False
+    return all(word in LANGUAGES or any(char.isdigit() for char in word) for word in words[:-1])
 
 
 def _rank(kind: str) -> int:
@@ -315,20 +341,78 @@ def _rank(kind: str) -> int:
 
 _WORK_BEFORE_AT = re.compile(
     r"\b(?:job|jobs|work|works|working|worked|role|position|interview|internship|team|office|"
-    r"employed|staff|shift|" + ROLE_WORDS + r")\s+(?:at|for|with)\s*$"
+    r"employed|staff|shift|" + ROLE_WORDS + r")\s+(?:at|for)\s*$"
+    # "with" after a role or work word is mostly a person ("physio with Rosa", "working with
+    # Owen"); only a post is held with an organisation.
+    r"|\b(?:job|jobs|role|position|internship|contract)\s+with\s*$"
     r"|\b(?:joined|signed\s+with|hired\s+by)\s*$"
 )
 _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on\s*$")
 _FROM_PLACE = re.compile(
     r"\b(?:is|am|are|'s|’s|was|originally|comes?|came|grew\s+up)\s+(?:from|in)\s*$"
+    # "my flatmate from Leeds": where people are from is a place (an employer has a team).
+    r"|\b(?:friends?|flatmates?|roommates?|housemates?|classmates?|mates?|family|folks|"
+    r"cousins?|neighbou?rs?|relatives)\s+from\s*$"
 )
+# "we stayed at Casa Azul", "book club at Kettle & Crumb": a place one stays or eats, drinks or
+# meets for leisure at is a venue.
+_VENUE_BEFORE = re.compile(
+    r"\b(?:stay|stays|stayed|staying|check(?:ed)?\s+in|checked\s+into|booked\s+into|lunch|"
+    r"dinner|breakfast|brunch|coffee|drinks|pints?|club|gig|picnic|climbing|swimming)\s+"
+    r"(?:at|in|into)\s*$"
+)
+# The noun after a name says what it names ("the Casa Azul hotel", "the Harbour project").
+PLACE_AFTER = _words(
+    "hotel hostel inn motel resort b&b guesthouse café cafe restaurant pub bar bistro campsite "
+    "cottage villa"
+)
+ORGANISATION_AFTER = _words("company firm startup agency charity band")
+# "the Lisbon trip", "a Keswick hen weekend": a name that modifies a trip is where it goes.
+_TRIP_AFTER = re.compile(
+    r"^\s+(?:(?:hen|stag|ski|road|day|city|beach|camping|family|work|summer|winter)\s+)?"
+    r"(?:trip|trips|holiday|holidays|weekend|getaway|vacation)\b"
+)
+# "someone called Rosa", "a whippet named Biscuit", "a café called Kettle": the noun says.
+_CALLED = re.compile(r"\b([\w-]+)\s+(?:called|named)\s*$")
+_CALLED_PERSON = re.compile(
+    r"(?:someone|somebody|guy|girl|boy|man|woman|lady|bloke|chap|kid|friend|person|doctor|"
+    + ROLE_WORDS
+    + r")$"
+)
+CALLED_KINDS = {
+    **dict.fromkeys(
+        _words(
+            "place town village city cafe café bar pub restaurant hotel spot island street road "
+            "beach park area neighbourhood neighborhood hostel inn venue"
+        ),
+        "place",
+    ),
+    **dict.fromkeys(
+        _words("company firm startup agency shop store charity band clinic practice school"),
+        "organization",
+    ),
+    **dict.fromkeys(_words("app tool game website site"), "product"),
+    **dict.fromkeys(_words("book novel film movie show series podcast album song"), "work_of_art"),
+    "project": "project",
+}
+_PET_AFTER = re.compile(
+    r"^(?:'s|’s)\s+(?:vet|vets|kibble|walk|walks|lead|leash|collar|paws?|fur|tail|kennel|bowl|"
+    r"litter|crate|cage|flea|worming|groomer|jabs?)\b"
+)
+_PET_APPOSITIVE = re.compile(
+    r"^\s*,?\s+(?:the|is\s+an?|is\s+the)\s+(?:[\w-]+\s+)?([\w-]+)\b"  # "Biscuit the whippet"
+)
+# "walking Biscuit", "fed Pimienta": care a pet gets, weak evidence that a person can outweigh
+# (people are walked somewhere: "walking Ada down the aisle", "walked Kwame home").
+_CARE_BEFORE = re.compile(r"\b(?:walk|walks|walked|walking|feed|feeds|fed|feeding)$")
+_WALKED_SOMEWHERE = re.compile(r"^\s+(?:down|home|to|through|into|across|back|over|up)\b")
 
 
 def context_cues(cues: Counter[str], before: str, after: str, previous_word: str | None) -> None:
     """Count what the words around one occurrence of a name say about what it names."""
     tail = before.casefold().rstrip()
     head = after.casefold()
-    following = re.match(r"^\s+([\w'’-]+)", head)
+    following = re.match(r"^\s+([\w'’&-]+)", head)
     next_word = following.group(1) if following else ""
     paired = re.match(r"^\s+and\s+(?:i\b|[A-Z][a-z])", after) is not None  # "Maya and Ido"
     if next_word in PERSON_VERBS or paired or re.match(r"^\s+and\s+i\b", head):
@@ -337,6 +421,10 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["project"] += 1
     if next_word in PRODUCT_AFTER:
         cues["product"] += 1
+    if next_word in PLACE_AFTER or _TRIP_AFTER.match(after):
+        cues["place"] += 1
+    if next_word in ORGANISATION_AFTER:
+        cues["organization"] += 1
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)
     appositive = re.match(
         r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:[\w-]+\s+)?([\w-]+)", head
@@ -347,14 +435,28 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
             cues["pet"] += 1
         elif word in KIN_RELATIONS:
             cues["kin"] += 1
+    described = _PET_APPOSITIVE.match(head)
+    if described is not None and described.group(1) in PETS:
+        cues["pet"] += 1
+    called = _CALLED.search(tail)
+    if called is not None:
+        noun = called.group(1)
+        if noun in PETS:
+            cues["pet"] += 1
+        elif noun in CALLED_KINDS:
+            cues[CALLED_KINDS[noun]] += 1
+        elif noun in KIN_RELATIONS or _CALLED_PERSON.fullmatch(noun):
+            cues["called_person"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1
-    if _FROM_PLACE.search(tail):
+    if _FROM_PLACE.search(tail) or _VENUE_BEFORE.search(tail):
         cues["place"] += 1
-    if re.match(r"^(?:'s|’s)\s+(?:vet|vets|kibble|walk|lead|collar|paws|fur|kennel)\b", head):
+    if _PET_AFTER.match(head):
         cues["pet"] += 1
+    if _CARE_BEFORE.search(tail) and not _WALKED_SOMEWHERE.match(head):
+        cues["pet_care"] += 1
     if re.match(r"^[,.!?]", after) and not before.strip():
         cues["bare"] += 1
     else:

@@ -263,3 +263,116 @@ def test_vocatives_and_addressees() -> None:
     assert not is_vocative(text, 52, 56, (45, 57))
     assert addressees(["a", "b", "a", "b"]) == ["b", "a", "b", "a"]
     assert addressees(["a", "b", "c", "a"]) == ["b", "a", "b", "c"]
+
+
+def kinds_of(extraction: Extraction) -> dict[str, str]:
+    return {e.name: e.type for e in extraction.entities}
+
+
+def test_a_stay_a_venue_and_a_head_noun_type_the_name_before_them() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("Jo", "We stayed at Vila Serena by the river, then dinner at Tavola Rossa."),
+                ("Ben", "Nice. I'm still on the Quarry project, and Harbour is a mess too."),
+                ("Jo", "Is the Harbour project the one with the Lumen app?"),
+                ("Ben", "Yes. We had lunch at the Pinto hotel to plan it."),
+            )
+        )
+    )
+    assert kinds["Vila Serena"] == "place"  # "stayed at"
+    assert kinds["Tavola Rossa"] == "place"  # "dinner at"
+    assert kinds["Quarry"] == "project"  # "the Quarry project"
+    assert kinds["Harbour"] == "project"  # a lone "Harbour" votes for no place by its word
+    assert kinds["Pinto"] == "place"  # "the Pinto hotel"
+
+
+def test_pets_are_typed_from_their_care_and_what_they_are_called() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("Jo", "Spent the morning walking Pepper. Then Tariq came round."),
+                ("Ben", "We got a kitten named Miso! Walking Tariq home later, by the way."),
+                ("Jo", "Ha, ask Noodle the whippet. Fed Miso yet?"),
+            )
+        )
+    )
+    assert kinds["Pepper"] == "other"  # walked, and nothing says more
+    assert kinds["Miso"] == "other"  # "a kitten named Miso"
+    assert kinds["Noodle"] == "other"  # "Noodle the whippet"
+    assert kinds["Tariq"] == "person"  # walked home: a person
+
+
+def test_what_someone_is_called_and_where_people_are_from_type_the_name() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("Jo", "I found someone called Ingrid Vos. Physio with Ingrid Vos is Thursday."),
+                (
+                    "Ben",
+                    "My flatmate from Cardiff swears by her. A message from Marta said so too.",
+                ),
+                ("Jo", "We meet at a café called Bean & Leaf. Then the Porto trip!"),
+                ("Ben", "Bean & Leaf is great. Or Fig & Olive, which has no cues at all."),
+                ("Jo", "Imran is planning a Keswick hen weekend too."),
+            )
+        )
+    )
+    assert kinds["Ingrid Vos"] == "person"  # "physio with" is a person, not an employer
+    assert kinds["Cardiff"] == "place"
+    assert kinds["Marta"] == "person"  # "a message from": no place
+    assert kinds["Bean & Leaf"] == "place"
+    assert kinds["Fig & Olive"] == "organization"  # an ampersand name is a business, not a person
+    assert kinds["Porto"] == "place"
+    assert kinds["Keswick"] == "place"
+
+
+def test_languages_with_a_variety_or_level_are_topics_and_titles_keep_their_of() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Jo", "I'm doing B2 Italian, then European Portuguese. Wren said it's fine."),
+            ("Ben", "Book club picked The Salt of Distant Seas. Then the Bank of Sweden report."),
+            ("Jo", "Most of Tariq's friends loved it. None of Tariq's cousins did."),
+        )
+    )
+    kinds = kinds_of(extraction)
+    assert kinds["B2 Italian"] == "topic"
+    assert kinds["European Portuguese"] == "topic"
+    assert kinds["The Salt of Distant Seas"] == "other"
+    assert "Bank of Sweden" in kinds
+    assert "Tariq" in kinds and not any(" of Tariq" in name for name in kinds)
+    assert not {"The Salt", "Distant Seas", "Sweden"} & set(kinds)
+
+
+def test_a_word_said_only_to_an_agent_before_a_comma_is_no_name() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("Assistant", "How did the weekend go?"),
+                ("Jo", "Relieved, mostly. Tired, but fine."),
+                ("Assistant", "Glad to hear it."),
+            )
+        )
+    )
+    assert "Relieved" not in kinds and "Tired" not in kinds
+    people = kinds_of(
+        extract_offline(chat(("Jo", "Morning!"), ("Ben", "Morning, Jo. Thanks, Jo!")))
+    )
+    assert people["Jo"] == "person"
+
+
+def test_a_type_evidence_gave_outlasts_a_guess_from_another_conversation() -> None:
+    pet = extract_offline(
+        chat(("Jo", "Our dog Pepper has a cough."), ("Ben", "Poor thing."), conversation="a")
+    )
+    bare = extract_offline(
+        chat(("Jo", "Pepper is fine now."), ("Ben", "Good, give Pepper a treat."), conversation="b")
+    )
+    (bare_pepper,) = [e for e in bare.entities if e.name == "Pepper"]
+    assert bare_pepper.type == "person" and bare_pepper.id in bare.guessed
+    for extractions in ([pet, bare], [bare, pet]):
+        combined = combine(extractions)
+        assert entity(combined, "Pepper").type == "other"
+        assert entity(combined, "Pepper").id not in combined.guessed
+    # Two guesses: the first record's, as before.
+    assert entity(combine([bare, bare]), "Pepper").type == "person"

@@ -27,11 +27,11 @@ library and core.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from explorer.core.models import WEAK_RELATIONS, Subgraph
+from explorer.core.models import WEAK_RELATIONS, Relation, Subgraph
 from explorer.core.policy import ActivationParams
 
 PRUNED_THRESHOLD = "threshold"
@@ -111,26 +111,52 @@ class AdjacencyIndex:
     see a list half-sorted.
     """
 
-    __slots__ = ("_ordered", "adjacency", "names", "relation_count")
+    __slots__ = ("_ordered", "adjacency", "names", "relation_count", "subgraph")
 
     def __init__(self, subgraph: Subgraph) -> None:
-        adjacency: dict[str, list[Edge]] = {}
-        for relation in subgraph.relations:
+        self.adjacency: dict[str, list[Edge]] = {}
+        self._ordered: dict[str, list[Edge]] = {}
+        self._add(subgraph.relations)
+        self._describe(subgraph)
+
+    def grown(self, subgraph: Subgraph, added: Iterable[Relation]) -> AdjacencyIndex:
+        """The index of ``subgraph``, which is this index's subgraph with ``added`` relations
+        (and their entities): only the nodes they touch are copied, and this index is left
+        as it was for whoever still reads it."""
+        index = AdjacencyIndex.__new__(AdjacencyIndex)
+        index.adjacency = dict(self.adjacency)
+        touched = index._add(added, copy_from=self.adjacency)
+        index._ordered = {n: e for n, e in self._ordered.items() if n not in touched}
+        index._describe(subgraph)
+        return index
+
+    def _add(
+        self, relations: Iterable[Relation], copy_from: Mapping[str, list[Edge]] | None = None
+    ) -> set[str]:
+        """Add each relation from both ends; a node's list that ``copy_from`` shares is copied
+        before its first change. Returns the nodes touched."""
+        adjacency = self.adjacency
+        touched: set[str] = set()
+        for relation in relations:
             source, target = relation.source_id, relation.target_id
             if source == target:
                 continue
             weight = relation.confidence
             weight = 0.0 if not weight > 0.0 else 1.0 if weight > 1.0 else weight
-            if source in adjacency:
-                adjacency[source].append((target, relation.id, relation.type, weight))
-            else:
-                adjacency[source] = [(target, relation.id, relation.type, weight)]
-            if target in adjacency:
-                adjacency[target].append((source, relation.id, relation.type, weight))
-            else:
-                adjacency[target] = [(source, relation.id, relation.type, weight)]
-        self.adjacency = adjacency
-        self._ordered: dict[str, list[Edge]] = {}
+            for node, other in ((source, target), (target, source)):
+                edge = (other, relation.id, relation.type, weight)
+                edges = adjacency.get(node)
+                if edges is None:
+                    adjacency[node] = [edge]
+                elif copy_from is not None and node not in touched and node in copy_from:
+                    adjacency[node] = [*edges, edge]
+                else:
+                    edges.append(edge)
+                touched.add(node)
+        return touched
+
+    def _describe(self, subgraph: Subgraph) -> None:
+        self.subgraph = subgraph
         self.names = {entity_id: entity.name for entity_id, entity in subgraph.entities.items()}
         self.relation_count = len(subgraph.relations)
 

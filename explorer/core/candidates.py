@@ -13,7 +13,7 @@ import enum
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import NamedTuple, Protocol, overload, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, overload, runtime_checkable
 
 from explorer.core.errors import MemoryUnavailable
 from explorer.core.layers import RETRIEVABLE_LAYERS
@@ -26,6 +26,9 @@ from explorer.core.models import (
     Period,
     Subgraph,
 )
+
+if TYPE_CHECKING:
+    from explorer.core.activation import AdjacencyIndex
 
 #: Memories per layer when a query does not say.
 DEFAULT_K = 5
@@ -281,6 +284,8 @@ class Associations:
 
     ``expanded`` names the nodes whose neighbourhood was fetched and ``hops`` how many rounds
     were fetched, so a caller can tell whether another policy needs more of the graph.
+    ``adjacency`` is the subgraph's adjacency index when the fetch built it already (used only
+    while it is the index of ``subgraph`` itself).
     """
 
     subgraph: Subgraph = field(default_factory=Subgraph)
@@ -288,3 +293,9 @@ class Associations:
     expanded: frozenset[str] = frozenset()
     hops: int = 0
     limit_per_node: int = 0
+    adjacency: AdjacencyIndex | None = field(default=None, compare=False, repr=False)
+
+    def spread_graph(self) -> Subgraph | AdjacencyIndex:
+        """What activation spreads over: the index in hand when it is the subgraph's own."""
+        held = self.adjacency
+        return held if held is not None and held.subgraph is self.subgraph else self.subgraph

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from explorer.core.activation import ActivationLog, SpreadingActivation
+from explorer.core.activation import ActivationLog, AdjacencyIndex, SpreadingActivation
 from explorer.core.candidates import (
     ROUTE_ASSOCIATIONS,
     Associations,
@@ -207,7 +207,7 @@ def _spread(
         if item.candidate.kind is not CandidateKind.CHUNK
     }
     return (engine or SpreadingActivation()).spread(
-        seeds, associations.subgraph, policy.activation, names
+        seeds, associations.spread_graph(), policy.activation, names
     )
 
 
@@ -475,6 +475,7 @@ class RetrievalCoordinator:
         cap = min(params.max_frontier, MAX_FETCH_IDS)
         chunk_entities: dict[str, tuple[str, ...]] = {}
         subgraph = Subgraph()
+        index: AdjacencyIndex | None = None
         expanded: set[str] = set()
         rounds = 0
         try:
@@ -499,7 +500,14 @@ class RetrievalCoordinator:
                 part = await source.neighbours(
                     frontier, limit_per_node=params.limit_per_node, scope=scope
                 )
+                before = len(subgraph.relations)
                 subgraph = merge_subgraphs(subgraph, part)
+                # The spread's index grows with the subgraph instead of being built per round.
+                index = (
+                    AdjacencyIndex(subgraph)
+                    if index is None
+                    else index.grown(subgraph, subgraph.relations[before:])
+                )
                 expanded.update(frontier)
                 rounds = hop
                 if hop == params.hops:
@@ -511,7 +519,7 @@ class RetrievalCoordinator:
                     query,
                     probe,
                     layers,
-                    Associations(subgraph=subgraph, chunk_entities=chunk_entities),
+                    Associations(subgraph=subgraph, chunk_entities=chunk_entities, adjacency=index),
                     self._engine,
                 )
                 fresh = [node for node in spread.found if node not in expanded]
@@ -527,13 +535,18 @@ class RetrievalCoordinator:
             )
             return (
                 Associations(
-                    subgraph, chunk_entities, frozenset(expanded), rounds, params.limit_per_node
+                    subgraph,
+                    chunk_entities,
+                    frozenset(expanded),
+                    rounds,
+                    params.limit_per_node,
+                    index,
                 ),
                 trouble,
             )
         return (
             Associations(
-                subgraph, chunk_entities, frozenset(expanded), rounds, params.limit_per_node
+                subgraph, chunk_entities, frozenset(expanded), rounds, params.limit_per_node, index
             ),
             None,
         )

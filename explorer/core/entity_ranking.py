@@ -13,6 +13,7 @@ only the standard library and core models.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -111,8 +112,8 @@ def _lexical(
     """Share of the query's terms found in the entity, names counting more than description."""
     if not stems:
         return 0.0
-    name_words = _Words(word_stems(names))
-    description_words = _Words(word_stems(description))
+    name_words = _words_of(names, word_stems)
+    description_words = _words_of(description, word_stems)
     total = 0.0
     for stem in stems:
         if name_words.cover(stem):
@@ -120,6 +121,12 @@ def _lexical(
         elif description_words.cover(stem):
             total += DESCRIPTION_TERM_WEIGHT
     return total / len(stems)
+
+
+@functools.lru_cache(maxsize=8192)
+def _words_of(text: str, word_stems: Callable[[str], AbstractSet[str]]) -> _Words:
+    """A text's stems, made once: the same entities are candidates of many queries."""
+    return _Words(frozenset(word_stems(text)))
 
 
 class _Words:

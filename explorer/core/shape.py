@@ -145,6 +145,7 @@ class GraphShape:
         "_relations",
         "_text",
         "ends",
+        "id_rank",
         "ids",
         "index",
         "offsets",
@@ -235,6 +236,7 @@ class GraphShape:
         types = self._text["relation_types"]
         weak = np.fromiter((kind in WEAK_RELATIONS for kind in types), np.bool_, count)
         order = np.lexsort((id_rank[edge], -salience[other], -confidence[edge], weak[edge], node))
+        self.id_rank = id_rank.tolist()
         self.others = other[order]
         self.ends = edge[order]
         self.offsets = np.zeros(size + 1, dtype=np.int64)
@@ -310,11 +312,21 @@ class GraphShape:
         """(other end, relation) positions of the node's ``limit`` strongest relations whose
         other end ``mask`` keeps, in the store's order."""
         start, end = self.offsets[position], self.offsets[position + 1]
-        others, ends = self.others[start:end], self.ends[start:end]
         if mask is not None:
-            keep = mask[others]
-            others, ends = others[keep], ends[keep]
-        return zip(others[:limit].tolist(), ends[:limit].tolist(), strict=True)
+            # A hub has thousands of relations: look at a few times the limit first.
+            window = min(end, start + 4 * limit)
+            while True:
+                others = self.others[start:window]
+                keep = mask[others]
+                if window == end or np.count_nonzero(keep) >= limit:
+                    break
+                window = end
+            ends = self.ends[start:window][keep][:limit]
+            others = others[keep][:limit]
+        else:
+            stop = min(end, start + limit)
+            others, ends = self.others[start:stop], self.ends[start:stop]
+        return zip(others.tolist(), ends.tolist(), strict=True)
 
     def _scope_mask(self, scope: str | None) -> npt.NDArray[np.bool_] | None:
         return self._mask(normalise_scope(scope)) if scope is not None else None
@@ -326,19 +338,26 @@ class GraphShape:
         whose other end is visible from ``scope``, with those ends: what the store's lean
         neighbourhood read returns."""
         mask = self._scope_mask(scope)
+        every_id, index = self.ids, self.index
+        made_entities, made_relations = self._entities, self._relations
         entities: dict[str, Entity] = {}
-        chosen: dict[str, Relation] = {}
+        chosen: set[int] = set()
         for entity_id in dict.fromkeys(ids):
-            position = self.index.get(entity_id)
+            position = index.get(entity_id)
             if position is None:
                 continue
-            entities.setdefault(entity_id, self.entity(position))
+            if entity_id not in entities:
+                entities[entity_id] = made_entities.get(position) or self.entity(position)
             for near, edge in self._strongest(position, limit_per_node, mask):
-                if self.ids[near] not in entities:
-                    entities[self.ids[near]] = self.entity(near)
-                found = self.relation(edge)
-                chosen.setdefault(found.id, found)
-        ordered = tuple(chosen[key] for key in sorted(chosen))
+                near_id = every_id[near]
+                if near_id not in entities:
+                    entities[near_id] = made_entities.get(near) or self.entity(near)
+                chosen.add(edge)
+        rank = self.id_rank
+        ordered = tuple(
+            made_relations.get(edge) or self.relation(edge)
+            for edge in sorted(chosen, key=rank.__getitem__)
+        )
         return Subgraph(entities=entities, relations=ordered)
 
     def entity_hits(

@@ -169,7 +169,10 @@ class _FieldIndex:
     records.
     """
 
-    __slots__ = ("_ends", "_records", "_starts", "_words")
+    __slots__ = ("_ends", "_found", "_records", "_starts", "_words")
+
+    #: Terms whose records are remembered per field: queries share their words.
+    FOUND_CACHE = 1024
 
     def __init__(self, texts: Sequence[str]) -> None:
         listed: dict[str, list[int]] = {}
@@ -185,6 +188,7 @@ class _FieldIndex:
         self._records = np.fromiter(
             itertools.chain.from_iterable(listed.values()), np.int32, self._ends[-1]
         )
+        self._found: dict[str, IntArray] = {}
 
     def arrays(self, prefix: str) -> dict[str, npt.NDArray[Any]]:
         return {
@@ -201,10 +205,21 @@ class _FieldIndex:
         index._starts = arrays[f"{prefix}_starts"].tolist()
         index._ends = arrays[f"{prefix}_ends"].tolist()
         index._records = np.asarray(arrays[f"{prefix}_records"], dtype=np.int32)
+        index._found = {}
         return index
 
     def records_with(self, term: str) -> IntArray:
-        """Positions of the records whose field contains ``term``, each once."""
+        """Positions of the records whose field contains ``term``, each once (read-only)."""
+        found = self._found.get(term)
+        if found is None:
+            found = self._scan(term)
+            found.flags.writeable = False
+            if len(self._found) >= self.FOUND_CACHE:
+                self._found.pop(next(iter(self._found)))
+            self._found[term] = found
+        return found
+
+    def _scan(self, term: str) -> IntArray:
         parts: list[IntArray] = []
         at = self._words.find(term)
         while at != -1:
@@ -213,7 +228,7 @@ class _FieldIndex:
             at = self._words.find(term, self._starts[word + 1])
         if not parts:
             return _NO_RECORDS
-        return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+        return parts[0].copy() if len(parts) == 1 else np.unique(np.concatenate(parts))
 
 
 class _Haystack:

@@ -189,3 +189,24 @@ def test_a_weak_signal_passes_its_share_of_what_a_typed_fact_passes() -> None:
     assert even.energy["ben"] == even.energy["cleo"] == 0.25  # decay 0.5 over a fan of 2
     typed = ENGINE.spread({"ana": 1.0}, graph, params(hops=1, weak_weight=0.4))
     assert typed.energy["ben"] == 0.25 and typed.energy["cleo"] == pytest.approx(0.1)
+
+
+def test_a_grown_index_spreads_as_one_built_afresh_and_leaves_the_old_one_as_it_was() -> None:
+    rng = random.Random(11)
+    entities = {f"n{i}": Entity(f"n{i}", f"N{i}", "t") for i in range(40)}
+    relations = [
+        Relation(f"r{i:03}", f"n{rng.randrange(40)}", f"n{rng.randrange(40)}", "KNOWS", "", 0.9)
+        for i in range(160)
+    ]
+    first = Subgraph(entities=entities, relations=tuple(relations[:70]))
+    whole = Subgraph(entities=entities, relations=tuple(relations))
+    old = AdjacencyIndex(first)
+    seeds = {"n0": 1.0, "n7": 0.6}
+    before = ENGINE.spread(seeds, old, params())  # orders some nodes' relations in ``old``
+    grown = old.grown(whole, relations[70:])
+    assert grown.subgraph is whole and grown.relation_count == 160
+    for node in entities:
+        assert grown.edges(node) == AdjacencyIndex(whole).edges(node)
+        assert old.edges(node) == AdjacencyIndex(first).edges(node)
+    assert ENGINE.spread(seeds, grown, params()) == ENGINE.spread(seeds, whole, params())
+    assert ENGINE.spread(seeds, old, params()) == before

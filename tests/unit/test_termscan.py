@@ -187,3 +187,15 @@ async def test_an_unbound_scan_takes_its_store_per_search_and_keeps_its_cache() 
     first = await scan.search(AGENT, "tea", store=store)
     second = await scan.search(AGENT, "tea", store=store)
     assert first == second and scan.parses == 1
+
+
+def test_a_fields_remembered_term_records_are_the_scanned_ones_and_cannot_be_changed() -> None:
+    from explorer.core.termscan import _FieldIndex
+
+    field = _FieldIndex(["red fox", "a fox den", "redwood", "blue"])
+    first = field.records_with("red")
+    assert first.tolist() == [0, 2] and field.records_with("fox").tolist() == [0, 1]
+    assert field.records_with("red") is first  # remembered, not scanned again
+    with pytest.raises(ValueError):
+        first[0] = 3  # a caller adding weights in place would corrupt the next query's scan
+    assert field.records_with("den").tolist() == [1] and field.records_with("zzz").tolist() == []

@@ -206,6 +206,8 @@ def compute_layout(request: LayoutRequest) -> LayoutResult:
             iterations,
             gravity=not fixed.any(),
         )
+        if not fixed.any():
+            _pack_components(pos, adjacency, k)
     positions = {node: (float(pos[i, 0]), float(pos[i, 1])) for node, i in index.items()}
     for node, point in request.fixed.items():
         if node in positions:
@@ -290,6 +292,49 @@ def _relax(
         temperature = max(temperature - cooling, k * 0.02)
     pos[free, 0] = xs[free]
     pos[free, 1] = ys[free]
+
+
+def _components(adjacency: list[list[int]]) -> list[list[int]]:
+    """The connected components, largest first (ties by their first node)."""
+    seen = [False] * len(adjacency)
+    found: list[list[int]] = []
+    for root in range(len(adjacency)):
+        if seen[root]:
+            continue
+        seen[root] = True
+        members, queue = [root], deque([root])
+        while queue:
+            for near in adjacency[queue.popleft()]:
+                if not seen[near]:
+                    seen[near] = True
+                    members.append(near)
+                    queue.append(near)
+        found.append(members)
+    return sorted(found, key=lambda members: (-len(members), members[0]))
+
+
+def _pack_components(pos: np.ndarray, adjacency: list[list[int]], k: float) -> None:
+    """Set the smaller components in rows under the largest, an edge length apart.
+
+    Repulsion pushes a component with nothing holding it far out, and a view fitted to
+    everything then shows the main cluster tiny; packed, the picture is as large as it can be.
+    """
+    parts = _components(adjacency)
+    if len(parts) < 2:
+        return
+    main = pos[parts[0]]
+    left, right = float(main[:, 0].min()), float(main[:, 0].max())
+    width = max(right - left, 4.0 * k)
+    x, y, row_height = left, float(main[:, 1].max()) + k, 0.0
+    for members in parts[1:]:
+        block = pos[members]
+        low = block.min(axis=0)
+        size = block.max(axis=0) - low
+        if x > left and x + size[0] > left + width:
+            x, y, row_height = left, y + row_height + k, 0.0
+        pos[members] = block - low + (x, y)
+        x += float(size[0]) + k
+        row_height = max(row_height, float(size[1]))
 
 
 def pack_bounds(positions: Mapping[str, Point]) -> tuple[float, float, float, float]:

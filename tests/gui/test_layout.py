@@ -154,3 +154,21 @@ def test_property_growth_never_moves_what_is_placed(n: int, m: int, extra: int, 
     ).positions
     assert all(grown[node] == first[node] for node in nodes)
     assert all(math.isfinite(v) for point in grown.values() for v in point)
+
+
+def test_a_fresh_layout_sets_the_smaller_components_close_under_the_largest() -> None:
+    # A dense cluster of 12 beside two nodes with no relation: unpacked, repulsion sends the
+    # two far out and a view fitted to everything shows the cluster tiny.
+    cluster = [f"c{i}" for i in range(12)]
+    edges = [(a, b) for i, a in enumerate(cluster) for b in cluster[i + 1 :]]
+    result = compute_layout(LayoutRequest(nodes=[*cluster, "alone", "other"], edges=edges))
+    points = result.positions
+    xs = [points[node][0] for node in cluster]
+    ys = [points[node][1] for node in cluster]
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    for node in ("alone", "other"):
+        x, y = points[node]
+        assert min(xs) - 1 <= x <= min(xs) + max(width, 4 * 90.0) + 1
+        assert max(ys) < y <= max(ys) + 2 * 90.0 + 1  # just under the cluster
+    assert abs(points["alone"][0] - points["other"][0]) >= 90.0 - 1e-6  # not on top of each other
+    assert width > 0 and height > 0

@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from explorer.core.admission import Admission
 from explorer.core.errors import ExplorerError, ReadOnlyStore, StoreUnavailable
 from explorer.core.journal import RecallCall, RecallSummary
 from explorer.core.lexical import LexicalIndexCache
@@ -58,6 +59,11 @@ log = logging.getLogger(__name__)
 
 #: The shortest pause between two attempts to reach a store that was down.
 RECONNECT_SECONDS = 2.0
+#: Scour calls running at once (``core.admission``; the rest wait their turn in order): four
+#: still overlap one call's store waits with another's CPU. One running longer than the hold is
+#: waiting on a store in trouble and lets the next one in.
+CONCURRENT_SCOURS = 4
+SCOUR_HOLD_SECONDS = 0.25
 
 
 def _exempt_long_lived() -> None:
@@ -117,11 +123,19 @@ class StoreMemoryService:
     _import: asyncio.Task[Any] | None = field(default=None, repr=False)
     # Cache builds already taken out of garbage collection (the shape also builds between calls).
     _exempted_builds: int = field(default=0, repr=False)
+    _admission: Admission = field(
+        default_factory=lambda: Admission(CONCURRENT_SCOURS, SCOUR_HOLD_SECONDS), repr=False
+    )
 
     async def scour(
         self, request: ScourRequest, policy: RetrievalPolicy | None = None
     ) -> ScourResult:
-        """Run scour over whichever halves are connected."""
+        """Run scour over whichever halves are connected, ``CONCURRENT_SCOURS`` calls at a time
+        (the others wait their turn, first come first served)."""
+        async with self._admission.turn():
+            return await self._scour(request, policy)
+
+    async def _scour(self, request: ScourRequest, policy: RetrievalPolicy | None) -> ScourResult:
         if self.errors:
             await self.reconnect()
         result = await scour(

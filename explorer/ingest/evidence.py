@@ -181,32 +181,27 @@ def combine(extractions: Iterable[Extraction]) -> Extraction:
 
     The first record keeps its name and type (``merge_entity``), except that a type evidence
     gave wins over one guessed for a bare name (``Extraction.guessed``): "Biscuit" read as a pet
-    in one conversation stays a pet where another only names him.
+    in one conversation stays a pet where another only names him. Where conversations back
+    different types, the type backed by most of them wins (ties: the first): a company invested
+    "in" once is not a place when three others say people work there.
     """
     entities: dict[str, Entity] = {}
     relations: dict[str, Relation] = {}
-    guessed: set[str] = set()
+    backed: dict[str, Counter[str]] = {}
     for extraction in extractions:
         for entity in extraction.entities:
+            if entity.id not in extraction.guessed:
+                backed.setdefault(entity.id, Counter())[entity.type] += 1
             known = entities.get(entity.id)
-            guess = entity.id in extraction.guessed
-            if known is None:
-                entities[entity.id] = entity
-                if guess:
-                    guessed.add(entity.id)
-                continue
-            merged = merge_entity(known, entity)
-            if entity.id in guessed and not guess:
-                merged = _retyped(merged, entity.type)
-                guessed.discard(entity.id)
-            elif guess and entity.id not in guessed:
-                merged = _retyped(merged, known.type)
-            entities[entity.id] = merged
+            entities[entity.id] = entity if known is None else merge_entity(known, entity)
         for relation in extraction.relations:
             seen = relations.get(relation.id)
             relations[relation.id] = relation if seen is None else merge_relation(seen, relation)
+    for entity_id, types in backed.items():
+        # ``most_common`` keeps first-seen order among equal counts.
+        entities[entity_id] = _retyped(entities[entity_id], types.most_common(1)[0][0])
     return Extraction(
-        tuple(entities.values()), tuple(relations.values()), frozenset(guessed & set(entities))
+        tuple(entities.values()), tuple(relations.values()), frozenset(set(entities) - set(backed))
     )
 
 

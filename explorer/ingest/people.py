@@ -346,6 +346,11 @@ _WORK_BEFORE_AT = re.compile(
     # Owen"); only a post is held with an organisation.
     r"|\b(?:job|jobs|role|position|internship|contract)\s+with\s*$"
     r"|\b(?:joined|signed\s+with|hired\s+by)\s*$"
+    # Starting a job, founding or owning a share of one: "start at X", "founder of X",
+    # "an investor in X".
+    r"|\b(?:start|starts|started|starting)\s+at\s*$"
+    r"|\b(?:founder|founders|co-?founder|co-?founders|ceo|cto|cfo|coo)\s+(?:of|at)\s*$"
+    r"|\b(?:investor|investors|invested|shares|stake)\s+in\s*$"
 )
 _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on\s*$")
 _FROM_PLACE = re.compile(
@@ -366,7 +371,10 @@ PLACE_AFTER = _words(
     "hotel hostel inn motel resort b&b guesthouse café cafe restaurant pub bar bistro campsite "
     "cottage villa"
 )
-ORGANISATION_AFTER = _words("company firm startup agency charity band")
+ORGANISATION_AFTER = _words(
+    "company firm startup agency charity band colleagues coworkers co-workers customers clients "
+    "founders investors payroll"
+)
 # "the Lisbon trip", "a Keswick hen weekend": a name that modifies a trip is where it goes.
 _TRIP_AFTER = re.compile(
     r"^\s+(?:(?:hen|stag|ski|road|day|city|beach|camping|family|work|summer|winter)\s+)?"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from explorer.core.models import Chunk, Entity
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.evidence import combine
@@ -376,3 +378,39 @@ def test_a_type_evidence_gave_outlasts_a_guess_from_another_conversation() -> No
         assert entity(combined, "Pepper").id not in combined.guessed
     # Two guesses: the first record's, as before.
     assert entity(combine([bare, bare]), "Pepper").type == "person"
+
+
+def test_the_type_most_conversations_back_wins_over_one_that_backs_another() -> None:
+    work = [
+        extract_offline(
+            chat(
+                ("Jo", f"I started my job at Fernhill this week, day {day}."),
+                ("Ben", "How is it?"),
+                conversation=f"work-{day}",
+            )
+        )
+        for day in (1, 2, 3)
+    ]
+    invested = extract_offline(
+        chat(("Jo", "My aunt has a flat in Fernhill."), ("Ben", "Lucky her."), conversation="x")
+    )
+    assert entity(invested, "Fernhill").type == "place"  # "in X", read alone
+    assert entity(work[0], "Fernhill").type == "organization"
+    for extractions in ([invested, *work], [*work, invested], [work[0], invested, *work[1:]]):
+        assert entity(combine(extractions), "Fernhill").type == "organization"
+    # One against one: the first conversation's, as before.
+    assert entity(combine([invested, work[0]]), "Fernhill").type == "place"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Dev is an investor in Brightwell, a small fund.",
+        "I start at Brightwell on Monday.",
+        "Dev met the founder of Brightwell in Leeds.",
+        "My Brightwell colleagues took me out for lunch.",
+    ],
+)
+def test_starting_founding_or_investing_in_a_name_makes_it_an_organisation(line: str) -> None:
+    kinds = kinds_of(extract_offline(chat(("Sam", line), ("Assistant", "Good to know."))))
+    assert kinds["Brightwell"] == "organization"

@@ -67,6 +67,9 @@ def _plain(value: object, name: str, max_chars: int, depth: int) -> PlainValue:
     if isinstance(value, str):
         return _plain_str(value, name, max_chars)
     if isinstance(value, list | tuple):
+        # A vector: one check for all of it (a bad number is named by the loop below).
+        if all(type(item) is float for item in value) and all(map(math.isfinite, value)):
+            return list(value)
         return [
             _plain(item, f"{name}[{index}]", max_chars, depth + 1)
             for index, item in enumerate(value)

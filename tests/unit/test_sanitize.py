@@ -132,3 +132,22 @@ def test_search_terms_never_contain_query_syntax(text: str) -> None:
 )
 def test_plain_values_pass_through_unchanged(value: object) -> None:
     assert sanitize.plain(value) == value
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=32), max_size=40))
+def test_a_vector_parameter_is_written_as_the_falkordb_client_writes_it(
+    numbers: list[float],
+) -> None:
+    from falkordb.helpers import stringify_param_value
+
+    from explorer.adapters.falkor.codec import params_header
+
+    plain = sanitize.plain_params({"vector": numbers, "ids": ["a", 1, 2.5], "k": 3})
+    assert plain["vector"] == numbers and plain["vector"] is not numbers
+    expected = "".join(f"`{key}`={stringify_param_value(value)} " for key, value in plain.items())
+    assert params_header(plain) == "CYPHER " + expected
+
+
+def test_a_vector_with_a_non_finite_number_is_refused_naming_where() -> None:
+    with pytest.raises(InvalidArgument, match=r"vector\[2\] must be a finite number"):
+        sanitize.plain([0.1, 0.2, math.nan, 0.4], "vector")

@@ -70,9 +70,15 @@ def params_header(params: Mapping[str, object]) -> str:
     """The ``CYPHER name=value ...`` prefix, quoted by the client's own quoting."""
     if not params:
         return ""
-    return "CYPHER " + "".join(
-        f"`{key}`={stringify_param_value(value)} " for key, value in params.items()
-    )
+    return "CYPHER " + "".join(f"`{key}`={_literal(value)} " for key, value in params.items())
+
+
+def _literal(value: object) -> str:
+    """The client's literal for ``value``; a list of floats (a query vector) written at once,
+    as the client would write it number by number."""
+    if type(value) is list and all(type(item) is float for item in value):
+        return f"[{','.join(map(str, value))}]"
+    return str(stringify_param_value(value))
 
 
 def _cell(cell: Sequence[Any]) -> Any:

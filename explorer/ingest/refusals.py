@@ -47,6 +47,8 @@ def honour_refusals(
     # mentions it kept.
     moved: dict[str, list[tuple[Mention, str]]] = defaultdict(list)
     kept: dict[str, tuple[Mention, ...]] = {}
+    # A type guessed for a bare name stays a guess on the names split off it.
+    guessed = set(extraction.guessed)
 
     def add(entity: Entity) -> None:
         known = entities.get(entity.id)
@@ -77,6 +79,8 @@ def honour_refusals(
         kept[entity.id] = tuple(own)
         for key, mentions in sorted(parted.items()):
             apart = _apart(entity, key, mentions, texts)
+            if entity.id in extraction.guessed:
+                guessed.add(apart.id)
             add(apart)
             moved[entity.id].extend((mention, apart.id) for mention in mentions)
     scopes = {entity.id: entity.scope for entity in entities.values()}
@@ -92,7 +96,10 @@ def honour_refusals(
     for relation in repoint(following, {}, scopes):
         known = relations.get(relation.id)
         relations[relation.id] = relation if known is None else merge_relation(known, relation)
-    return Extraction(tuple(entities.values()), tuple(relations.values()))
+    guessed -= {e.id for e in extraction.entities if e.id not in extraction.guessed}
+    return Extraction(
+        tuple(entities.values()), tuple(relations.values()), frozenset(guessed & set(entities))
+    )
 
 
 _NONE = Entity(id="", name="", type="")

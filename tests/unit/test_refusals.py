@@ -103,3 +103,21 @@ def test_a_name_near_both_sides_of_a_refusal_does_not_join_them() -> None:
     vectors = {"pottery class": [1.0, 0.0], "pottery club": [0.0, 1.0], "pottery clubs": [0.7, 0.7]}
     kept = merge_near_duplicates(Extraction((refusing, refused, between)), vectors, threshold=0.6)
     assert {"a", "b"} <= {e.id for e in kept.entities}  # still two entities
+
+
+def test_honouring_a_refusal_keeps_which_types_were_only_guessed() -> None:
+    pets = chat(
+        ("emi", "did you hear from Jules? our dog Milo loved the park"),
+        ("tobes", "Hey Kate! Not from Jules, no."),
+        ("emi", "ok"),
+        ("tobes", "Thanks, Kate."),
+    )
+    texts = {chunk.id: chunk.text for chunk in pets}
+    extraction = extract_offline(pets)
+    emi, jules, milo = (named(extraction, name) for name in ("emi", "Jules", "Milo"))
+    assert "Kate" in emi.aliases
+    assert jules.id in extraction.guessed and milo.id not in extraction.guessed
+    stored = {emi.id: replace(emi, aliases=(), alias_evidence=(), refused_aliases=("Kate",))}
+    honoured = honour_refusals(extraction, stored, texts)
+    assert named(honoured, "Kate").id != emi.id  # the refusal was applied
+    assert jules.id in honoured.guessed and milo.id not in honoured.guessed

@@ -408,7 +408,8 @@ _PET_AFTER = re.compile(
     r"litter|crate|cage|flea|worming|groomer|jabs?)\b"
 )
 _PET_APPOSITIVE = re.compile(
-    r"^\s*,?\s+(?:the|is\s+an?|is\s+the)\s+(?:[\w-]+\s+)?([\w-]+)\b"  # "Biscuit the whippet"
+    # "Biscuit the whippet", "Noodle the little whippet": either of the next two words
+    r"^\s*,?\s+(?:the|is\s+an?|is\s+the)\s+([\w-]+)(?:\s+([\w-]+))?\b"
 )
 # "walking Biscuit", "fed Pimienta": care a pet gets, weak evidence that a person can outweigh
 # (people are walked somewhere: "walking Ada down the aisle", "walked Kwame home").
@@ -444,7 +445,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         elif word in KIN_RELATIONS:
             cues["kin"] += 1
     described = _PET_APPOSITIVE.match(head)
-    if described is not None and described.group(1) in PETS:
+    if described is not None and (described.group(1) in PETS or described.group(2) in PETS):
         cues["pet"] += 1
     called = _CALLED.search(tail)
     if called is not None:

@@ -414,3 +414,16 @@ def test_the_type_most_conversations_back_wins_over_one_that_backs_another() -> 
 def test_starting_founding_or_investing_in_a_name_makes_it_an_organisation(line: str) -> None:
     kinds = kinds_of(extract_offline(chat(("Sam", line), ("Assistant", "Good to know."))))
     assert kinds["Brightwell"] == "organization"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We met Noodle the whippet today, so lovely.",
+        "I think Noodle is a dog who loves the park.",
+        "Yesterday we met Noodle the old whippet.",
+    ],
+)
+def test_a_pet_named_in_apposition_mid_sentence_is_a_pet(line: str) -> None:
+    kinds = kinds_of(extract_offline(chat(("Sam", line), ("Assistant", "Sweet."))))
+    assert kinds["Noodle"] == "other"

@@ -169,10 +169,10 @@ class _FieldIndex:
     records.
     """
 
-    __slots__ = ("_ends", "_found", "_records", "_starts", "_words")
+    __slots__ = ("_ends", "_found", "_held", "_records", "_starts", "_words")
 
-    #: Terms whose records are remembered per field: queries share their words.
-    FOUND_CACHE = 1024
+    #: Record positions remembered per field, at most (4 bytes each): queries share their words.
+    FOUND_CACHE = 1 << 18
 
     def __init__(self, texts: Sequence[str]) -> None:
         listed: dict[str, list[int]] = {}
@@ -189,6 +189,7 @@ class _FieldIndex:
             itertools.chain.from_iterable(listed.values()), np.int32, self._ends[-1]
         )
         self._found: dict[str, IntArray] = {}
+        self._held = 0
 
     def arrays(self, prefix: str) -> dict[str, npt.NDArray[Any]]:
         return {
@@ -206,6 +207,7 @@ class _FieldIndex:
         index._ends = arrays[f"{prefix}_ends"].tolist()
         index._records = np.asarray(arrays[f"{prefix}_records"], dtype=np.int32)
         index._found = {}
+        index._held = 0
         return index
 
     def records_with(self, term: str) -> IntArray:
@@ -214,9 +216,11 @@ class _FieldIndex:
         if found is None:
             found = self._scan(term)
             found.flags.writeable = False
-            if len(self._found) >= self.FOUND_CACHE:
-                self._found.pop(next(iter(self._found)))
-            self._found[term] = found
+            while self._found and self._held + found.size > self.FOUND_CACHE:
+                self._held -= self._found.pop(next(iter(self._found))).size
+            if found.size <= self.FOUND_CACHE:
+                self._found[term] = found
+                self._held += found.size
         return found
 
     def _scan(self, term: str) -> IntArray:

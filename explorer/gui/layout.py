@@ -324,7 +324,10 @@ def _pack_components(pos: np.ndarray, adjacency: list[list[int]], k: float) -> N
         return
     main = pos[parts[0]]
     left, right = float(main[:, 0].min()), float(main[:, 0].max())
-    width = max(right - left, 4.0 * k)
+    # Rows as wide as the largest group, or wider when the rest would stack into a column.
+    sizes = [np.ptp(pos[members], axis=0) + k for members in parts[1:]]
+    area = sum(float(size[0] * size[1]) for size in sizes)
+    width = max(right - left, 4.0 * k, math.sqrt(area) * 1.5)
     x, y, row_height = left, float(main[:, 1].max()) + k, 0.0
     for members in parts[1:]:
         block = pos[members]

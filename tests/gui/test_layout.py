@@ -172,3 +172,15 @@ def test_a_fresh_layout_sets_the_smaller_components_close_under_the_largest() ->
         assert max(ys) < y <= max(ys) + 2 * 90.0 + 1  # just under the cluster
     assert abs(points["alone"][0] - points["other"][0]) >= 90.0 - 1e-6  # not on top of each other
     assert width > 0 and height > 0
+
+
+def test_many_nodes_without_relations_are_set_in_rows_not_one_column() -> None:
+    cluster = [f"c{i}" for i in range(6)]
+    edges = [(a, b) for i, a in enumerate(cluster) for b in cluster[i + 1 :]]
+    alone = [f"a{i}" for i in range(60)]
+    points = compute_layout(LayoutRequest(nodes=[*cluster, *alone], edges=edges)).positions
+    xs = [points[node][0] for node in alone]
+    ys = [points[node][1] for node in alone]
+    assert max(xs) - min(xs) >= max(ys) - min(ys)  # wider than tall, like a pane
+    spots = {(round(points[n][0]), round(points[n][1])) for n in alone}
+    assert len(spots) == len(alone)  # none on top of another

@@ -203,10 +203,15 @@ def test_a_grown_index_spreads_as_one_built_afresh_and_leaves_the_old_one_as_it_
     old = AdjacencyIndex(first)
     seeds = {"n0": 1.0, "n7": 0.6}
     before = ENGINE.spread(seeds, old, params())  # orders some nodes' relations in ``old``
-    grown = old.grown(whole, relations[70:])
-    assert grown.subgraph is whole and grown.relation_count == 160
+    middle = Subgraph(entities=entities, relations=tuple(relations[:110]))
+    grown = old.grown(middle, relations[70:110])
+    ENGINE.spread(seeds, grown, params())  # orders some of the grown one's relations too
+    twice = grown.grown(whole, relations[110:])  # the fetch grows once per round
+    assert twice.subgraph is whole and twice.relation_count == 160
+    fresh_first, fresh_whole = AdjacencyIndex(first), AdjacencyIndex(whole)
     for node in entities:
-        assert grown.edges(node) == AdjacencyIndex(whole).edges(node)
-        assert old.edges(node) == AdjacencyIndex(first).edges(node)
-    assert ENGINE.spread(seeds, grown, params()) == ENGINE.spread(seeds, whole, params())
+        assert twice.edges(node) == fresh_whole.edges(node)
+        assert sorted(old.adjacency.get(node, ())) == sorted(fresh_first.adjacency.get(node, ()))
+        assert old.degree(node) == fresh_first.degree(node)
+    assert ENGINE.spread(seeds, twice, params()) == ENGINE.spread(seeds, whole, params())
     assert ENGINE.spread(seeds, old, params()) == before

@@ -66,3 +66,25 @@ def test_an_admission_needs_a_slot_and_a_hold() -> None:
         Admission(0, hold=1.0)
     with pytest.raises(ValueError):
         Admission(1, hold=0.0)
+
+
+async def test_a_call_cancelled_while_waiting_leaves_its_place_to_the_next() -> None:
+    admission = Admission(1, hold=10.0)
+    order: list[str] = []
+    release = asyncio.Event()
+
+    async def call(name: str) -> None:
+        async with admission.turn():
+            order.append(name)
+            if name == "first":
+                await release.wait()
+
+    first = asyncio.ensure_future(call("first"))
+    await asyncio.sleep(0.01)
+    waiting, last = asyncio.ensure_future(call("waiting")), asyncio.ensure_future(call("last"))
+    await asyncio.sleep(0.01)
+    waiting.cancel()  # superseded before its turn came
+    release.set()
+    async with asyncio.timeout(1.0):
+        await asyncio.gather(first, last)
+    assert order == ["first", "last"] and waiting.cancelled()

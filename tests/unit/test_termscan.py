@@ -199,3 +199,18 @@ def test_a_fields_remembered_term_records_are_the_scanned_ones_and_cannot_be_cha
     with pytest.raises(ValueError):
         first[0] = 3  # a caller adding weights in place would corrupt the next query's scan
     assert field.records_with("den").tolist() == [1] and field.records_with("zzz").tolist() == []
+
+
+def test_a_fields_remembered_records_stay_within_their_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from explorer.core.termscan import _FieldIndex
+
+    monkeypatch.setattr(_FieldIndex, "FOUND_CACHE", 5)
+    field = _FieldIndex(["ant bee", "ant cat", "ant", "bee", "cat dog"])
+    assert field.records_with("ant").tolist() == [0, 1, 2]
+    assert field.records_with("bee").tolist() == [0, 3]
+    assert field._held == 5
+    assert field.records_with("cat").tolist() == [1, 4]  # the oldest ("ant") makes room
+    assert set(field._found) == {"bee", "cat"} and field._held == 4
+    assert field.records_with("ant").tolist() == [0, 1, 2]  # scanned again, same answer

@@ -362,7 +362,8 @@ _FROM_PLACE = re.compile(
 # "we stayed at Casa Azul", "book club at Kettle & Crumb": a place one stays or eats, drinks or
 # meets for leisure at is a venue.
 _VENUE_BEFORE = re.compile(
-    r"\b(?:stay|stays|stayed|staying|check(?:ed)?\s+in|checked\s+into|booked\s+into|lunch|"
+    r"\b(?:stay|stays|stayed|staying|check(?:ed)?\s+in|checked\s+into|"
+    r"booked\s+(?:(?:us|me|them|him|her)\s+)?into|lunch|"
     r"dinner|breakfast|brunch|coffee|drinks|pints?|club|gig|picnic|climbing|swimming)\s+"
     r"(?:at|in|into)\s*$"
 )
@@ -403,6 +404,10 @@ CALLED_KINDS = {
     **dict.fromkeys(_words("book novel film movie show series podcast album song"), "work_of_art"),
     "project": "project",
 }
+# A noun phrase set beside a name says what it names: "X, the small hotel", "X, a startup".
+_APPOSITIVE_NOUNS = re.compile(
+    r"^\s*,\s+(?:the|a|an|our|my|their|his|her)\s+((?:[\w-]+\s+){0,2}[\w-]+)"
+)
 _PET_AFTER = re.compile(
     r"^(?:'s|’s)\s+(?:vet|vets|kibble|walk|walks|lead|leash|collar|paws?|fur|tail|kennel|bowl|"
     r"litter|crate|cage|flea|worming|groomer|jabs?)\b"
@@ -415,6 +420,20 @@ _PET_APPOSITIVE = re.compile(
 # (people are walked somewhere: "walking Ada down the aisle", "walked Kwame home").
 _CARE_BEFORE = re.compile(r"\b(?:walk|walks|walked|walking|feed|feeds|fed|feeding)$")
 _WALKED_SOMEWHERE = re.compile(r"^\s+(?:down|home|to|through|into|across|back|over|up)\b")
+
+
+def _apposed_kind(words: list[str]) -> str | None:
+    """The kind the first kind noun of an apposed phrase names, read up to its first
+    preposition; a person word first means a person ("a friend from school")."""
+    for word in words:
+        if word in _APPOSITION_STOPS or word in KIN_RELATIONS or _CALLED_PERSON.fullmatch(word):
+            return None
+        if word in CALLED_KINDS:
+            return CALLED_KINDS[word]
+    return None
+
+
+_APPOSITION_STOPS = _words("of from by in at on with near for who which that and or")
 
 
 def context_cues(cues: Counter[str], before: str, after: str, previous_word: str | None) -> None:
@@ -444,6 +463,11 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
             cues["pet"] += 1
         elif word in KIN_RELATIONS:
             cues["kin"] += 1
+    apposed = _APPOSITIVE_NOUNS.match(head)  # "Harbourview, the small hotel by the pier"
+    if apposed is not None:
+        kind = _apposed_kind(apposed.group(1).split())
+        if kind is not None:
+            cues[kind] += 1
     described = _PET_APPOSITIVE.match(head)
     if described is not None and (described.group(1) in PETS or described.group(2) in PETS):
         cues["pet"] += 1

@@ -282,7 +282,9 @@ UNIQUE_KIN = _words(
 PETS = _words(
     """
     cat dog puppy pup kitten pet horse rabbit bunny hamster parrot bird tortoise turtle guinea
-    pig fish snake lizard whippet labrador terrier spaniel
+    pig fish snake lizard whippet labrador terrier spaniel beagle collie poodle retriever
+    greyhound lurcher dachshund pug husky corgi chihuahua alsatian schnauzer bulldog tabby moggy
+    budgie goldfish ferret gerbil
     """
 )
 

@@ -427,3 +427,24 @@ def test_starting_founding_or_investing_in_a_name_makes_it_an_organisation(line:
 def test_a_pet_named_in_apposition_mid_sentence_is_a_pet(line: str) -> None:
     kinds = kinds_of(extract_offline(chat(("Sam", line), ("Assistant", "Sweet."))))
     assert kinds["Noodle"] == "other"
+
+
+def test_a_pet_named_by_its_breed_is_a_pet() -> None:
+    line = "I'll bring Pickle, our old beagle, if the hotel allows dogs. Pickle loved the beach."
+    kinds = kinds_of(extract_offline(chat(("Theo", line), ("Assistant", "Lovely."))))
+    assert kinds["Pickle"] == "other"
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("I booked us into Harbourview, the small hotel by the pier.", "place"),
+        ("We met at Brackenfold, a tiny café near the station.", "place"),
+        ("He talked about Quillstone, a robotics startup in Galway.", "organization"),
+        ("I ran into Oisin, a friend from school.", "person"),
+    ],
+)
+def test_a_noun_phrase_set_beside_a_name_types_it(line: str, kind: str) -> None:
+    extraction = extract_offline(chat(("Theo", line), ("Assistant", "Nice.")))
+    name = next(word.strip(",") for word in line.split()[2:] if word[0].isupper())
+    assert kinds_of(extraction)[name] == kind

@@ -67,6 +67,9 @@ HUBS_LABELLED = 6
 FIT_MARGIN_X = 45.0
 FIT_MARGIN_Y = 30.0
 MAX_FIT_SCALE = 1.6
+#: Room kept around a selected node scrolled into view (pixels), for its label.
+SELECT_MARGIN_X = 90
+SELECT_MARGIN_Y = 60
 SCENE_EXTENT = 1e6
 # Line widths (screen pixels) for one relation, two or three, four or more between a pair.
 EDGE_WIDTHS = (1.0, 2.2, 3.6)

@@ -52,6 +52,8 @@ from explorer.gui.graph_items import (
     MAX_SCALE,
     MIN_SCALE,
     SCENE_EXTENT,
+    SELECT_MARGIN_X,
+    SELECT_MARGIN_Y,
     ZOOM_STEP,
     EdgesItem,
     MoreHandle,
@@ -368,7 +370,9 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
         self._scene.clearSelection()
         item.setSelected(True)
         if centre:
-            self.centerOn(item)
+            # Scroll only as far as needed: a node already in view stays where the fit put
+            # it, so selecting it does not push the rest of the graph out of the pane.
+            self.ensureVisible(item, SELECT_MARGIN_X, SELECT_MARGIN_Y)
 
     def selected_ids(self) -> list[str]:
         return [i.node_id for i in self._scene.selectedItems() if isinstance(i, NodeItem)]

@@ -437,3 +437,22 @@ def test_copy_chunk_text(qtbot: Any, fake_window: Any) -> None:
     card = fake_window.chunk_list.cards[0]
     card.copy_text()
     assert QGuiApplication.clipboard().text() == card.text
+
+
+def test_selecting_a_node_in_view_leaves_the_view_where_it_was(
+    qtbot: Any, fake_window: Any
+) -> None:
+    _query(qtbot, fake_window)
+    view = fake_window.graph_view
+    view.fit()
+    before = view.mapToScene(view.viewport().rect().center())
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    node = next(n for n in view.node_ids if visible.contains(view._items[n].pos()))
+    view.select_entity(node)
+    assert view.selected_ids() == [node]
+    assert view.mapToScene(view.viewport().rect().center()) == before
+    # A node out of view is scrolled in.
+    view.centerOn(view._items[node].pos() + QPointF(5 * view.viewport().width(), 0))
+    view.select_entity(node)
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shown.contains(view._items[node].pos())

@@ -124,36 +124,36 @@ class AdjacencyIndex:
         (and their entities): only the nodes they touch are copied, and this index is left
         as it was for whoever still reads it."""
         index = AdjacencyIndex.__new__(AdjacencyIndex)
-        index.adjacency = dict(self.adjacency)
-        touched = index._add(added, copy_from=self.adjacency)
+        added = tuple(added)
+        touched = {end for relation in added for end in (relation.source_id, relation.target_id)}
+        adjacency = index.adjacency = dict(self.adjacency)
+        for node in touched & adjacency.keys():
+            adjacency[node] = list(adjacency[node])  # the old index keeps its own list
+        index._add(added)
         index._ordered = {n: e for n, e in self._ordered.items() if n not in touched}
         index._describe(subgraph)
         return index
 
-    def _add(
-        self, relations: Iterable[Relation], copy_from: Mapping[str, list[Edge]] | None = None
-    ) -> set[str]:
-        """Add each relation from both ends; a node's list that ``copy_from`` shares is copied
-        before its first change. Returns the nodes touched."""
+    def _add(self, relations: Iterable[Relation]) -> None:
+        """Add each relation from both ends (the hot loop of building: kept flat)."""
         adjacency = self.adjacency
-        touched: set[str] = set()
         for relation in relations:
             source, target = relation.source_id, relation.target_id
             if source == target:
                 continue
             weight = relation.confidence
             weight = 0.0 if not weight > 0.0 else 1.0 if weight > 1.0 else weight
-            for node, other in ((source, target), (target, source)):
-                edge = (other, relation.id, relation.type, weight)
-                edges = adjacency.get(node)
-                if edges is None:
-                    adjacency[node] = [edge]
-                elif copy_from is not None and node not in touched and node in copy_from:
-                    adjacency[node] = [*edges, edge]
-                else:
-                    edges.append(edge)
-                touched.add(node)
-        return touched
+            key, kind = relation.id, relation.type
+            edges = adjacency.get(source)
+            if edges is None:
+                adjacency[source] = [(target, key, kind, weight)]
+            else:
+                edges.append((target, key, kind, weight))
+            edges = adjacency.get(target)
+            if edges is None:
+                adjacency[target] = [(source, key, kind, weight)]
+            else:
+                edges.append((source, key, kind, weight))
 
     def _describe(self, subgraph: Subgraph) -> None:
         self.subgraph = subgraph

@@ -163,6 +163,9 @@ def seeds_for(
     return _seed_energies(kept, chunk_entities, named, energy)
 
 
+_ACTIVATION_ROUTES = (Source.ACTIVATION.value,)
+
+
 def _found_candidate(entity: Entity) -> Candidate:
     return Candidate(
         id=entity.id,
@@ -177,7 +180,7 @@ def _found_candidate(entity: Entity) -> Candidate:
         confidence=entity.confidence,
         timestamp=entity.last_seen or entity.updated_at,
         record=entity,
-        routes=(Source.ACTIVATION.value,),
+        routes=_ACTIVATION_ROUTES,
     )
 
 

@@ -104,7 +104,7 @@ Edge = tuple[str, str, str, float]  # neighbour id, relation id, relation type, 
 
 
 class AdjacencyIndex:
-    """The subgraph as adjacency lists; build once and reuse across what-if runs.
+    """The subgraph as adjacency lists; ``Associations.index`` builds it once per fetched subgraph.
 
     A node's relations are put in (neighbour id, relation id) order only when it first fires,
     into a separate map, so building stays linear and concurrent readers in other threads never
@@ -171,21 +171,6 @@ class AdjacencyIndex:
         return len(self.adjacency.get(node, ()))
 
 
-_INDEX_CACHE: list[tuple[Subgraph, AdjacencyIndex]] = []
-_INDEX_CACHE_SIZE = 4
-
-
-def index_of(subgraph: Subgraph) -> AdjacencyIndex:
-    """The adjacency index of ``subgraph``, reused while the same object is passed again."""
-    for cached, index in _INDEX_CACHE:
-        if cached is subgraph:
-            return index
-    index = AdjacencyIndex(subgraph)
-    _INDEX_CACHE.insert(0, (subgraph, index))
-    del _INDEX_CACHE[_INDEX_CACHE_SIZE:]
-    return index
-
-
 class SpreadingActivation:
     """The spreading-activation engine; stateless, so one instance serves concurrent calls."""
 
@@ -196,7 +181,7 @@ class SpreadingActivation:
         params: ActivationParams,
         names: Mapping[str, str] | None = None,
     ) -> ActivationLog:
-        index = graph if isinstance(graph, AdjacencyIndex) else index_of(graph)
+        index = graph if isinstance(graph, AdjacencyIndex) else AdjacencyIndex(graph)
         known_names = index.names if names is None else {**index.names, **names}
         budget = params.node_budget
         chosen = sorted(

@@ -13,8 +13,10 @@ import enum
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, NamedTuple, Protocol, overload, runtime_checkable
+from functools import cached_property
+from typing import NamedTuple, Protocol, overload, runtime_checkable
 
+from explorer.core.activation import AdjacencyIndex
 from explorer.core.errors import MemoryUnavailable
 from explorer.core.layers import RETRIEVABLE_LAYERS
 from explorer.core.models import (
@@ -26,9 +28,6 @@ from explorer.core.models import (
     Period,
     Subgraph,
 )
-
-if TYPE_CHECKING:
-    from explorer.core.activation import AdjacencyIndex
 
 #: Memories per layer when a query does not say.
 DEFAULT_K = 5
@@ -284,8 +283,9 @@ class Associations:
 
     ``expanded`` names the nodes whose neighbourhood was fetched and ``hops`` how many rounds
     were fetched, so a caller can tell whether another policy needs more of the graph.
-    ``adjacency`` is the subgraph's adjacency index when the fetch built it already (used only
-    while it is the index of ``subgraph`` itself).
+    ``adjacency`` is the subgraph's adjacency index when the fetch built it already; ``index``
+    is what activation spreads over: that one when it is ``subgraph``'s own, else one built on
+    first use and kept, so what-ifs on the same associations build it once.
     """
 
     subgraph: Subgraph = field(default_factory=Subgraph)
@@ -295,7 +295,11 @@ class Associations:
     limit_per_node: int = 0
     adjacency: AdjacencyIndex | None = field(default=None, compare=False, repr=False)
 
-    def spread_graph(self) -> Subgraph | AdjacencyIndex:
-        """What activation spreads over: the index in hand when it is the subgraph's own."""
+    @cached_property
+    def index(self) -> AdjacencyIndex:
         held = self.adjacency
-        return held if held is not None and held.subgraph is self.subgraph else self.subgraph
+        return (
+            held
+            if held is not None and held.subgraph is self.subgraph
+            else AdjacencyIndex(self.subgraph)
+        )

@@ -210,7 +210,7 @@ def _spread(
         if item.candidate.kind is not CandidateKind.CHUNK
     }
     return (engine or SpreadingActivation()).spread(
-        seeds, associations.spread_graph(), policy.activation, names
+        seeds, associations.index, policy.activation, names
     )
 
 

@@ -215,3 +215,14 @@ def test_a_grown_index_spreads_as_one_built_afresh_and_leaves_the_old_one_as_it_
         assert old.degree(node) == fresh_first.degree(node)
     assert ENGINE.spread(seeds, twice, params()) == ENGINE.spread(seeds, whole, params())
     assert ENGINE.spread(seeds, old, params()) == before
+
+
+def test_associations_spread_over_their_own_index_built_once() -> None:
+    from explorer.core.candidates import Associations
+
+    graph, other = chain(6), star(4)
+    held = AdjacencyIndex(graph)
+    assert Associations(subgraph=graph, adjacency=held).index is held
+    stale = Associations(subgraph=graph, adjacency=AdjacencyIndex(other))
+    assert stale.index.subgraph is graph  # an index of another subgraph is never used
+    assert stale.index is stale.index  # built once, for every what-if on these associations

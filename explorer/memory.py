@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 RECONNECT_SECONDS = 2.0
 #: Scour calls running at once (``core.admission``; the rest wait their turn in order): four
 #: still overlap one call's store waits with another's CPU. One running longer than the hold is
-#: waiting on a store in trouble and lets the next one in.
+#: taken to be waiting on a store in trouble and lets the next one in.
 CONCURRENT_SCOURS = 4
 SCOUR_HOLD_SECONDS = 0.25
 

@@ -232,7 +232,7 @@ class _FieldIndex:
             at = self._words.find(term, self._starts[word + 1])
         if not parts:
             return _NO_RECORDS
-        return parts[0].copy() if len(parts) == 1 else np.unique(np.concatenate(parts))
+        return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
 
 
 class _Haystack:

@@ -5,8 +5,8 @@ are, and which node each new one grew from) to a worker thread and gets back pos
 nodes. Existing nodes never move, so the picture does not jump when the graph grows; a new node
 starts beside its parent, with its siblings fanned out away from the rest of the graph, and then
 settles under Fruchterman–Reingold forces computed with numpy. The result depends only on the
-request, never on hash seeds or timing. Imports numpy and the standard library only (no Qt), so it
-can run in an executor and be tested without a display.
+request, never on hash seeds or timing. Imports numpy, networkx (for the graph's components) and
+the standard library only (no Qt), so it can run in an executor and be tested without a display.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections import defaultdict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import networkx as nx
 import numpy as np
 
 Point = tuple[float, float]
@@ -296,20 +297,10 @@ def _relax(
 
 def _components(adjacency: list[list[int]]) -> list[list[int]]:
     """The connected components, largest first (ties by their first node)."""
-    seen = [False] * len(adjacency)
-    found: list[list[int]] = []
-    for root in range(len(adjacency)):
-        if seen[root]:
-            continue
-        seen[root] = True
-        members, queue = [root], deque([root])
-        while queue:
-            for near in adjacency[queue.popleft()]:
-                if not seen[near]:
-                    seen[near] = True
-                    members.append(near)
-                    queue.append(near)
-        found.append(members)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(adjacency)))
+    graph.add_edges_from((a, b) for a, near in enumerate(adjacency) for b in near)
+    found = [sorted(members) for members in nx.connected_components(graph)]
     return sorted(found, key=lambda members: (-len(members), members[0]))
 
 

@@ -39,6 +39,7 @@ from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation
 from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
     COMMON_VERBS,
+    DEPARTMENTS,
     NAME_STOPWORDS,
     TOPIC_STOPWORDS,
     keyword_domains,
@@ -383,15 +384,21 @@ class _Context(PeopleLinks):
         if key in self.speakers:
             return "speaker"
         single = " " not in key
-        if single and (key in COMMON_VERBS or key in COMMON_MODIFIERS or key.isdigit()):
+        if single and (
+            key in COMMON_VERBS or key in COMMON_MODIFIERS or key in DEPARTMENTS or key.isdigit()
+        ):
             return None
         if candidate.acronym or self._addresses_a_person(key):
             return "name"
         lower = self.lower_seen[key] if single else 0
         if candidate.cues["person_verb"] and single and lower == 0 and key not in TOPIC_STOPWORDS:
             return "recurring_name"  # "Zaid says ..." opening a sentence
-        if kin_word(key) in UNIQUE_KIN and candidate.mid_sentence:
-            return "name"  # "ask Mum", though "my mum" is written too
+        if kin_word(key) in UNIQUE_KIN and (
+            candidate.mid_sentence
+            or candidate.cues["person_verb"]
+            or len(candidate.occurrences) > 1
+        ):
+            return "name"  # "ask Mum" or "Mum says ...", though "my mum" is written too
         if candidate.mid_sentence and candidate.mid_sentence >= lower:
             return "name"
         # Only ever seen opening a sentence: a name only if it recurs and does not look like an

@@ -107,6 +107,12 @@ COMMON_MODIFIERS = _words(
     """
 )
 
+# A team inside a company, named by its function ("Legal told us", "ask HR"): not an entity.
+DEPARTMENTS = _words(
+    "legal hr finance marketing sales procurement compliance payroll accounts ops operations "
+    "facilities recruitment"
+)
+
 GENERIC_NOUNS = _words(
     """
     time times day days week weeks month months year years thing things stuff way ways bit part
@@ -126,6 +132,7 @@ NAME_STOPWORDS = (
     | CONTRACTIONS
     | frozenset(MONTHS)
     | frozenset(WEEKDAYS)
+    | frozenset(day + "s" for day in WEEKDAYS)  # "Tuesdays at 7pm"
     | _words(
         "mr mrs ms dr prof sir madam god gosh jesus today tonight name mon tue tues wed thu "
         "thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec"
@@ -187,7 +194,7 @@ PLACE_SUFFIXES = _words(
     street st road rd avenue ave lane park lake river mountain mountains mount mt beach city town
     village island islands valley bay county state country coast hills hill falls canyon forest
     square bridge harbour harbor station airport yard boathouse stadium arena pier gardens
-    district quarter depot marina plaza
+    district quarter depot marina plaza tunnel
     """
 )
 PLACE_PREFIXES = _words("lake mount mt port fort san santa saint st north south east west new")

@@ -129,7 +129,9 @@ def continues_name(last: Token, token: Token, text: str) -> bool:
     if token.sentence != last.sentence or gap != " ":
         return False
     if last.word.endswith(("'s", "’s")):
-        return False
+        # "St. Aldhelm's Hospital", "King's College": a possessive that an institution's own
+        # word follows is part of its name; "Ada's Kwame" is two names.
+        return is_name_token(token) and token.folded in ORGANISATION_SUFFIXES
     return token.folded in _NAME_CONNECTORS or is_name_token(token)
 
 

@@ -179,6 +179,11 @@ PRODUCT_AFTER = frozenset(
         "version",
         "account",
         "subscription",
+        "topic",
+        "topics",
+        "channel",
+        "channels",
+        "workspace",
     ]
 )
 ROLE_ACRONYMS = frozenset(
@@ -346,6 +351,8 @@ _WORK_BEFORE_AT = re.compile(
     # Owen"); only a post is held with an organisation.
     r"|\b(?:job|jobs|role|position|internship|contract)\s+with\s*$"
     r"|\b(?:joined|signed\s+with|hired\s+by)\s*$"
+    # "I earn £92,000 at X": a salary is paid by an employer.
+    r"|\b(?:earn|earns|earned|earning|paid)\s+(?:\S+\s+){0,3}?(?:at|by)\s*$"
     # Starting a job, founding or owning a share of one: "start at X", "founder of X",
     # "an investor in X".
     r"|\b(?:start|starts|started|starting)\s+at\s*$"
@@ -356,6 +363,9 @@ _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on
 _FROM_PLACE = re.compile(
     r"\b(?:is|am|are|'s|’s|was|originally|comes?|came|grew\s+up)\s+(?:from|in)\s*$"
     # "my flatmate from Leeds": where people are from is a place (an employer has a team).
+    # "teaches from Braga", "coming down from Inverness": where someone is based.
+    r"|\b(?:teach|teaches|teaching|works|working|come|comes|coming|came|drive|drives|driving|"
+    r"drove|fly|flies|flying|flew)\s+(?:(?:down|up|over|across|remotely)\s+)?from\s*$"
     r"|\b(?:friends?|flatmates?|roommates?|housemates?|classmates?|mates?|family|folks|"
     r"cousins?|neighbou?rs?|relatives)\s+from\s*$"
 )
@@ -370,7 +380,7 @@ _VENUE_BEFORE = re.compile(
 # The noun after a name says what it names ("the Casa Azul hotel", "the Harbour project").
 PLACE_AFTER = _words(
     "hotel hostel inn motel resort b&b guesthouse café cafe restaurant pub bar bistro campsite "
-    "cottage villa"
+    "cottage villa depot station airport terminal warehouse area"
 )
 ORGANISATION_AFTER = _words(
     "company firm startup agency charity band colleagues coworkers co-workers customers clients "
@@ -480,6 +490,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
             cues[CALLED_KINDS[noun]] += 1
         elif noun in KIN_RELATIONS or _CALLED_PERSON.fullmatch(noun):
             cues["called_person"] += 1
+    if re.search(r"\b(?:over|via)\s*$", tail):  # "lessons over Zoom", "via Slack"
+        cues["product"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1
     if _PROJECT_BEFORE.search(tail):

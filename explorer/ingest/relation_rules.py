@@ -67,7 +67,8 @@ def _rule(
 
 
 VERB_RULES: tuple[VerbRule, ...] = (
-    _rule(_PRE + r"(?:work|works|worked|working)\s+(?:\w+\s+){0,3}?(?:at|for)\s+" + _THE,
+    _rule(_PRE + r"(?:work|works|worked|working|earn|earns|earned|earning)\s+(?:\S+\s+){0,3}?"
+          r"(?:at|for)\s+" + _THE,
           "WORKS_AT", WHERE | frozenset({"other"})),
     _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
           "WORKS_AT", ORG),
@@ -98,6 +99,12 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
           r"(?:\w+\s+)?in\s+" + _THE, "LIVES_IN", PLACE | frozenset({"other"})),
     _rule(_PRE + r"(?:based|living)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    # "she teaches from Porto", "Ada will come down from Manchester": where one is based.
+    _rule(_PRE + r"(?:teach|teaches|teaching|work|works|working)\s+(?:remotely\s+)?from\s+"
+          + _THE, "LIVES_IN", PLACE),
+    _rule(_PRE + r"(?:come|comes|coming|came|drive|drives|driving|drove|fly|flies|flying|flew|"
+          r"travel|travels|travelling|traveling)\s+(?:down|up|over|across)\s+from\s+" + _THE,
+          "LIVES_IN", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
           "LIVES_IN", PLACE),
     _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate)\s+(?:back\s+)?"
@@ -121,7 +128,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:married|marrying|wed)\s+(?:to\s+)?", "MARRIED_TO", PERSON),
     _rule(_PRE + r"(?:engaged\s+to|dating|seeing\s+someone\s+called|going\s+out\s+with|"
           r"proposed\s+to|in\s+a\s+relationship\s+with)\s+", "PARTNER_OF", PERSON),
-    _rule(_PRE + r"(?:met|meet|meets|meeting|know|knows|knew|befriended)\s+(?:up\s+with\s+)?",
+    _rule(_PRE + r"(?:met|meet|meets|meeting|know|knows|knew|befriended|message|messaged|"
+          r"messaging|text|texted|texting|email|emailed|emailing|phoned|rang)\s+(?:up\s+with\s+)?",
           "KNOWS", PERSON),
     _rule(r"^\s+(?:(?:had|have|having|my|our|a|the|monthly|weekly|usual)\s+)*(?:coffee|lunch|"
           r"dinner|drinks|breakfast|catch-up|catch up)\s+with\s+", "KNOWS", PERSON),
@@ -249,7 +257,7 @@ KIN_RELATIONS = {
         _words(
             """
             boss colleague colleagues coworker co-worker coworkers manager teammate team
-            supervisor employee report cofounder co-founder
+            supervisor employee report cofounder co-founder vp cto ceo cfo coo director
             """
         ),
         "WORKS_WITH",

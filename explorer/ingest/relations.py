@@ -131,12 +131,12 @@ _DROPPED_SUBJECT = frozenset(
 _PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")
 _OBJECT_PREP = re.compile(r"\b(?:at|to|from)\s+(?:the\s+)?$")
 _KIN_BEFORE = re.compile(
-    r"\b(?P<owner>my|our|your|his|her)\s+(?:(?:[\w-]+)\s+)?(?P<kin>[\w-]+)"
-    r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?\s*,?\s*$",
+    r"\b(?P<owner>my|our|your|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
+    r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?(?:\s+(?:is|was))?\s*,?\s*$",
     re.IGNORECASE,
 )
 _KIN_AFTER = re.compile(
-    r"^\s*(?:,\s*|\s+(?:is|was|'s|’s)\s+)(?P<owner>my|our|your|his|her)\s+(?:[\w-]+\s+)?"
+    r"^\s*(?:,\s*|\s+(?:is|was|'s|’s)\s+)(?P<owner>my|our|your|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?"
     r"(?P<kin>[\w-]+)\b",
     re.IGNORECASE,
 )
@@ -371,7 +371,10 @@ def _kin_word_facts(
 ) -> list[Fact]:
     """What "my sister Ada", "my cat Pimienta" or "my boss at Acme, Filipa" state."""
     entity = slot.entity
-    kin = match.group("kin").casefold()
+    # "is my manager and the sponsor": the optional word before the kin word is the kin word.
+    pre, kin = (match.group("pre") or "").casefold(), match.group("kin").casefold()
+    if pre in KIN_RELATIONS or pre in PETS:
+        kin = pre
     if owner is None or owner.id == entity.id or "agent" in (owner.type, entity.type):
         return []
     if kin in PETS and entity.type != "person":

@@ -120,9 +120,9 @@ _NOT_SHORT = frozenset({"date", "topic", "agent"})
 def _thing_short_names(
     entities: list[Entity], known: Iterable[Entity], protected: Collection[str]
 ) -> dict[str, str]:
-    """ "Corvid" for Corvid Labs, "Berlin" for the Berlin Marathon, "Tern" for Project Tern: a
-    one-word name that is the first word of exactly one organisation or event of its scope, or
-    the last word of exactly one "Project ..." name, is its short form."""
+    """ "Corvid" for Corvid Labs, "Tern" for Project Tern: a one-word name that is the first word
+    of exactly one organisation or event of its scope, or the last word of exactly one
+    "Project ..." name, is its short form; a place is never an event's."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
     refusing: dict[str, Entity] = {}
     for entity in (*known, *entities):
@@ -135,6 +135,7 @@ def _thing_short_names(
             owners[(entity.scope, words[0])].add(entity.id)
         if entity.type == "project" and words[0] == "project":
             owners[(entity.scope, words[-1])].add(entity.id)
+    kinds = {entity.id: entity.type for entity in (*known, *entities)}
     found: dict[str, str] = {}
     for entity in entities:
         key = normalise_name(entity.name)
@@ -143,7 +144,10 @@ def _thing_short_names(
         ids = {
             owner
             for owner in owners.get((entity.scope, key), set())
-            if owner not in refusing or not refuses(refusing[owner], entity.name)
+            if (owner not in refusing or not refuses(refusing[owner], entity.name))
+            # A city an event is named after is still the city ("Lisbon" beside the Lisbon
+            # Data Summit): a place is never folded into an event.
+            and not (entity.type == "place" and kinds.get(owner) == "event")
         }
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))

@@ -448,3 +448,81 @@ def test_a_noun_phrase_set_beside_a_name_types_it(line: str, kind: str) -> None:
     extraction = extract_offline(chat(("Theo", line), ("Assistant", "Nice.")))
     name = next(word.strip(",") for word in line.split()[2:] if word[0].isupper())
     assert kinds_of(extraction)[name] == kind
+
+
+@pytest.mark.parametrize(
+    ("line", "fact"),
+    [
+        ("My coach is Ines Varga, we train twice a week.", ("Theo", "SEES", "Ines Varga")),
+        ("Rafe Dunmore is my manager and a decent one.", ("Theo", "WORKS_WITH", "Rafe Dunmore")),
+        ("I asked Talia Brook, our VP of Sales.", ("Theo", "WORKS_WITH", "Talia Brook")),
+        ("I texted Oona Pell about the tickets.", ("Theo", "KNOWS", "Oona Pell")),
+        ("Ines Varga teaches from Braga these days.", ("Ines Varga", "LIVES_IN", "Braga")),
+        ("I hope Kit will come down from Inverness.", ("Kit", "LIVES_IN", "Inverness")),
+    ],
+)
+def test_copular_roles_messaging_and_where_someone_comes_from_state_facts(
+    line: str, fact: tuple[str, str, str]
+) -> None:
+    extraction = extract_offline(chat(("Theo", line), ("Assistant", "Noted.")))
+    found = facts(extraction)
+    assert fact in found or (fact[1] == "WORKS_WITH" and fact[::-1] in found)
+
+
+def test_earning_at_a_name_makes_it_the_speakers_employer() -> None:
+    extraction = extract_offline(
+        chat(("Theo", "I earn £41,000 at Quarrymoor, which is fine."), ("Assistant", "Fair."))
+    )
+    assert kinds_of(extraction)["Quarrymoor"] == "organization"
+    assert ("Theo", "WORKS_AT", "Quarrymoor") in facts(extraction)
+
+
+def test_a_capitalised_kin_word_opening_a_sentence_is_a_person_with_a_person_verb() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Theo", "Gran says the roof is fine. I told my gran otherwise."), ("Assistant", "Ha.")
+        )
+    )
+    assert kinds_of(extraction)["Gran"] == "person"
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "kind"),
+    [
+        ("We do the standup over Teamsy every day.", "Teamsy", "product"),
+        ("Renaming the Ravel topics would break consumers.", "Ravel", "product"),
+        ("Vans out of the Corran Tunnel area are late.", "Corran Tunnel", "place"),
+        ("Meet me at the Harwick depot at nine.", "Harwick", "place"),
+        (
+            "The scan is at St. Brennan's Hospital on Monday.",
+            "St. Brennan's Hospital",
+            "organization",
+        ),
+    ],
+)
+def test_the_words_around_a_name_type_it(line: str, name: str, kind: str) -> None:
+    extraction = extract_offline(chat(("Theo", line), ("Assistant", "Noted.")))
+    assert kinds_of(extraction)[name] == kind
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Legal told us to stop. Legal always does.", "Lessons are on Thursdays. Thursdays suit me."],
+)
+def test_a_department_or_a_plural_weekday_is_not_a_name(line: str) -> None:
+    extraction = extract_offline(chat(("Theo", line), ("Assistant", "Noted.")))
+    assert not {"Legal", "Thursdays"} & set(kinds_of(extraction))
+
+
+def test_a_city_beside_an_event_named_after_it_stays_a_city() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("Theo", "I submitted a talk to the Gdansk Data Summit."),
+                ("Assistant", "Good luck. I hear the food in Gdansk is great."),
+                ("Theo", "I am flying to Gdansk in May."),
+            )
+        )
+    )
+    kinds = kinds_of(extraction)
+    assert kinds["Gdansk"] == "place" and kinds["Gdansk Data Summit"] == "event"

@@ -362,10 +362,10 @@ _WORK_BEFORE_AT = re.compile(
 _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on\s*$")
 _FROM_PLACE = re.compile(
     r"\b(?:is|am|are|'s|’s|was|originally|comes?|came|grew\s+up)\s+(?:from|in)\s*$"
-    # "my flatmate from Leeds": where people are from is a place (an employer has a team).
     # "teaches from Braga", "coming down from Inverness": where someone is based.
     r"|\b(?:teach|teaches|teaching|works|working|come|comes|coming|came|drive|drives|driving|"
     r"drove|fly|flies|flying|flew)\s+(?:(?:down|up|over|across|remotely)\s+)?from\s*$"
+    # "my flatmate from Leeds": where people are from is a place (an employer has a team).
     r"|\b(?:friends?|flatmates?|roommates?|housemates?|classmates?|mates?|family|folks|"
     r"cousins?|neighbou?rs?|relatives)\s+from\s*$"
 )

@@ -39,7 +39,14 @@ from collections import Counter
 from collections.abc import Sequence
 
 from explorer.ingest.lexicon import LANGUAGES
-from explorer.ingest.relation_rules import KIN_RELATIONS, PETS, ROLE_WORDS, UNIQUE_KIN
+from explorer.ingest.relation_rules import (
+    BASED_FROM,
+    EARNING,
+    KIN_RELATIONS,
+    PETS,
+    ROLE_WORDS,
+    UNIQUE_KIN,
+)
 
 _GREETING = re.compile(
     r"(?:^|[\s,(])(?:hey|hi|hiya|hello|heya|thanks|thank\s+you|thx|ty|bye|morning|good\s+"
@@ -351,8 +358,7 @@ _WORK_BEFORE_AT = re.compile(
     # Owen"); only a post is held with an organisation.
     r"|\b(?:job|jobs|role|position|internship|contract)\s+with\s*$"
     r"|\b(?:joined|signed\s+with|hired\s+by)\s*$"
-    # "I earn £92,000 at X": a salary is paid by an employer.
-    r"|\b(?:earn|earns|earned|earning|paid)\s+(?:\S+\s+){0,3}?(?:at|by)\s*$"
+    r"|\b" + EARNING + r"\s+(?:\S+\s+){0,3}?(?:at|by)\s*$"
     # Starting a job, founding or owning a share of one: "start at X", "founder of X",
     # "an investor in X".
     r"|\b(?:start|starts|started|starting)\s+at\s*$"
@@ -362,13 +368,13 @@ _WORK_BEFORE_AT = re.compile(
 _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on\s*$")
 _FROM_PLACE = re.compile(
     r"\b(?:is|am|are|'s|’s|was|originally|comes?|came|grew\s+up)\s+(?:from|in)\s*$"
-    # "teaches from Braga", "coming down from Inverness": where someone is based.
-    r"|\b(?:teach|teaches|teaching|works|working|come|comes|coming|came|drive|drives|driving|"
-    r"drove|fly|flies|flying|flew)\s+(?:(?:down|up|over|across|remotely)\s+)?from\s*$"
+    r"|\b" + BASED_FROM + r"\s*$"
     # "my flatmate from Leeds": where people are from is a place (an employer has a team).
     r"|\b(?:friends?|flatmates?|roommates?|housemates?|classmates?|mates?|family|folks|"
     r"cousins?|neighbou?rs?|relatives)\s+from\s*$"
 )
+# "lessons over Zoom", "ask via Slack": what one talks through is a product.
+_MEDIUM_BEFORE = re.compile(r"\b(?:over|via)\s*$")
 # "we stayed at Casa Azul", "book club at Kettle & Crumb": a place one stays or eats, drinks or
 # meets for leisure at is a venue.
 _VENUE_BEFORE = re.compile(
@@ -490,7 +496,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
             cues[CALLED_KINDS[noun]] += 1
         elif noun in KIN_RELATIONS or _CALLED_PERSON.fullmatch(noun):
             cues["called_person"] += 1
-    if re.search(r"\b(?:over|via)\s*$", tail):  # "lessons over Zoom", "via Slack"
+    if _MEDIUM_BEFORE.search(tail):
         cues["product"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1

@@ -59,6 +59,16 @@ ROLE_WORDS = (
     "member|employee|staff|paediatric nurse|pediatric nurse|nanny|babysitter|supervisor"
 )
 
+# "she teaches from Porto", "Ada will come down from Manchester": where one is based (a fact
+# here, and a place cue for the name in ``people``).
+BASED_FROM = (
+    r"(?:(?:teach|teaches|teaching|work|works|working)\s+(?:remotely\s+)?from|"
+    r"(?:come|comes|coming|came|drive|drives|driving|drove|fly|flies|flying|flew|travel|travels|"
+    r"travelling|traveling)\s+(?:down|up|over|across)\s+from)"
+)
+# "I earn £92,000 at Halvorsen": a salary is paid by an employer.
+EARNING = r"(?:earn|earns|earned|earning|paid)"
+
 
 def _rule(
     pattern: str, relation: str, objects: frozenset[str], *, reverse: bool = False
@@ -67,7 +77,7 @@ def _rule(
 
 
 VERB_RULES: tuple[VerbRule, ...] = (
-    _rule(_PRE + r"(?:work|works|worked|working|earn|earns|earned|earning)\s+(?:\S+\s+){0,3}?"
+    _rule(_PRE + r"(?:work|works|worked|working|" + EARNING + r")\s+(?:\S+\s+){0,3}?"
           r"(?:at|for)\s+" + _THE,
           "WORKS_AT", WHERE | frozenset({"other"})),
     _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
@@ -99,12 +109,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
           r"(?:\w+\s+)?in\s+" + _THE, "LIVES_IN", PLACE | frozenset({"other"})),
     _rule(_PRE + r"(?:based|living)\s+in\s+" + _THE, "LIVES_IN", PLACE),
-    # "she teaches from Porto", "Ada will come down from Manchester": where one is based.
-    _rule(_PRE + r"(?:teach|teaches|teaching|work|works|working)\s+(?:remotely\s+)?from\s+"
-          + _THE, "LIVES_IN", PLACE),
-    _rule(_PRE + r"(?:come|comes|coming|came|drive|drives|driving|drove|fly|flies|flying|flew|"
-          r"travel|travels|travelling|traveling)\s+(?:down|up|over|across)\s+from\s+" + _THE,
-          "LIVES_IN", PLACE),
+    _rule(_PRE + BASED_FROM + r"\s+" + _THE, "LIVES_IN", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
           "LIVES_IN", PLACE),
     _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate)\s+(?:back\s+)?"

@@ -125,6 +125,7 @@ def _thing_short_names(
     "Project ..." name, is its short form; a place is never an event's."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
     refusing: dict[str, Entity] = {}
+    events: set[str] = set()
     for entity in (*known, *entities):
         if entity.refused_aliases:
             refusing.setdefault(entity.id, entity)
@@ -133,9 +134,10 @@ def _thing_short_names(
             continue
         if entity.type in THING_FIRST:
             owners[(entity.scope, words[0])].add(entity.id)
+            if entity.type == "event":
+                events.add(entity.id)
         if entity.type == "project" and words[0] == "project":
             owners[(entity.scope, words[-1])].add(entity.id)
-    kinds = {entity.id: entity.type for entity in (*known, *entities)}
     found: dict[str, str] = {}
     for entity in entities:
         key = normalise_name(entity.name)
@@ -147,7 +149,7 @@ def _thing_short_names(
             if (owner not in refusing or not refuses(refusing[owner], entity.name))
             # A city an event is named after is still the city ("Lisbon" beside the Lisbon
             # Data Summit): a place is never folded into an event.
-            and not (entity.type == "place" and kinds.get(owner) == "event")
+            and not (entity.type == "place" and owner in events)
         }
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))

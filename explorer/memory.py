@@ -119,6 +119,9 @@ class StoreMemoryService:
     shape: ShapeCache = field(default_factory=ShapeCache)
     # Restart attempts of embedded servers that died (``explorer.supervise``).
     supervision: dict[str, Any] = field(default_factory=dict, repr=False)
+    # Halves a Reconnect or Restart is working on, with what it is doing: health reports that
+    # and the watchdog leaves their server alone until it is done.
+    acting: dict[str, str] = field(default_factory=dict, repr=False)
     _next_reconnect: float = field(default=0.0, repr=False)
     _import: asyncio.Task[Any] | None = field(default=None, repr=False)
     # Cache builds already taken out of garbage collection (the shape also builds between calls).
@@ -357,23 +360,34 @@ class StoreMemoryService:
         from explorer.supervise import reconnect_half
 
         self.supervision.clear()
-        await reconnect_half(self, half)
+        self.acting[half] = "reconnecting…"
+        try:
+            await reconnect_half(self, half)
+        finally:
+            self.acting.pop(half, None)
 
     async def restart_half(self, half: str) -> None:
         """Restart the embedded server of one half and reconnect its stores."""
         from explorer.supervise import restart_half
 
         self.supervision.clear()
-        await restart_half(self, half)
+        self.acting[half] = "restarting…"
+        try:
+            await restart_half(self, half)
+        finally:
+            self.acting.pop(half, None)
 
     async def health(self) -> Health:
         """``"ok"`` or the reason, per half; never raises. A dead embedded server is
-        restarted first (its half says ``restarting…`` until it answers)."""
+        restarted first (its half says ``restarting…`` until it answers). A half a Reconnect
+        or Restart is working on says so, and is neither probed nor connected meanwhile."""
         try:
             restarting = await self.supervise()
         except ExplorerError as error:
             restarting = {GRAPH: str(error), CHUNKS: str(error)}
-        await self.reconnect()
+        restarting.update(self.acting)
+        if not self.acting:
+            await self.reconnect()
         report = {
             GRAPH: self.errors.get(GRAPH, OK),
             CHUNKS: self.errors.get(CHUNKS, OK),

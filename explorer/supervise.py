@@ -43,7 +43,7 @@ async def supervise(memory: Any) -> dict[str, str]:
     """Restart the embedded servers of ``memory`` that died; the halves being restarted, with
     what is happening (empty when every server runs). The restart runs in the background, so
     a caller learns at once that it is under way."""
-    ours = embedded_halves(memory)
+    ours = [half for half in embedded_halves(memory) if half not in memory.acting]
     if not ours:
         return {}
     state: dict[str, Any] = memory.supervision

@@ -254,6 +254,29 @@ async def test_a_killed_server_is_restarted_with_its_data(
     assert answer["kg_count"] > 0 and answer["chunk_count"] > 0
 
 
+async def test_a_restart_reports_restarting_until_it_is_done_and_the_watchdog_keeps_out(
+    memory: StoreMemoryService,
+) -> None:
+    """While Restart stops and starts PostgreSQL, health never calls the chunk half healthy
+    (the window would send the next query into the gap) and the watchdog does not start a
+    second server beside it."""
+    servers = memory.servers
+    assert servers is not None
+    before = servers.postgres_pid()
+    restart = asyncio.ensure_future(memory.restart_half("chunks"))
+    seen: list[str] = []
+    while not restart.done():
+        seen.append((await memory.health()).chunks)
+        await asyncio.sleep(0.05)
+    await restart
+    assert seen and all(status.startswith("restarting") for status in seen), seen
+    assert memory.supervision.get("task") is None  # the watchdog never took it on
+    assert servers.postgres_pid() not in (None, before)
+    assert (await memory.health()).chunks == "ok"
+    _, answer = await _timed_scour(memory)
+    assert "chunks_error" not in answer and answer["chunk_count"] > 0
+
+
 def _backends(postmaster: int) -> list[psutil.Process]:
     """The postmaster's children serving a client connection (``postgres: scour scour …``)."""
     found = []

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from explorer.adapters.embedded import EmbeddedServers
 from explorer.adapters.postgres.concepts import PgConceptStore
 from explorer.core.errors import InvalidArgument, StoreUnavailable
 
@@ -92,3 +93,23 @@ async def test_agents_lists_scopes_at_or_below_a_prefix(concept_store: PgConcept
     assert await concept_store.agents("'; DROP TABLE concepts; --") == []
     with pytest.raises(InvalidArgument):
         await concept_store.agents("a\x00")
+
+
+async def test_the_agent_listing_follows_writes_from_another_connection(
+    concept_store: PgConceptStore, servers: EmbeddedServers, pg_schema: str
+) -> None:
+    """The listing is kept between calls under the table's stamp, so a write made through
+    another pool (another process) must still show in the next call, and a delete too."""
+    await concept_store.upsert("acme/assistant", [{"name": "a"}])
+    assert await concept_store.agents("acme") == ["acme/assistant"]
+    assert await concept_store.agents("acme") == ["acme/assistant"]  # from the kept listing
+    other = await PgConceptStore.connect(servers.postgres_dsn, schema=pg_schema)
+    try:
+        await other.upsert("acme/helper", [{"name": "b"}])
+        assert await concept_store.agents("acme") == ["acme/assistant", "acme/helper"]
+        async with other._pool.acquire() as conn:
+            await conn.execute("DELETE FROM concepts WHERE agent = 'acme/assistant'")
+    finally:
+        await other.aclose()
+    assert await concept_store.agents("acme") == ["acme/helper"]
+    assert await concept_store.agents() == ["acme/helper"]

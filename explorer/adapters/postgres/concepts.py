@@ -51,10 +51,17 @@ CREATE INDEX IF NOT EXISTS concepts_order_idx ON concepts (tenant, agent, seq);
 # Bumped by statement triggers whenever rows change, so readers can tell in one row lookup whether
 # anything changed since they last looked.
 _VERSION = "SELECT version, epoch FROM concepts_version"
-_AGENTS = (
+# The agents are listed only when the table changed since the stamp ($2, $3) the caller holds:
+# listing scans every concept (12 ms at 45,000), the stamp is one row. One statement, one
+# snapshot, so the stamp returned is the state the list was taken in.
+_AGENTS_SINCE = (
+    "SELECT version, epoch, CASE WHEN version = $2 AND epoch = $3 THEN NULL ELSE ARRAY("
     "SELECT DISTINCT agent FROM concepts "
-    "WHERE $1 = '' OR agent = $1 OR starts_with(agent, $1 || '/') ORDER BY agent"
+    "WHERE $1 = '' OR agent = $1 OR starts_with(agent, $1 || '/') ORDER BY agent) END "
+    "FROM (SELECT 1) AS one LEFT JOIN concepts_version ON true"
 )
+#: Listings of agents kept, by scope prefix.
+AGENT_LISTINGS = 32
 _NAMES = "SELECT name FROM concepts WHERE tenant = $1 AND agent = $2 ORDER BY seq"
 _STAMPS = (
     "SELECT name, updated_at FROM concepts "
@@ -114,6 +121,8 @@ class PgConceptStore:
         self._deadline = deadline
         self._write_deadline = write_deadline
         self._closed = False
+        # Scope prefix -> (version, epoch, agents) as last listed.
+        self._agents: dict[str, tuple[int, str, list[str]]] = {}
 
     @classmethod
     async def connect(
@@ -156,8 +165,16 @@ class PgConceptStore:
         prefix = normalise_scope(
             sanitize.plain_text(within, "within", max_chars=1_000, allow_empty=True)
         )
-        rows = await self._run(lambda c: c.fetch(_AGENTS, prefix), "read")
-        return [str(row[0]) for row in rows]
+        version, epoch, known = self._agents.get(prefix, (-1, "", []))
+        row = await self._run(lambda c: c.fetchrow(_AGENTS_SINCE, prefix, version, epoch), "read")
+        if row is not None and row[2] is not None:
+            known = [str(agent) for agent in row[2]]
+            self._agents.pop(prefix, None)
+            while len(self._agents) >= AGENT_LISTINGS:
+                self._agents.pop(next(iter(self._agents)))
+            if row[0] is not None:  # without a stamp row a listing is never reused
+                self._agents[prefix] = (int(row[0]), str(row[1]), known)
+        return list(known)
 
     async def version(self, agent: str, tenant: str | None = None) -> str:
         """A stamp of the whole concept table: it changes whenever any record is written."""

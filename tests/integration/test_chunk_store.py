@@ -137,6 +137,27 @@ async def test_k_chunks_come_back_from_a_rare_domain_far_from_the_query(
     assert all(h.chunk.domains == ("common",) for h in overall)
 
 
+async def test_the_search_breadth_is_the_sessions_and_a_large_k_sets_its_own_for_one_call(
+    chunk_store: PgChunkStore,
+) -> None:
+    """A search of up to 20 runs on the breadth every pooled connection starts with (one
+    round trip); a larger k widens it for its own transaction only, and still finds its k."""
+    rng = np.random.default_rng(11)
+    vectors = [unit(rng.normal(size=8).tolist()) for _ in range(400)]
+    chunks = [chunk(number, f"text {number}") for number in range(400)]
+    await chunk_store.upsert(chunks, vectors, SPEC)
+    query = unit(rng.normal(size=8).tolist())
+    wide = await chunk_store.search(query, 300, spec=SPEC, scope="acme")
+    narrow = await chunk_store.search(query, 15, spec=SPEC, scope="acme")
+    assert len(wide) == 300 and len(narrow) == 15
+    exact = np.argsort(-(np.array(vectors) @ np.array(query)))
+    assert [h.chunk.id for h in wide] == [f"c{i}" for i in exact[:300]]
+    assert [h.chunk.id for h in narrow] == [f"c{i}" for i in exact[:15]]
+    async with chunk_store._pool.acquire() as conn:
+        assert await conn.fetchval("SHOW hnsw.ef_search") == "40"
+        assert await conn.fetchval("SHOW hnsw.iterative_scan") == "strict_order"
+
+
 async def test_another_model_or_dimension_is_an_embedding_mismatch(
     chunk_store: PgChunkStore,
 ) -> None:

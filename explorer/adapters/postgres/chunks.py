@@ -59,6 +59,12 @@ EmbedTexts: TypeAlias = Callable[[Sequence[str]], Awaitable[Sequence[Vector]]]
 ReembedProgress: TypeAlias = Callable[[int, int], None]
 
 MAX_K = 1_000
+# Every pooled connection starts with the HNSW search breadth most searches want (any k up to
+# 20) and with iterative scans in strict order, so a filtered search still finds k rows in
+# distance order; a larger k sets its own breadth for one transaction. Without a filter the
+# first ef_search candidates hold the k asked for, so the iterative scan never runs.
+SESSION_EF_SEARCH = 40
+_KNN_SESSION = {"hnsw.ef_search": str(SESSION_EF_SEARCH), "hnsw.iterative_scan": "strict_order"}
 MAX_IDS = 100_000
 MAX_MARKED = 10_000_000  # chunk ids one mark_done may clear,
 MARK_BATCH = MAX_IDS  # in statements of this many
@@ -234,6 +240,7 @@ class PgChunkStore:
             max_connections=max_connections,
             setup=ddl.CHUNK_TABLES,
             connect_deadline=connect_deadline,
+            session=_KNN_SESSION,
         )
         await refresh_statistics(pool, "chunks", write_s)
         return cls(pool, schema=plain_schema, deadline=read_s, write_deadline=write_s)
@@ -292,21 +299,22 @@ class PgChunkStore:
             columns=_CHUNK_COLUMNS, distance=distance, where=where, order=f"({distance}) + 0"
         )
         value = cast(query)
-        ef_search = str(min(max(40, 2 * k), 1000))
+        ef_search = min(max(SESSION_EF_SEARCH, 2 * k), 1000)
+
+        async def search(conn: Connection) -> list[asyncpg.Record]:
+            rows: list[asyncpg.Record] = await conn.fetch(indexed, value, k, *params)
+            if filters and len(rows) < k:
+                # The iterative scan gives up after hnsw.max_scan_tuples; an exact scan
+                # over the filtered rows is the only way to be sure none are missed.
+                rows = await conn.fetch(exact, value, k, *params)
+            return rows
 
         async def knn(conn: Connection) -> list[asyncpg.Record]:
+            if ef_search == SESSION_EF_SEARCH:
+                return await search(conn)  # the session's own setting: one round trip
             async with conn.transaction(readonly=True):
-                await conn.execute("SELECT set_config('hnsw.ef_search', $1, true)", ef_search)
-                if filters:
-                    await conn.execute(
-                        "SELECT set_config('hnsw.iterative_scan', 'strict_order', true)"
-                    )
-                rows: list[asyncpg.Record] = await conn.fetch(indexed, value, k, *params)
-                if filters and len(rows) < k:
-                    # The iterative scan gives up after hnsw.max_scan_tuples; an exact scan
-                    # over the filtered rows is the only way to be sure none are missed.
-                    rows = await conn.fetch(exact, value, k, *params)
-                return rows
+                await conn.execute("SELECT set_config('hnsw.ef_search', $1, true)", str(ef_search))
+                return await search(conn)
 
         rows = await self._run(knn, "vector search")
         return [

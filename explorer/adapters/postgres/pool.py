@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
 import asyncpg
@@ -68,9 +68,11 @@ async def open_pool(
     max_connections: int,
     setup: str,
     connect_deadline: float | None = None,
+    session: Mapping[str, str] | None = None,
 ) -> tuple[asyncpg.Pool, str, float, float]:
-    """A pool whose connections use ``schema`` (created with ``setup`` DDL if missing);
-    ``connect_deadline`` (default: ``deadline``) bounds connecting and the set-up."""
+    """A pool whose connections use ``schema`` (created with ``setup`` DDL if missing) and
+    start with the ``session`` settings (a connection handed back to the pool returns to
+    them); ``connect_deadline`` (default: ``deadline``) bounds connecting and the set-up."""
     dsn = sanitize.dsn(dsn)
     plain_schema = sanitize.identifier(schema, "schema").lower()
     read_s = sanitize.plain_float(deadline, "deadline", low=0.05, high=3600.0)
@@ -119,7 +121,10 @@ async def open_pool(
             timeout=connect_s,
             command_timeout=read_s,
             init=init,
-            server_settings={"search_path": f"{plain_schema}, {vector_schema}"},
+            server_settings={
+                **(session or {}),
+                "search_path": f"{plain_schema}, {vector_schema}",
+            },
         ),
         connect_s + 1.0,
         "connect",

@@ -11,7 +11,6 @@ fail at once with the same ``StoreTimeout``. Imports only the standard library a
 
 from __future__ import annotations
 
-import functools
 import inspect
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -69,18 +68,23 @@ class _Budgeted:
     def __init__(self, store: object, budget: Budget) -> None:
         self._store = store
         self._budget = budget
+        self._bounded: dict[str, Any] = {}  # a query asks the same few methods many times
 
     def __getattr__(self, name: str) -> Any:
+        found = self._bounded.get(name)
+        if found is not None:
+            return found
         value = getattr(self._store, name)
         if not inspect.iscoroutinefunction(value):
             return value
         method = cast(Callable[..., Coroutine[Any, Any, Any]], value)
         budget = self._budget
 
-        @functools.wraps(method)
         async def bounded(*args: Any, **kwargs: Any) -> Any:
             return await budget.run(method(*args, **kwargs))
 
+        bounded.__name__ = bounded.__qualname__ = name
+        self._bounded[name] = bounded
         return bounded
 
 

@@ -522,8 +522,10 @@ class PgChunkStore:
                     conn, embed, spec, batch, progress, seconds, swap_seconds
                 )
             finally:
-                with contextlib.suppress(StoreUnavailable):
+                try:
                     await bounded(conn.fetchval(_SESSION_UNLOCK, _REEMBED_KEY), seconds, "unlock")
+                except StoreUnavailable:
+                    conn.terminate()  # the server drops a closed session's locks
         finally:
             await self._pool.release(conn)
 

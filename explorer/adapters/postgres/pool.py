@@ -121,6 +121,7 @@ async def open_pool(
             timeout=connect_s,
             command_timeout=read_s,
             init=init,
+            reset=_leave_session,
             server_settings={
                 **(session or {}),
                 "search_path": f"{plain_schema}, {vector_schema}",
@@ -132,6 +133,17 @@ async def open_pool(
     if pool_or_none is None:
         raise StoreUnavailable("PostgreSQL pool could not be created")
     return pool_or_none, plain_schema, read_s, write_s
+
+
+async def _leave_session(conn: asyncpg.Connection) -> None:
+    """A connection handed back to the pool is not reset with a round trip of its own.
+
+    The pool still rolls back a transaction left open; beyond that the stores leave nothing in
+    a session to undo: settings come from the start-up packet or ``SET LOCAL``, nothing listens
+    or keeps a cursor, and the one session lock (a re-embed) is released by its holder, which
+    closes the connection when it cannot. asyncpg's default reset (``RESET ALL``, ``UNLISTEN``,
+    ``CLOSE ALL``, advisory unlock) cost every read a second round trip.
+    """
 
 
 _STALE = (

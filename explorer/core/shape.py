@@ -129,8 +129,8 @@ class GraphShape:
 
     Held as columns (a list or an array per field) rather than an object per record, so
     ``arrays()`` / ``from_arrays`` save and load it without building any; an ``Entity`` or
-    ``Relation`` is made the first time a neighbourhood returns it, then kept (at most one per
-    record, so never more than a shape that made them all up front). The records are
+    ``Relation`` is made the first time it is asked for, then kept. ``ShapeCache`` has them
+    all made (``make_records``) off the event loop before it hands a shape out. The records are
     lean, as the store's spread read gives them: entities with id, name, type, confidence,
     salience, updated_at, last_seen, scope and layer; relations with id, ends, type, fact,
     confidence and validity; every other field at its default.
@@ -243,15 +243,15 @@ class GraphShape:
         np.cumsum(np.bincount(node, minlength=size), out=self.offsets[1:])
         self._chunks = {c: i for i, c in enumerate(unpack_texts(columns["chunk_ids"]))}
         self._masks: dict[str, npt.NDArray[np.bool_]] = {}
-        self._entities: dict[int, Entity] = {}
-        self._relations: dict[int, Relation] = {}
+        self._entities: list[Entity | None] = [None] * size
+        self._relations: list[Relation | None] = [None] * count
 
     def __len__(self) -> int:
         return len(self._text["relation_ids"])
 
     def entity(self, position: int) -> Entity:
         """The lean record of the entity at ``position``, made once."""
-        found = self._entities.get(position)
+        found = self._entities[position]
         if found is None:
             text, number = self._text, self._number
             found = Entity(
@@ -270,7 +270,7 @@ class GraphShape:
 
     def relation(self, position: int) -> Relation:
         """The lean record of the relation at ``position``, made once."""
-        found = self._relations.get(position)
+        found = self._relations[position]
         if found is None:
             text, number = self._text, self._number
             found = Relation(
@@ -285,6 +285,15 @@ class GraphShape:
             )
             self._relations[position] = found
         return found
+
+    def make_records(self) -> None:
+        """Make every entity's and relation's record now (about a second of CPU and some 40 MB
+        at 45,000 entities and 140,000 relations), so no query pays for the ones it reaches
+        first: at that scale most neighbourhoods reach records no query made before."""
+        for position in range(len(self._entities)):
+            self.entity(position)
+        for position in range(len(self._relations)):
+            self.relation(position)
 
     def entities_in_chunks(self, chunk_ids: Sequence[str]) -> dict[str, list[str]]:
         """Every asked chunk id with the sorted ids of the entities mentioned in it."""
@@ -347,15 +356,15 @@ class GraphShape:
             if position is None:
                 continue
             if entity_id not in entities:
-                entities[entity_id] = made_entities.get(position) or self.entity(position)
+                entities[entity_id] = made_entities[position] or self.entity(position)
             for near, edge in self._strongest(position, limit_per_node, mask):
                 near_id = every_id[near]
                 if near_id not in entities:
-                    entities[near_id] = made_entities.get(near) or self.entity(near)
+                    entities[near_id] = made_entities[near] or self.entity(near)
                 chosen.add(edge)
         rank = self.id_rank
         ordered = tuple(
-            made_relations.get(edge) or self.relation(edge)
+            made_relations[edge] or self.relation(edge)
             for edge in sorted(chosen, key=rank.__getitem__)
         )
         return Subgraph(entities=entities, relations=ordered)
@@ -485,6 +494,7 @@ class ShapeCache:
                 await asyncio.to_thread(self._snapshots.save, self.KIND, slot, state, arrays)
         else:
             self.loads += 1
+        await asyncio.to_thread(built.make_records)
         self._entry = (key, version, built)
         return built
 

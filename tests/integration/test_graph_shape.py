@@ -73,6 +73,9 @@ async def test_every_neighbourhood_from_the_shape_equals_the_stores_lean_read(
     assert len(shape) == len(relations) and len(shape.ids) == len(entities)
     # The same shape saved and loaded again (a later start) answers the same.
     loaded = GraphShape.from_arrays(shape.arrays())
+    # And one whose records were all made up front, as the shape cache hands them out.
+    made = GraphShape.from_arrays(shape.arrays())
+    made.make_records()
     rng = random.Random(3)
     ids = [entity.id for entity in entities]
     for round_ in range(40):
@@ -80,7 +83,7 @@ async def test_every_neighbourhood_from_the_shape_equals_the_stores_lean_read(
         limit = rng.choice([1, 5, 25])
         scope = rng.choice([None, *SCOPES[1:]])
         expected = await graph_store.spread_neighbourhood(seeds, limit_per_node=limit, scope=scope)
-        for held in (shape, loaded):
+        for held in (shape, loaded, made):
             found = held.neighbours(seeds, limit_per_node=limit, scope=scope)
             assert found.relations == expected.relations, (round_, seeds, limit, scope)
             assert found.entities == expected.entities, (round_, seeds, limit, scope)
@@ -170,6 +173,8 @@ async def test_a_later_start_loads_the_saved_shape_until_a_write(
     loaded = await later.shape(graph_store, wait=True)
     assert (first.builds, first.loads, later.builds, later.loads) == (1, 0, 0, 1)
     assert read is not None and loaded is not None and loaded is not read
+    for held in (read, loaded):  # every record made before the shape is handed out
+        assert None not in held._entities and None not in held._relations
     seeds = [entity.id for entity in entities[:6]]
     assert loaded.neighbours(seeds, limit_per_node=5) == read.neighbours(seeds, limit_per_node=5)
     await graph_store.upsert([], relations[:1])  # a write: the saved shape is of another state

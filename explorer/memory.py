@@ -273,7 +273,8 @@ class StoreMemoryService:
 
     def _cache_builds(self) -> int:
         scans = self.term_scan.builds if self.term_scan is not None else 0
-        return self.lexical_index.builds + scans + self.shape.builds
+        # A loaded shape counts too: its records are made whichever way it came.
+        return self.lexical_index.builds + scans + self.shape.builds + self.shape.loads
 
     async def connect(self) -> None:
         """Connect every store not yet connected; failures are kept in ``errors``."""

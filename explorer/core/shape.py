@@ -287,8 +287,8 @@ class GraphShape:
         return found
 
     def make_records(self) -> None:
-        """Make every entity's and relation's record now (about a second of CPU and some 40 MB
-        at 45,000 entities and 140,000 relations), so no query pays for the ones it reaches
+        """Make every entity's and relation's record now (0.56 s of CPU and 32 MB at seed scale:
+        45,000 entities and 140,000 relations), so no query pays for the ones it reaches
         first: at that scale most neighbourhoods reach records no query made before."""
         for position in range(len(self._entities)):
             self.entity(position)

@@ -14,7 +14,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,27 +24,19 @@ import pytest
 from explorer.adapters.embedded import EmbeddedServers
 from explorer.compose import SERVICES, open_memory
 from explorer.gui.bridge import CHUNKS, GRAPH, OK, ServiceBridge
-from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
 from explorer.settings import Settings
 from tests.gui.conftest import close_window, make_window, run
+from tests.turns import daily_turns
 
 SCOPE = "rec/helper/ines"
-
-
-def _turns() -> list[Turn]:
-    start = datetime(2025, 6, 1, 8, tzinfo=UTC)
-    return [
-        Turn(
-            scope=SCOPE,
-            conversation_id=f"c{day}",
-            turn_id=f"t{day}",
-            speaker="Ines",
-            text=f"Ines repaired the cello with Rafael in Porto on day {day}.",
-            timestamp=start + timedelta(days=day),
-        )
-        for day in range(10)
-    ]
+TURNS = daily_turns(
+    SCOPE,
+    "Ines",
+    "Ines repaired the cello with Rafael in Porto on day {day}.",
+    10,
+    datetime(2025, 6, 1, 8, tzinfo=UTC),
+)
 
 
 @pytest.fixture
@@ -55,7 +47,7 @@ def recovering_window(
 
     async def fill() -> None:
         async with open_memory(settings) as memory:
-            assert (await ingest_turns(memory, _turns())).ok
+            assert (await ingest_turns(memory, TURNS)).ok
 
     run(qloop, fill())
     servers = EmbeddedServers(settings.data_dir)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +21,20 @@ from explorer.adapters.postgres import chunks as chunk_module
 from explorer.adapters.postgres import concepts as concept_module
 from explorer.compose import open_memory
 from explorer.core.scour import ScourRequest
-from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
 from explorer.settings import Settings
+from tests.turns import daily_turns
 
 # One level, so scope blending asks each route once (a deeper scope asks its ancestors too).
 SCOPE = "trips"
+# More turns than a kNN asks for, so its filtered search needs no exact-scan fallback.
+TURNS = daily_turns(
+    SCOPE,
+    "Ines",
+    "Ines repaired the cello with Rafael in Porto on day {day}.",
+    24,
+    datetime(2025, 6, 1, 8, tzinfo=UTC),
+)
 STATEMENTS = ("execute", "fetch", "fetchrow", "fetchval", "executemany")
 
 
@@ -49,21 +57,6 @@ class _Counting:
             return found(statement, *args, **kwargs)
 
         return sent
-
-
-def _turns() -> list[Turn]:
-    start = datetime(2025, 6, 1, 8, tzinfo=UTC)
-    return [
-        Turn(
-            scope=SCOPE,
-            conversation_id=f"c{day}",
-            turn_id=f"t{day}",
-            speaker="Ines",
-            text=f"Ines repaired the cello with Rafael in Porto on day {day}.",
-            timestamp=start + timedelta(days=day),
-        )
-        for day in range(24)  # more than a kNN asks for: no exact-scan fallback
-    ]
 
 
 async def test_a_warm_scour_sends_six_statements_to_postgres_and_four_commands_to_falkordb(
@@ -97,7 +90,7 @@ async def test_a_warm_scour_sends_six_statements_to_postgres_and_four_commands_t
 
     settings = Settings(data_dir=tmp_path / "data", load_demo=False)
     async with open_memory(settings) as memory:
-        assert (await ingest_turns(memory, _turns())).ok
+        assert (await ingest_turns(memory, TURNS)).ok
         request = ScourRequest(query="Who repaired the cello in Porto?", scope=SCOPE)
         await memory.scour(request)  # builds the indexes, starts the shape loading
         await memory.settle()

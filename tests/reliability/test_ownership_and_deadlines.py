@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +25,11 @@ import pytest
 from explorer.adapters.embedded import EmbeddedServers
 from explorer.compose import open_memory
 from explorer.core.scour import ScourRequest
-from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
 from explorer.memory import StoreMemoryService
 from explorer.settings import load_settings
 from tests.reliability.conftest import ROOT, cli_env, run_cli, servers_under, write_settings
+from tests.turns import daily_turns
 
 CONNECT_S = 1.0
 QUERY_S = 2.0
@@ -37,21 +37,13 @@ IDLE_S = 3.0
 #: Scheduling slack on a loaded two-core machine, on top of each stated deadline.
 SLACK_S = 1.5
 SCOPE = "rel/helper/ada"
-
-
-def _turns() -> list[Turn]:
-    start = datetime(2025, 4, 1, 9, tzinfo=UTC)
-    return [
-        Turn(
-            scope=SCOPE,
-            conversation_id=f"c{day}",
-            turn_id=f"t{day}",
-            speaker="Ada",
-            text=f"Ada rowed across Lake Bled with Tomas on day {day}.",
-            timestamp=start + timedelta(days=day),
-        )
-        for day in range(12)
-    ]
+TURNS = daily_turns(
+    SCOPE,
+    "Ada",
+    "Ada rowed across Lake Bled with Tomas on day {day}.",
+    12,
+    datetime(2025, 4, 1, 9, tzinfo=UTC),
+)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +60,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 async def memory(data_dir: Path) -> AsyncIterator[StoreMemoryService]:
     settings = load_settings(overrides={"data_dir": data_dir})
     async with open_memory(settings) as opened:
-        assert (await ingest_turns(opened, _turns())).ok
+        assert (await ingest_turns(opened, TURNS)).ok
         yield opened
     # The memory was the last user and nothing made them persistent: they are gone.
     assert servers_under(data_dir) == []

@@ -35,11 +35,14 @@ from typing import Protocol
 from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Mention, Relation
 from explorer.core.text import singular
 from explorer.ingest.chunking import sentence_spans
+from explorer.ingest.given_names import is_given_name
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
 from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
     COMMON_VERBS,
     DEPARTMENTS,
+    FUNCTION_WORDS,
+    INTERJECTIONS,
     NAME_STOPWORDS,
     TOPIC_STOPWORDS,
     keyword_domains,
@@ -60,7 +63,15 @@ from explorer.ingest.name_reading import (
     tokenise,
     vote,
 )
-from explorer.ingest.people import addressees, context_cues, is_vocative, kin_word, typed
+from explorer.ingest.people import (
+    addressees,
+    context_cues,
+    handle_stems,
+    is_vocative,
+    kin_word,
+    opens_exclaimed,
+    typed,
+)
 from explorer.ingest.relation_rules import UNIQUE_KIN
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
@@ -217,13 +228,19 @@ class _Context(PeopleLinks):
         self.vocatives: dict[str, list[tuple[int, str]]] = defaultdict(
             list
         )  # key → (turn, surface)
+        # Names that open a turn exclaimed ("Kasia!! happy birthday"): vocatives when a person's.
+        self.exclaimed: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self.alias_evidence: dict[str, list[AliasEvidence]] = defaultdict(list)
         self.addressed: list[str | None] = []
+        self.handle_stems: dict[str, str] = {}  # "emi" → the speaker emi_k
 
     def run(self) -> Extraction:
         for chunk in self.chunks:
             self.speakers.setdefault(normalise_name(chunk.speaker), chunk.speaker)
         self.addressed = addressees([normalise_name(chunk.speaker) for chunk in self.chunks])
+        self.handle_stems = handle_stems(
+            {key: name for key, name in self.speakers.items() if speaker_type(name) == "person"}
+        )
         # Every chunk is tokenised before any name is read, so how a word is written anywhere
         # in the context can decide where a name starts.
         for index, chunk in enumerate(self.chunks):
@@ -267,8 +284,23 @@ class _Context(PeopleLinks):
             if run:
                 self._add_name_run(index, text, tokens, run)
             run = [token] if is_name_token(token) else []
+            if not run and self._called_in_lower_case(index, text, token):
+                self._add_name(index, text, tokens, [token], token.word.title())
         if run:
             self._add_name_run(index, text, tokens, run)
+
+    def _called_in_lower_case(self, index: int, text: str, token: Token) -> bool:
+        """A chat's "night emi x", "congrats kate!!": a lower-case word in a vocative's place
+        that is a given name or a speaker's handle ("emi" of emi_k) is a name."""
+        word = token.folded
+        if token.in_time or not word.isalpha() or len(word) < 3 or not token.word.islower():
+            return False
+        if word in FUNCTION_WORDS or word in COMMON_VERBS or word in INTERJECTIONS:
+            return False
+        if not (is_given_name(word) or word in self.handle_stems):
+            return False
+        sentence = self.sentences[index][token.sentence]
+        return is_vocative(text, token.start, token.end, sentence)
 
     def _add_name_run(self, index: int, text: str, tokens: list[Token], run: list[Token]) -> None:
         # Split at stopwords ("Hey", "I'm", month names) and trim lower-case connectors.
@@ -310,16 +342,25 @@ class _Context(PeopleLinks):
             return False
         return self.lower_seen[word] > 0 or _verb_form(word)
 
-    def _add_name(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> None:
+    def _add_name(
+        self,
+        index: int,
+        text: str,
+        tokens: list[Token],
+        piece: list[Token],
+        written: str | None = None,
+    ) -> None:
         start = piece[0].start
         surface = strip_possessive(text[start : piece[-1].end])
+        end = start + len(surface)
+        surface = written or surface  # a lower-case name is kept as a name is written
         key = normalise_name(surface)
         if len(key) < 2 or not any(char.isalpha() for char in key):
             return
         candidate = self.names.setdefault(key, Candidate())
         candidate.surfaces[surface] += 1
         first = piece[0]
-        candidate.occurrences.append(Occurrence(index, start, start + len(surface), first.sentence))
+        candidate.occurrences.append(Occurrence(index, start, end, first.sentence))
         if len(piece) == 1 and is_acronym(first.word):
             candidate.acronym = True
         if not first.clause_start:
@@ -337,7 +378,6 @@ class _Context(PeopleLinks):
             # Kept as an alias ("Dr. Lee"), never preferred to the plain name as the entity's name.
             candidate.surfaces[text[previous.start : start + len(surface)]] += 0
         sentence = self.sentences[index][first.sentence]
-        end = start + len(surface)
         context_cues(
             candidate.cues,
             text[sentence[0] : start],
@@ -350,6 +390,8 @@ class _Context(PeopleLinks):
             candidate.cues["acronym"] += 1
         if len(piece) <= 2 and is_vocative(text, start, end, sentence):
             self.vocatives[key].append((index, surface))
+        elif len(piece) <= 2 and opens_exclaimed(text, start, end):
+            self.exclaimed[key].append((index, surface))
 
     def _read_topics(self, index: int, text: str, tokens: list[Token]) -> None:
         run: list[Token] = []
@@ -469,6 +511,8 @@ class _Context(PeopleLinks):
                 builders.append(self._builder(key, candidate, kind, 1.0, name=speaker))
             elif label is not None:
                 kind, backed = typed(key, candidate.votes, candidate.cues)
+                if not backed and kind == "place" and self._vouched_for(key):
+                    kind = "person"  # "Farah" beside Dr. Farah Haddad is her, not the town
                 builder = self._builder(key, candidate, kind, BASE_CONFIDENCE[label])
                 builder.guessed = not backed
                 builders.append(builder)

@@ -20,7 +20,14 @@ from explorer.core.models import AliasEvidence, Chunk
 from explorer.ingest.given_names import is_given_name, nickname_reason
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.name_reading import Candidate
-from explorer.ingest.people import evidence_type, fold_letters, handle_matches, kin_word
+from explorer.ingest.people import (
+    evidence_type,
+    fold_letters,
+    handle_matches,
+    kin_word,
+    stem_names,
+    typed,
+)
 from explorer.ingest.relation_rules import UNIQUE_KIN
 
 # Endings of inflected or derived English words, never taken for a full given name.
@@ -45,6 +52,8 @@ class PeopleLinks:
     names: dict[str, Candidate]
     speakers: dict[str, str]
     vocatives: dict[str, list[tuple[int, str]]]
+    exclaimed: dict[str, list[tuple[int, str]]]
+    handle_stems: dict[str, str]
     alias_evidence: dict[str, list[AliasEvidence]]
     addressed: Sequence[str | None]
     _name_label: Callable[[str, Candidate], str | None]
@@ -111,14 +120,21 @@ class PeopleLinks:
     def _link_people(self) -> None:
         """Merge the names that stand for one person (see ``people``), keeping the evidence."""
         speakers_of = [normalise_name(chunk.speaker) for chunk in self.chunks]
-        # Vocatives: a name a speaker uses to address another is the addressee's name.
-        for key, uses in sorted(self.vocatives.items()):
+        # Vocatives: a name a speaker uses to address another is the addressee's name. A given
+        # name that opens a turn exclaimed ("Tom!! guess what") is one too.
+        calls = {key: list(uses) for key, uses in self.vocatives.items()}
+        for key, uses in self.exclaimed.items():
+            if is_given_name(key):
+                calls.setdefault(key, []).extend(uses)
+        for key, uses in sorted(calls.items()):
             if key in self.speakers or key not in self.names:
                 continue
             targets = {self.addressed[index] for index, _surface in uses}
             (target,) = targets if len(targets) == 1 else (None,)
             if target is None or speaker_type(self.speakers[target]) != "person":
                 continue
+            if self._stem_owner(key) not in (None, target):
+                continue  # "thanks arjun" in a group chat is arjun_v, whoever spoke last
             # The one addressed does not speak of themselves by that name.
             own = any(speakers_of[o.chunk] == target for o in self.names[key].occurrences)
             if own or len(fold_letters(key)) < 2:
@@ -127,6 +143,7 @@ class PeopleLinks:
             by = self.chunks[index].speaker
             self._fold_into(key, target, index, surface, f"addressed as {surface} by {by}")
             self.names[target].cues["addressed"] += 1
+        self._handle_stems()
         # Display handles: "kate_w" is the speaker the text calls "Kate Williams".
         for handle in self.speakers:
             if " " in handle or speaker_type(self.speakers[handle]) != "person":
@@ -145,6 +162,28 @@ class PeopleLinks:
                 )
         self._kin_names(speakers_of)
         self._nicknames()
+
+    def _handle_stems(self) -> None:
+        """A one-word name that a person speaker's handle begins with is that speaker ("Emi",
+        "emi" or "EMI" of emi_k), unless the conversation's evidence says it is no person."""
+        for key in [key for key in self.names if key not in self.speakers and " " not in key]:
+            owner = self._stem_owner(key)
+            if owner is None:
+                continue
+            candidate = self.names[key]
+            kind, backed = typed(key, candidate.votes, candidate.cues)
+            if backed and kind != "person":
+                continue
+            occurrence = candidate.occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            self._fold_into(
+                key, owner, occurrence.chunk, surface, f"handle {self.speakers[owner]} is {surface}"
+            )
+
+    def _stem_owner(self, key: str) -> str | None:
+        """The one speaker whose handle's stem names ``key``, if exactly one."""
+        owners = {h for stem, h in self.handle_stems.items() if stem_names(key, stem)}
+        return owners.pop() if len(owners) == 1 else None
 
     def _kin_names(self, speakers_of: list[str]) -> None:
         """A capitalised "Dad" joins the person the same speaker calls their dad by name."""

@@ -39,6 +39,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from explorer.ingest.lexicon import LANGUAGES
+from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
     EARNING,
@@ -49,15 +50,24 @@ from explorer.ingest.relation_rules import (
 )
 
 _GREETING = re.compile(
-    r"(?:^|[\s,(])(?:hey|hi|hiya|hello|heya|thanks|thank\s+you|thx|ty|bye|morning|good\s+"
-    r"morning|evening|night|goodnight|congrats|congratulations|cheers|sorry|dear|yo|welcome|"
-    r"ok|okay|oh|aw+|haha|luck|done|birthday|love\s+you|miss\s+you|see\s+you|boa\s+sorte|hola|"
-    r"ciao|ah|wow|omg|lol|yes|no|sure)[\s,!.]*$",
+    r"(?:^|[\s,(])(?:hey|hi|hiya|hello|heya|thanks|thank\s+(?:you|u)|thx|ty|bye|morning|good\s+"
+    r"morning|evening|night|nite|goodnight|gn|congrats|congratulations|cheers|sorry|dear|yo|"
+    r"welcome|ok|okay|oh|aw+|haha|luck|done|birthday|love\s+(?:you|u|ya)|miss\s+(?:you|u|ya)|"
+    r"see\s+(?:you|u|ya)|boa\s+sorte|hola|ciao|ah|wow|omg|lol|yes|no|sure|no\s+way|yay|"
+    r"proud\s+of\s+(?:you|u)|well\s+done|ily|ugh)[\s,!.]*$",
     re.IGNORECASE,
 )
-_AFTER_VOCATIVE = re.compile(r"^\s*(?:[,!.?…:)]|$)")
+# After a name that addresses someone: punctuation, the end, kisses ("x", "xx"), an emoji,
+# or the "you" it goes on to ask ("omg Jo you'll love it").
+_AFTER_VOCATIVE = re.compile(
+    r"^\s*(?:[,!.?…:)]|x+\b|[^\w\s'’\-&]|$)|^\s+(?:you|u|ya)(?:['’]\w+)?\b", re.IGNORECASE
+)
 _OPENING_VOCATIVE = re.compile(r"^\s*,(?!\s*(?:and|or|but|the|my|a)\b)")
-_CLOSING_VOCATIVE = re.compile(r"^[\s!.?…)]*$")
+_CLOSING_VOCATIVE = re.compile(r"^(?:[\s!.?…)]|x+\b|[^\w\s'’\-&])*$", re.IGNORECASE)
+_SPOKEN_TO = re.compile(r"\b(?:you|u|your|ur|ya)\b|[?!]", re.IGNORECASE)
+_YOU_BEFORE = re.compile(r"\b(?:you|u|ya)\s*$", re.IGNORECASE)
+_HANDLE_STEM = re.compile(r"[^\W\d_]+")
+_EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
 
 PERSON_VERBS = frozenset(
     [
@@ -271,8 +281,17 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
     if _GREETING.search(before) and _AFTER_VOCATIVE.match(after):
         return True
     if not before.strip() and _OPENING_VOCATIVE.match(after):
-        return True
+        # "Kate, did you ..." addresses Kate; "Headingley, 5 min from the park" answers.
+        return bool(_SPOKEN_TO.search(after))
+    if _YOU_BEFORE.search(before) and _CLOSING_VOCATIVE.match(after):
+        return True  # "love that for u Mel 💕", "proud of you Kate!"
     return before.rstrip().endswith(",") and bool(_CLOSING_VOCATIVE.match(after))
+
+
+def opens_exclaimed(text: str, start: int, end: int) -> bool:
+    """Whether the name opens the turn and is exclaimed there ("Kasia!! happy birthday",
+    "Folake. Ronke is due", "EMI 😭"): a call to someone, when the name is a person's."""
+    return not text[:start].strip() and bool(_EXCLAIMED.match(text[end:]))
 
 
 def handle_matches(handle: str, full_name: str) -> bool:
@@ -292,6 +311,40 @@ def handle_matches(handle: str, full_name: str) -> bool:
         first + "." + last,
     }
     return letters in forms
+
+
+def handle_stems(speakers: dict[str, str]) -> dict[str, str]:
+    """The name each display handle of ``speakers`` (people, never agents) begins with, to
+    that speaker's key: "emi" of emi_k, "kasia" of kasia.w, "sidd" of sidd🏏 (a handle is one
+    word, emoji aside; three letters or more; a stem two speakers share is nobody's)."""
+    stems: dict[str, str] = {}
+    shared: set[str] = set()
+    for key, written in speakers.items():
+        words = [word for word in written.split() if any(char.isalpha() for char in word)]
+        if len(words) != 1:
+            continue  # "Tomás Ruiz" is a name, not a handle: nicknames link to it
+        stem = _HANDLE_STEM.match(unicodedata.normalize("NFKC", words[0]))
+        letters = fold_letters(stem.group(0)) if stem else ""
+        if len(letters) < 3:
+            continue
+        if letters in stems:
+            shared.add(letters)
+        stems[letters] = key
+    return {stem: key for stem, key in stems.items() if stem not in shared}
+
+
+def stem_names(name: str, stem: str) -> bool:
+    """Whether a one-word name is what a handle's stem calls someone: the stem itself, or a
+    short form of it ("Rach" of rachel_b, "Sid" of sidd; at most three letters shorter) or its
+    end ("Shawn" of deshawn_c, four letters or more)."""
+    letters = fold_letters(name)
+    if " " in name.strip() or len(letters) < 3:
+        return False
+    if letters == stem:
+        return True
+    if stem.startswith(letters) and len(stem) - len(letters) <= 3:
+        return True
+    return len(letters) >= 4 and stem.endswith(letters)
 
 
 def kin_word(key: str) -> str | None:
@@ -329,6 +382,7 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["organization"] += 2 * cues["organization"]
     tally["place"] += 2 * cues["place"]
     tally["event"] += 2 * cues["event"]
+    tally["place" if is_known_place(key) else "organization"] += cues["at"]
     if tally:
         best = sorted(tally.items(), key=lambda item: (-item[1], _rank(item[0])))[0]
         if best[1] > 0:
@@ -337,6 +391,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "other", False
     if cues["acronym"] or "&" in words:
         return "organization", False  # "NHS", "Kettle & Crumb": a business, not a person
+    if is_known_place(key):
+        return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
     return ("person" if len(words) <= 3 else "other"), False
 
 
@@ -504,6 +560,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["project"] += 1
     if _FROM_PLACE.search(tail) or _VENUE_BEFORE.search(tail):
         cues["place"] += 1
+    elif re.search(r"\bat\s*$", tail) and not re.match(r"^['’]", after):
+        cues["at"] += 1  # "at Arup", "at Rush": somewhere, or a business; "at Kate's" is neither
     if _PET_AFTER.match(head):
         cues["pet"] += 1
     if _CARE_BEFORE.search(tail) and not _WALKED_SOMEWHERE.match(head):

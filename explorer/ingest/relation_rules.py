@@ -45,6 +45,7 @@ _ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't
 _AUX = r"(?:(?:'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
 _AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
 _AUX += r"used to|going to|gonna|want to|wanna|plan to|planning to|hope to|hoping to|got|get|"
+_AUX += r"have to|has to|had to|need to|needs to|"
 _AUX += r"been|be|being)\s+)*"
 _PRE = r"^\s+" + _ADV + _AUX + _ADV
 _THE = r"(?:(?:the|a|an|our|my|his|her|their)\s+)?"
@@ -90,6 +91,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:joined|join|joining|started\s+at|start\s+at|starting\s+at)\s+" + _THE,
           "WORKS_AT", ORG),
     _rule(r"^\s+at\s+" + _THE, "WORKS_AT", ORG),
+    # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
+    _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+in\s+(?:my|his|her|their|a)\s+"
+          r"notice\s+(?:at|to)\s+" + _THE, "WORKS_AT", ORG),
+    _rule(r"^(?:['’]s|\s+(?:has|have|'ve|’ve))\s+" + _ADV + r"been\s+at\s+" + _THE,
+          "WORKS_AT", ORG),
     _rule(_PRE + r"(?:signed|signing)\s+(?:on\s+)?with\s+" + _THE, "HIRED", ORG, reverse=True),
     _rule(_PRE + r"(?:got\s+)?hired\s+by\s+" + _THE, "HIRED", ORG, reverse=True),
     _rule(_PRE + r"(?:hired|hires|hiring|recruited|recruits)\s+", "HIRED", PERSON),
@@ -104,16 +110,22 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "LEADS", WORK | ORG | frozenset({"event", "other"})),
     _rule(_PRE + r"(?:lead|leads|leading|led|run|runs|running|ran|manage|manages|managing|"
           r"managed|founded|head|heads|heading)\s+" + _THE, "LEADS", WORK | ORG),
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:classes|lectures|course|degree|phd|mba|masters|"
+          r"seminars?|modules?)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     _rule(_PRE + r"(?:stud(?:y|ies|ied|ying)|enrolled|a\s+student|student|major(?:ing)?\s+\w+|"
           r"doing\s+(?:a|my|her|his)\s+\w+)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
           r"(?:\w+\s+)?in\s+" + _THE, "LIVES_IN", PLACE | frozenset({"other"})),
     _rule(_PRE + r"(?:based|living)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    # "she's in Houston", "I'm in Bangalore anyway": where someone is, said of a town.
+    _rule(r"^(?:['’](?:s|m|re)|\s+(?:is|am|are))\s+" + _ADV + r"in\s+", "LIVES_IN", PLACE),
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:my|his|her|their|our)\s+(?:place|flat|apartment|house)\s+"
+          r"in\s+" + _THE, "LIVES_IN", PLACE),
     _rule(_PRE + BASED_FROM + r"\s+" + _THE, "LIVES_IN", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
           "LIVES_IN", PLACE),
     _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate)\s+(?:back\s+)?"
-          r"(?:over\s+)?(?:to|into)\s+" + _THE, "MOVED_TO", PLACE),
+          r"(?:(?:over|up|down|out|away)\s+)?(?:to|into)\s+" + _THE, "MOVED_TO", PLACE),
     _rule(_PRE + r"(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
     _rule(_PRE + r"(?:come|comes|came)\s+(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
     _rule(_PRE + r"(?:grew|grow|growing)\s+up\s+in\s+" + _THE, "FROM", PLACE),
@@ -134,7 +146,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:engaged\s+to|dating|seeing\s+someone\s+called|going\s+out\s+with|"
           r"proposed\s+to|in\s+a\s+relationship\s+with)\s+", "PARTNER_OF", PERSON),
     _rule(_PRE + r"(?:met|meet|meets|meeting|know|knows|knew|befriended|message|messaged|"
-          r"messaging|text|texted|texting|email|emailed|emailing|phoned|rang)\s+(?:up\s+with\s+)?",
+          r"messaging|text|texted|texting|email|emailed|emailing|phoned|rang|call|called|calling|ring|"
+          r"facetime|facetimed|dm|dmed|dm'd)\s+(?:up\s+with\s+)?",
           "KNOWS", PERSON),
     _rule(r"^\s+(?:(?:had|have|having|my|our|a|the|monthly|weekly|usual)\s+)*(?:coffee|lunch|"
           r"dinner|drinks|breakfast|catch-up|catch up)\s+with\s+", "KNOWS", PERSON),
@@ -313,21 +326,25 @@ def _frame(pattern: str, relation: str, objects: frozenset[str]) -> QuestionFram
     return QuestionFrame(re.compile(pattern), relation, objects)
 
 
+# The one asked, as chat writes it too ("where r u working", "what's ur uni").
+_YOU = r"\b(?:you|your|yours|u|ur|ya)\b"
 QUESTION_FRAMES: tuple[QuestionFrame, ...] = (
-    _frame(r"\bwhere\b.*\byou\b.*\b(?:work|working|employed|job)\b", "WORKS_AT", WHERE),
-    _frame(r"\b(?:which|what)\s+(?:company|firm|employer|organi[sz]ation|team)\b.*\byou",
+    _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:work|working|employed|job)\b", "WORKS_AT", WHERE),
+    _frame(r"\b(?:which|what)\s+(?:company|firm|employer|organi[sz]ation|team)\b.*" + _YOU,
            "WORKS_AT", ORG),
-    _frame(r"\bwho\b.*\byou\b.*\bwork(?:ing)?\s+for\b", "WORKS_AT", ORG),
-    _frame(r"\b(?:where|which|what)\b.*\byou\b.*\bstud(?:y|ying)\b", "STUDIES_AT", WHERE),
-    _frame(r"\b(?:which|what)\s+(?:school|university|uni|college)\b.*\byou", "STUDIES_AT", WHERE),
-    _frame(r"\bwhere\b.*\byou\b.*\b(?:from|grow\s+up|grew\s+up)\b", "FROM", PLACE),
-    _frame(r"\bwhere\b.*\byou\b.*\bmov(?:e|ed|ing)\b", "MOVED_TO", PLACE),
-    _frame(r"\bwhere\b.*\byou\b.*\b(?:live|living|based|stay|staying)\b", "LIVES_IN", PLACE),
-    _frame(r"\bwhere\b.*\byou\b.*\b(?:go|went|been|travel|travelled|traveled|visit|visited|"
+    _frame(r"\bwho\b.*" + _YOU + r".*\bwork(?:ing)?\s+for\b", "WORKS_AT", ORG),
+    _frame(r"\b(?:where|which|what)\b.*" + _YOU + r".*\bstud(?:y|ying)\b", "STUDIES_AT", WHERE),
+    _frame(r"\b(?:which|what)\s+(?:school|university|uni|college)\b.*" + _YOU, "STUDIES_AT",
+           WHERE),
+    _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:from|grow\s+up|grew\s+up)\b", "FROM", PLACE),
+    _frame(r"\bwhere\b.*" + _YOU + r".*\bmov(?:e|ed|ing)\b", "MOVED_TO", PLACE),
+    _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:live|living|based|stay|staying)\b", "LIVES_IN", PLACE),
+    _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:go|went|been|travel|travelled|traveled|visit|visited|"
            r"trip|holiday|vacation)\b", "VISITED", WHERE),
-    _frame(r"\bwhere\b.*\byou\b.*\b(?:going|heading|off\s+to|planning)\b", "PLANS", EVENTFUL),
-    _frame(r"\bwhat\b.*\byou\b.*\bwork(?:ing)?\s+on\b", "WORKS_ON", WORK | frozenset({"other"})),
-    _frame(r"\bwho\b.*\byour\s+(?:doctor|gp|physio|therapist|dentist)\b", "SEES", PERSON),
+    _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:going|heading|off\s+to|planning)\b", "PLANS", EVENTFUL),
+    _frame(r"\bwhat\b.*" + _YOU + r".*\bwork(?:ing)?\s+on\b", "WORKS_ON",
+           WORK | frozenset({"other"})),
+    _frame(r"\bwho\b.*\b(?:your|ur)\s+(?:doctor|gp|physio|therapist|dentist)\b", "SEES", PERSON),
 )  # fmt: skip
 AFFIRMATIVE = re.compile(
     r"^\W*(?:yes|yeah|yep|yup|ya|yea|sure|correct|indeed|definitely|absolutely|of course|"

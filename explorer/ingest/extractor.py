@@ -43,6 +43,7 @@ from explorer.ingest.lexicon import (
     DEPARTMENTS,
     FUNCTION_WORDS,
     INTERJECTIONS,
+    MONTH_ABBREVIATIONS,
     NAME_STOPWORDS,
     TOPIC_STOPWORDS,
     keyword_domains,
@@ -317,7 +318,7 @@ class _Context(PeopleLinks):
             )
             stop = (
                 token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS
-            )
+            ) and not self._named_like_a_month(token)
             if stop and not article and not _joins(pieces[-1], token, run[position + 1 :]):
                 pieces.append([])
             else:
@@ -335,6 +336,18 @@ class _Context(PeopleLinks):
                 piece.pop(0)
             if piece:
                 self._add_name(index, text, tokens, piece)
+
+    @staticmethod
+    def _named_like_a_month(token: Token) -> bool:
+        """ "my bf Jun", "ask Jan": a month's short form capitalised inside a sentence that the
+        time reader took for no date is a name (a full month's name, "the June retest", is not)."""
+        word = strip_possessive(token.folded)
+        return (
+            word in MONTH_ABBREVIATIONS
+            and not token.in_time
+            and not token.clause_start
+            and token.word[0].isupper()
+        )
 
     def _common_word(self, token: Token) -> bool:
         word = strip_possessive(token.folded)

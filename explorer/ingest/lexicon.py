@@ -52,6 +52,7 @@ INTERJECTIONS = _words(
     goodbye cheers dear sorry welcome great good nice awesome amazing cool glad absolutely
     totally exactly indeed anyway anyways plus btw ugh oops phew woah woohoo oof agreed yikes
     ohh ahh hmmm huh meh whew geez ya yea wowza yess aw ok omw tbh imo ikr np thx ty ha hah heh
+    wfh idk lmk brb ngl smh irl fyi asap pls plz hbu wyd tbf ffs lmao rofl xoxo ofc deffo
     """
 )
 
@@ -126,16 +127,18 @@ GENERIC_NOUNS = _words(
     """
 )
 
+MONTH_ABBREVIATIONS = _words("jan feb mar apr jun jul aug sep sept oct nov dec")
 NAME_STOPWORDS = (
     FUNCTION_WORDS
     | INTERJECTIONS
     | CONTRACTIONS
     | frozenset(MONTHS)
+    | MONTH_ABBREVIATIONS
     | frozenset(WEEKDAYS)
     | frozenset(day + "s" for day in WEEKDAYS)  # "Tuesdays at 7pm"
     | _words(
         "mr mrs ms dr prof sir madam god gosh jesus today tonight name mon tue tues wed thu "
-        "thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec"
+        "thur thurs fri sat sun"
     )
 )
 
@@ -194,7 +197,7 @@ PLACE_SUFFIXES = _words(
     street st road rd avenue ave lane park lake river mountain mountains mount mt beach city town
     village island islands valley bay county state country coast hills hill falls canyon forest
     square bridge harbour harbor station airport yard boathouse stadium arena pier gardens
-    district quarter depot marina plaza tunnel
+    district quarter depot marina plaza tunnel row ridge
     """
 )
 PLACE_PREFIXES = _words("lake mount mt port fort san santa saint st north south east west new")

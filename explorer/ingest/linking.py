@@ -143,7 +143,6 @@ class PeopleLinks:
             by = self.chunks[index].speaker
             self._fold_into(key, target, index, surface, f"addressed as {surface} by {by}")
             self.names[target].cues["addressed"] += 1
-        self._handle_stems()
         # Display handles: "kate_w" is the speaker the text calls "Kate Williams".
         for handle in self.speakers:
             if " " in handle or speaker_type(self.speakers[handle]) != "person":
@@ -160,13 +159,14 @@ class PeopleLinks:
                 self._fold_into(
                     key, handle, occurrence.chunk, surface, f"handle {handle} spells {surface}"
                 )
+        self._handle_stems()
         self._kin_names(speakers_of)
         self._nicknames()
 
     def _handle_stems(self) -> None:
-        """A one-word name that a person speaker's handle begins with is that speaker ("Emi",
-        "emi" or "EMI" of emi_k), unless the conversation's evidence says it is no person."""
-        for key in [key for key in self.names if key not in self.speakers and " " not in key]:
+        """A name that a person speaker's handle begins with is that speaker ("Emi", "emi" or
+        "EMI" of emi_k), unless the conversation's evidence says it is no person."""
+        for key in [key for key in self.names if key not in self.speakers]:
             owner = self._stem_owner(key)
             if owner is None:
                 continue

@@ -121,6 +121,7 @@ PERSON_VERBS = frozenset(
 TYPE_ORDER = ("place", "organization", "event", "project", "product", "other", "person")
 EVENT_WORDS = frozenset(
     [
+        "fringe",
         "marathon",
         "festival",
         "conference",
@@ -176,6 +177,7 @@ PROJECT_AFTER = frozenset(
 )
 PRODUCT_AFTER = frozenset(
     [
+        "console",
         "app",
         "config",
         "configs",
@@ -205,6 +207,8 @@ PRODUCT_AFTER = frozenset(
 )
 ROLE_ACRONYMS = frozenset(
     [
+        "mc",
+        "dj",
         "cto",
         "ceo",
         "cfo",
@@ -334,17 +338,23 @@ def handle_stems(speakers: dict[str, str]) -> dict[str, str]:
 
 
 def stem_names(name: str, stem: str) -> bool:
-    """Whether a one-word name is what a handle's stem calls someone: the stem itself, or a
-    short form of it ("Rach" of rachel_b, "Sid" of sidd; at most three letters shorter) or its
-    end ("Shawn" of deshawn_c, four letters or more)."""
+    """Whether a name is what a handle's stem calls someone: the stem itself, a short form of
+    it ("Rach" of rachel_b, "Sid" of sidd; at most three letters shorter), its end ("Shawn" of
+    deshawn_c, four letters or more), or a name it ends ("Babatunde" of tunde.a); a name of two
+    or three words by its first."""
+    words = name.split()
+    if len(words) > 1:  # "Babatunde Adeyemi" of tunde.a: the first name must fit the stem
+        return len(words) <= 3 and stem_names(words[0], stem)
     letters = fold_letters(name)
-    if " " in name.strip() or len(letters) < 3:
+    if len(letters) < 3:
         return False
     if letters == stem:
         return True
     if stem.startswith(letters) and len(stem) - len(letters) <= 3:
         return True
-    return len(letters) >= 4 and stem.endswith(letters)
+    if len(letters) >= 4 and stem.endswith(letters):
+        return True
+    return len(stem) >= 4 and letters.endswith(stem)  # "Babatunde" of tunde.a
 
 
 def kin_word(key: str) -> str | None:

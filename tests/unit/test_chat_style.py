@@ -52,7 +52,9 @@ def test_handle_stems_name_their_speaker() -> None:
     assert stem_names("Nadia", "nadia") and stem_names("NADIA", "nadia")
     assert stem_names("Rav", "ravi")  # a short form of the stem
     assert stem_names("Dele", "adedele")  # its end, four letters or more
-    assert not stem_names("Ra", "ravi") and not stem_names("Nadia Reyes", "nadia")
+    assert stem_names("Oluwadele Ade", "dele")  # a first name the stem ends
+    assert stem_names("Nadia Reyes", "nadia") and not stem_names("Reyes Nadia", "nadia")
+    assert not stem_names("Ra", "ravi")
 
 
 def test_handles_take_the_names_they_begin_with_even_in_lower_case_or_shouted() -> None:

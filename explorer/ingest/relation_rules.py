@@ -45,7 +45,7 @@ _ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't
 _AUX = r"(?:(?:'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
 _AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
 _AUX += r"used to|going to|gonna|want to|wanna|plan to|planning to|hope to|hoping to|got|get|"
-_AUX += r"have to|has to|had to|need to|needs to|"
+_AUX += r"have to|has to|had to|need to|needs to|the one who|the one that|"
 _AUX += r"been|be|being)\s+)*"
 _PRE = r"^\s+" + _ADV + _AUX + _ADV
 _THE = r"(?:(?:the|a|an|our|my|his|her|their)\s+)?"
@@ -86,6 +86,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(r"^(?:\s*,)?\s+" + _ADV + _AUX + r"(?:as\s+)?(?:a|an|the|our|my|his|her|their)?\s*"
           r"(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for|in)\s+" + _THE,
           "WORKS_AT", ORG | frozenset({"other"})),
+    # "got the job at Wise Owl": an offer taken is a hire (before "job at" reads as work there)
+    _rule(_PRE + r"(?:got|landed|accepted|took|offered)\s+(?:the|a|an)\s+(?:[\w-]+\s+)?"
+          r"(?:job|offer|role|position|contract)\s+(?:at|with|from)\s+" + _THE,
+          "HIRED", ORG, reverse=True),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,4}?(?:job|position|role|internship|placement|shift|office)\s+"
           r"(?:at|with|in)\s+" + _THE, "WORKS_AT", ORG),
     _rule(_PRE + r"(?:joined|join|joining|started\s+at|start\s+at|starting\s+at)\s+" + _THE,

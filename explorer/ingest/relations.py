@@ -227,6 +227,8 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
         span = turn.sentences[sentence]
         found = _sentence_facts(turn, span, members)
         (asked if _is_question(turn.text, span) else stated).extend(found)
+    for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
+        stated.extend(_kin_address(turn, span))
     return stated, asked
 
 
@@ -293,6 +295,29 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
     found.extend(_kin_facts(turn, span, slots))
     found.extend(_project_facts(turn, slots))
     return found
+
+
+# A sentence that calls the one spoken to by a kinship word: "best sister 💛", "night mum x".
+_KIN_ADDRESS = re.compile(
+    r"^\W*(?:(?:thanks|thank\s+(?:you|u)|ty|love\s+(?:you|u|ya)|miss\s+(?:you|u|ya)|night|"
+    r"morning|hey|hi|hiya|bye|ok|okay|yes|no|sorry)\s*,?\s+)?(?:(?:my|best|fave|favourite|"
+    r"favorite|lil|little|big|baby|dear)\s+)?(?P<kin>sister|brother|mum|mom|mummy|mommy|dad|"
+    r"daddy|son|daughter|cousin|wife|husband|hubby)\W*(?:x+\W*)?$",
+    re.IGNORECASE,
+)
+_SPOUSES = frozenset({"wife", "husband", "hubby"})
+
+
+def _kin_address(turn: Turn, span: tuple[int, int]) -> list[Fact]:
+    """The family tie of a sentence that addresses the other speaker by a kinship word."""
+    speaker, addressee = turn.speaker, turn.addressee
+    called = _KIN_ADDRESS.match(turn.text[span[0] : span[1]])
+    if called is None or speaker is None or addressee is None or addressee.type != "person":
+        return []
+    if speaker.id == addressee.id:
+        return []
+    relation = "MARRIED_TO" if called.group("kin").casefold() in _SPOUSES else "FAMILY_OF"
+    return [Fact(speaker, addressee, relation, span[0], span[1])]
 
 
 def _verb_fact(
@@ -436,9 +461,10 @@ def _project_facts(turn: Turn, slots: list[Slot]) -> list[Fact]:
 
 
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
-    """Facts of a question and its answer, about the one who answers (the question's addressee).
+    """Facts of a question and its answer.
 
-    A yes-or-no question's own facts hold when the answer opens with a yes; a frame such as
+    A yes-or-no question's own facts hold when the answer opens with a yes (whoever they are
+    about: "wait Jalen married Simone??" / "yep"); a frame such as
     "Where do you work?" takes the first name of the answer's first sentence that fits it.
     """
     answerer = answer.speaker
@@ -450,7 +476,6 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
         facts.extend(
             Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended)
             for fact in asked
-            if answerer.id in (fact.source.id, fact.target.id)
         )
     questions = [
         question.text[start:end].casefold()

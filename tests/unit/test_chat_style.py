@@ -14,6 +14,11 @@ from explorer.ingest.places import build_list, is_known_place
 from tests.unit.test_typed_facts import START, chat, entity, facts
 
 
+def linked(found: set[tuple[str, str, str]], one: str, kind: str, other: str) -> bool:
+    """Whether a relation that reads the same both ways joins the two."""
+    return (one, kind, other) in found or (other, kind, one) in found
+
+
 def _vocative(text: str, name: str) -> bool:
     start = text.index(name)
     return is_vocative(text, start, start + len(name), (0, len(text)))
@@ -157,5 +162,55 @@ def test_chat_questions_moves_to_come_and_where_people_are() -> None:
     assert ("ravi🎸", "WORKS_AT", "Quillfort") in found
     assert ("ravi🎸", "PLANS", "Dundee") in found
     assert ("Anwen", "LIVES_IN", "Dundee") in found
-    assert ("Anwen", "KNOWS", "bea_k") in found or ("bea_k", "KNOWS", "Anwen") in found
+    assert linked(found, "Anwen", "KNOWS", "bea_k")
     assert ("Anwen", "LIVES_IN", "Perth") in found
+
+
+def test_a_yes_to_a_question_about_others_states_their_fact() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("bea_k", "wait Tariq married Yusra??"),
+                ("ol.b", "yep Tariq and Yusra, finally"),
+            )
+        )
+    )
+    assert linked(found, "Tariq", "MARRIED_TO", "Yusra")
+
+
+def test_calling_the_other_speaker_by_a_kinship_word_is_family() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("tola.o", "sent the quote, it's under Mum's name"),
+                ("ade", "thanks Tola. best sister 💛"),
+                ("tola.o", "night hubby x"),
+            )
+        )
+    )
+    assert linked(found, "ade", "FAMILY_OF", "tola.o")
+    assert linked(found, "ade", "MARRIED_TO", "tola.o")
+
+
+def test_a_job_taken_is_a_hire_and_the_one_who_recommended_is_the_subject() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ines.m", "got the job at Pellow Labs!! start in june"),
+                ("nadia_r", "amazing. Dr. Okafor is the one who recommended Pellow Labs to me"),
+            )
+        )
+    )
+    assert ("Pellow Labs", "HIRED", "ines.m") in found
+    assert ("Okafor", "RECOMMENDED", "Pellow Labs") in found
+
+
+def test_a_months_short_form_that_is_no_date_is_a_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("emi_r", "my bf Jun has three starters now. we fly on 3 Jun"),
+            ("kit", "is Jun still baking?"),
+        )
+    )
+    assert entity(extraction, "Jun").type == "person"
+    assert linked(facts(extraction), "emi_r", "PARTNER_OF", "Jun")

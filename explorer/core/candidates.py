@@ -81,6 +81,8 @@ class Candidate:
     record: Chunk | Entity | None = None
     neighbours: tuple[Neighbour, ...] = ()
     routes: tuple[str, ...] = ()
+    #: An entity's other names, space-separated: a query naming one names the entity.
+    alias_text: str = ""
 
     @property
     def key(self) -> tuple[str, str]:

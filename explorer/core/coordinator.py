@@ -103,10 +103,13 @@ def _no_layers(query: MemoryQuery, policy: RetrievalPolicy) -> Dropped:
 
 
 def named_by(query_text: str, candidates: Iterable[Candidate]) -> set[str]:
-    """Ids of the entity candidates the query names: every word of the name is a query word.
+    """Ids of the entity candidates the query names: every word of the name is a query word,
+    or, for a person, a word of one of their aliases is ("What does Kate do?" names emi_k,
+    called Kate; a topic's alias words are too loose a match).
 
     Words are compared as the lexical route compares them (case folded, stop words out, lightly
     stemmed), so "Caroline's" names Caroline and "the support group" names "support group".
+    Aliases are compared word by word because a lean record carries them as one text.
     """
     words = set(tokens(query_text))
     if not words:
@@ -116,9 +119,14 @@ def named_by(query_text: str, candidates: Iterable[Candidate]) -> set[str]:
         if candidate.kind is CandidateKind.CHUNK:
             continue
         name = tokens(candidate.label)
-        if name and words.issuperset(name):
+        by_alias = _is_person(candidate) and not words.isdisjoint(tokens(candidate.alias_text))
+        if (name and words.issuperset(name)) or by_alias:
             named.add(candidate.id)
     return named
+
+
+def _is_person(candidate: Candidate) -> bool:
+    return isinstance(candidate.record, Entity) and candidate.record.type == "person"
 
 
 def _seed_energies(

@@ -37,6 +37,8 @@ class EntityCandidate:
     distance: float | None
     #: The full-text index's score; 0 for an entity only the vector read found.
     fulltext: float = 0.0
+    #: The aliases alone, space-separated (the query may name an entity by one).
+    alias_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,7 @@ class RankedEntity:
     similarity: float
     lexical: float
     fulltext: float
+    alias_text: str = ""
 
     @property
     def rank_key(self) -> tuple[float, float, str]:
@@ -81,6 +84,7 @@ def rank_entities(
             similarity=similarity,
             lexical=_lexical(stems, candidate.names, candidate.description, word_stems),
             fulltext=candidate.fulltext,
+            alias_text=candidate.alias_text,
         )
     return sorted(ranked.values(), key=lambda entity: entity.rank_key)[:k]
 

@@ -184,6 +184,8 @@ class EntityHit:
     similarity: float = 0.0
     lexical: float = 0.0
     neighbours: tuple[Neighbour, ...] = ()
+    #: The entity's aliases, space-separated, when ``entity`` is a lean record without them.
+    alias_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)

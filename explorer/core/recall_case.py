@@ -93,6 +93,7 @@ def _candidate_json(candidate: Candidate) -> JsonDict:
             for n in candidate.neighbours
         ],
         "routes": list(candidate.routes),
+        "alias_text": candidate.alias_text,
     }
 
 
@@ -125,6 +126,8 @@ def _candidate(data: Mapping[str, Any]) -> Candidate:
             for n in data["neighbours"]
         ),
         routes=tuple(data["routes"]),
+        # Cases saved before aliases named entities hold none: they replay as they were made.
+        alias_text=str(data.get("alias_text", "")),
     )
 
 

@@ -400,6 +400,7 @@ class GraphShape:
                     similarity=candidate.similarity,
                     lexical=candidate.lexical,
                     neighbours=tuple(neighbours),
+                    alias_text=candidate.alias_text,
                 )
             )
         return hits

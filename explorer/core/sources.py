@@ -126,6 +126,7 @@ def _entity_candidate(hit: EntityHit, lexical_scale: float) -> Candidate:
         record=entity,
         neighbours=hit.neighbours,
         routes=(ROUTE_GRAPH,),
+        alias_text=hit.alias_text or " ".join(entity.aliases),
     )
 
 

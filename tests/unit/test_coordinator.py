@@ -18,7 +18,7 @@ from explorer.core.candidates import (
     Source,
     dropped_route,
 )
-from explorer.core.coordinator import RetrievalCoordinator, decide
+from explorer.core.coordinator import RetrievalCoordinator, decide, named_by
 from explorer.core.errors import MemoryUnavailable, StoreTimeout, StoreUnavailable
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RetrievalPolicy
@@ -235,6 +235,22 @@ async def test_the_first_round_fetches_only_the_strongest_would_be_seeds() -> No
     retrieval = await coordinator.coordinate(query())
     assert associations.asked == [["ana", "lisbon"]]
     assert retrieval.activation.seeds
+
+
+def test_a_persons_alias_names_them_word_by_word() -> None:
+    def entity(key: str, name: str, kind: str, aliases: str) -> Candidate:
+        record = Entity(id=key, name=name, type=kind)
+        found = make_candidate(key, kind="entity", scope=SCOPE)
+        return replace(found, label=name, record=record, alias_text=aliases)
+
+    handle = entity("emi", "emi_k", "person", "Kate EMI")
+    plain = entity("jo", "Jo Reyes", "person", "")
+    topic = entity("group", "LGBTQ support group", "topic", "support group")
+    people = [handle, plain, topic]
+    assert named_by("what does Kate do now?", people) == {"emi"}
+    assert named_by("where do Jo and Kate live", people) == {"emi"}  # "Reyes" unsaid
+    assert named_by("what about the support", people) == set()  # a topic's alias words: no
+    assert named_by("what about the weather", people) == set()
 
 
 async def test_an_entity_the_query_names_seeds_at_the_named_energy() -> None:

@@ -453,6 +453,7 @@ def candidates(
             scope=str(entity_scope or ""),
             distance=None if distance is None else float(distance),
             fulltext=fulltext.get(str(entity_id), 0.0),
+            alias_text=str(alias_text or ""),
         )
         for entity_id, _, name, alias_text, description, entity_scope, distance in (
             *text_rows,

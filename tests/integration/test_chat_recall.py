@@ -1,0 +1,64 @@
+"""A chat's people recalled by the names the other person uses, on the real embedded stores.
+
+A messaging chat's speakers are handles ("emi_k") that the other person calls by a name
+("Kate"); the import links the name to the handle, and a question asked by that name then
+seeds spreading activation from the speaker, as a question naming a speaker outright does.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from explorer.compose import open_memory
+from explorer.core.scour import ScourRequest
+from explorer.ingest.importers import Turn
+from explorer.ingest.pipeline import ingest_turns
+from explorer.settings import Settings
+
+SCOPE = "chats"
+LINES = [
+    ("emi_k", "omg finally moved into the new flat"),
+    ("tobes", "congrats kate!! where is it?"),
+    ("emi_k", "Headingley, five minutes from the park"),
+    ("tobes", "nice. still doing nights at the hospital?"),
+    ("emi_k", "yep, and the rota is brutal this month"),
+    ("tobes", "thanks for the flat pics Kate x"),
+]
+
+
+def _turns() -> list[Turn]:
+    start = datetime(2026, 3, 1, 10, tzinfo=UTC)
+    return [
+        Turn(
+            scope=SCOPE,
+            conversation_id="flat",
+            turn_id=str(index),
+            speaker=speaker,
+            text=text,
+            timestamp=start + timedelta(minutes=index),
+        )
+        for index, (speaker, text) in enumerate(LINES)
+    ]
+
+
+async def test_a_question_by_the_name_a_speaker_is_called_seeds_from_that_speaker(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(data_dir=tmp_path / "data", load_demo=False)
+    request = ScourRequest(query="Where does Kate live now?", scope=SCOPE)
+    async with open_memory(settings) as memory:
+        assert (await ingest_turns(memory, _turns())).ok
+        first = await memory.scour(request)  # read through the store: full records
+        await memory.settle()
+        result = await memory.scour(request)  # the graph's shape in hand: lean records
+    assert first.to_json_dict()["kg_entities"] == result.to_json_dict()["kg_entities"]
+    (emi,) = [m.candidate for m in result.entities if m.candidate.label == "emi_k"]
+    assert "Kate" in emi.alias_text  # the name tobes calls emi_k by
+    seeds = {step.node: step.energy for step in result.retrieval.activation.steps if step.hop == 0}
+    assert seeds.get(emi.id) == 1.0  # named by the alias: a seed at full energy
+    assert any(
+        getattr(m.candidate.record, "speaker", "") == "emi_k"
+        and "Headingley" in getattr(m.candidate.record, "text", "")
+        for m in result.chunks
+    )

@@ -197,7 +197,7 @@ PLACE_SUFFIXES = _words(
     street st road rd avenue ave lane park lake river mountain mountains mount mt beach city town
     village island islands valley bay county state country coast hills hill falls canyon forest
     square bridge harbour harbor station airport yard boathouse stadium arena pier gardens
-    district quarter depot marina plaza tunnel row ridge
+    district quarter depot marina plaza tunnel row ridge hotel hostel resort inn lodge homestay
     """
 )
 PLACE_PREFIXES = _words("lake mount mt port fort san santa saint st north south east west new")

@@ -432,6 +432,11 @@ _WORK_BEFORE_AT = re.compile(
     r"|\b(?:investor|investors|invested|shares|stake)\s+in\s*$"
 )
 _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on\s*$")
+_MOVE_TO = re.compile(
+    r"\b(?:move|moves|moved|moving|relocate|relocated|relocating)\s+"
+    r"(?:(?:up|down|over|back|out|away)\s+)?(?:to|into)\s*$"
+)
+_BOUGHT_FROM = re.compile(r"\b(?:bought|buy|buying|ordered|order)\s+(?:[\w'’-]+\s+){0,4}?from\s*$")
 _FROM_PLACE = re.compile(
     r"\b(?:is|am|are|'s|’s|was|originally|comes?|came|grew\s+up)\s+(?:from|in)\s*$"
     r"|\b" + BASED_FROM + r"\s*$"
@@ -568,8 +573,10 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["organization"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1
-    if _FROM_PLACE.search(tail) or _VENUE_BEFORE.search(tail):
+    if _FROM_PLACE.search(tail) or _VENUE_BEFORE.search(tail) or _MOVE_TO.search(tail):
         cues["place"] += 1
+    elif _BOUGHT_FROM.search(tail):
+        cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop
     elif re.search(r"\bat\s*$", tail) and not re.match(r"^['’]", after):
         cues["at"] += 1  # "at Arup", "at Rush": somewhere, or a business; "at Kate's" is neither
     if _PET_AFTER.match(head):

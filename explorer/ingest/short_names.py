@@ -30,6 +30,7 @@ from explorer.ingest.aliases import repoint
 from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.ids import normalise_name
+from explorer.ingest.people import EVENT_WORDS
 
 PERSON_LIKE = frozenset({"person", "other"})
 MAX_NAME_WORDS = 4
@@ -121,8 +122,9 @@ def _thing_short_names(
     entities: list[Entity], known: Iterable[Entity], protected: Collection[str]
 ) -> dict[str, str]:
     """ "Corvid" for Corvid Labs, "Tern" for Project Tern: a one-word name that is the first word
-    of exactly one organisation or event of its scope, or the last word of exactly one
-    "Project ..." name, is its short form; a place is never an event's."""
+    of exactly one organisation or event of its scope, the last word of exactly one
+    "Project ..." name, or the word that makes an event one ("the Fringe" of the Edinburgh
+    Fringe), is its short form; a place is never an event's."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
     refusing: dict[str, Entity] = {}
     events: set[str] = set()
@@ -136,6 +138,8 @@ def _thing_short_names(
             owners[(entity.scope, words[0])].add(entity.id)
             if entity.type == "event":
                 events.add(entity.id)
+                if words[-1] in EVENT_WORDS:  # "the Fringe" of the Edinburgh Fringe
+                    owners[(entity.scope, words[-1])].add(entity.id)
         if entity.type == "project" and words[0] == "project":
             owners[(entity.scope, words[-1])].add(entity.id)
     found: dict[str, str] = {}

@@ -214,3 +214,33 @@ def test_a_months_short_form_that_is_no_date_is_a_name() -> None:
     )
     assert entity(extraction, "Jun").type == "person"
     assert linked(facts(extraction), "emi_r", "PARTNER_OF", "Jun")
+
+
+def test_words_around_a_name_type_it_in_chat() -> None:
+    kinds = {
+        e.name: e.type
+        for e in extract_offline(
+            chat(
+                ("ines.m", "I'll have to move up to Arbroath, booked two nights at Kelpie Hotel"),
+                ("nadia_r", "mum bought the pram from Pramland lol"),
+            )
+        ).entities
+    }
+    assert kinds["Arbroath"] == "place"  # moving to it
+    assert kinds["Kelpie Hotel"] == "place"  # a hotel is a place, wherever one stays
+    assert kinds["Pramland"] == "organization"  # a shop things are bought from
+
+
+def test_the_word_that_makes_an_event_one_is_its_short_name() -> None:
+    from explorer.ingest.short_names import merge_short_names
+
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("ol.b", "the Glenmore Fringe is in august, you coming?"),
+                ("bea_k", "YES. week two of the Fringe for sure"),
+            )
+        )
+    )
+    fringe = entity(extraction, "Glenmore Fringe")
+    assert fringe.type == "event" and "Fringe" in fringe.aliases

@@ -181,7 +181,6 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
     slots: list[Slot] = []
     named = sorted(turn.names, key=lambda slot: slot.start)
     excluded = {entity.id for entity in (turn.speaker, turn.addressee) if entity is not None}
-    opened: set[int] = set()
     for token in turn.tokens:
         word = token.folded
         entity: Named | None = None
@@ -202,14 +201,9 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             ]
             people = before or [p for p in turn.recent if p.id not in excluded]
             entity = people[-1] if people else None
-        elif (
-            token.sentence not in opened
-            and token.clause_start
-            and word in _DROPPED_SUBJECT
-            and turn.speaker is not None
-        ):
+        elif token.clause_start and word in _DROPPED_SUBJECT and turn.speaker is not None:
+            # Also after a colon: "ok news from me: handed in my notice at Nuvola".
             slots.append(Slot(token.start, token.start, token.sentence, turn.speaker, True))
-        opened.add(token.sentence)
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots

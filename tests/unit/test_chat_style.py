@@ -121,7 +121,8 @@ def test_a_name_after_at_is_a_business_or_a_town_and_a_workplace() -> None:
     extraction = extract_offline(
         chat(
             ("mo", "I work nights at Kestrun now"),
-            ("lu_p", "handed in my notice at Brightloom today, and Saba's been at Kestrun forever"),
+            ("lu_p", "news from me: handed in my notice at Brightloom today"),
+            ("mo", "and Saba's been at Kestrun forever"),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}

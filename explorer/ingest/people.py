@@ -5,8 +5,13 @@
 * ``is_vocative``: a name used to address someone ("Hey Kate!", "Thanks, Kate.", "Kate, did
   you ...", "Good luck, Kate"). A name one speaker uses to address another, never used by the one
   addressed and never for anyone else, is that speaker's name: it is merged into the speaker.
+  In chats also with kisses or an emoji after it ("thanks Kate x"), after "no way" or "love
+  you", or before the "you" it asks; ``opens_exclaimed``: a name exclaimed at the start of a turn
+  ("Kasia!! happy birthday"), a call when the name is a given name.
 * ``handle_matches``: a display handle ("kate_w", "tomr", "emi92") and a full name in the text
-  ("Kate Williams") that it spells (first name, first + last, initial + last, first + initial).
+  ("Kate Williams") that it spells (first name, first + last, initial + last, first + initial);
+  ``handle_stems`` and ``stem_names``: the name a one-word handle begins with ("emi" of emi_k),
+  its short forms and ends ("Rach" of rachel_b, "Shawn" of deshawn_c), in any case.
 * kinship names: a capitalised "Dad" or "Mum" is the speaker's parent (FAMILY_OF); when the same
   speaker names that parent ("my dad, Chidi", "Mum. Ngozi Okafor, ..."), the two are one person.
 * ``evidence_type``: a name's type from what the conversation says of it. Confidence, highest
@@ -21,7 +26,7 @@
   organisation; "someone called X" → person, "a café called X" → place), and a pet's care
   ("walking X", "fed X"), which any person evidence outweighs. A single word or a two- or
   three-word run of capitalised words with no evidence at all is a person by default (0.5: in
-  conversations most such names are people), a name opening on "The" or "A" with none is
+  conversations most such names are people) unless it is a known town (``places``), a name opening on "The" or "A" with none is
   "other", an acronym or an ampersand name ("Fig & Olive") an organisation; ``typed`` says
   whether the type is such a guess, so another conversation's evidence can replace it
   (``evidence.combine``). Languages, a language with a variety or level ("European

@@ -52,6 +52,10 @@ async def run_on(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) 
         current = None
     if current is loop:
         return await coro
+    if not loop.is_running():
+        # Stopped on its way to closing: nothing would ever run the coroutine.
+        coro.close()
+        raise RuntimeError("the memory's event loop has stopped")
     try:
         future = asyncio.run_coroutine_threadsafe(coro, loop)
     except RuntimeError:

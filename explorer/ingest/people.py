@@ -26,12 +26,12 @@
   organisation; "someone called X" → person, "a café called X" → place), and a pet's care
   ("walking X", "fed X"), which any person evidence outweighs. A single word or a two- or
   three-word run of capitalised words with no evidence at all is a person by default (0.5: in
-  conversations most such names are people) unless it is a known town (``places``), a name opening on "The" or "A" with none is
-  "other", an acronym or an ampersand name ("Fig & Olive") an organisation; ``typed`` says
-  whether the type is such a guess, so another conversation's evidence can replace it
-  (``evidence.combine``). Languages, a language with a variety or level ("European
-  Portuguese", "B2 Italian") and job-title acronyms are not things anyone knows about and
-  become topics.
+  conversations most such names are people) unless it is a known town (``places``), a name
+  opening on "The" or "A" with none is "other", an acronym or an ampersand name ("Fig & Olive")
+  an organisation; ``typed`` says whether the type is such a guess, so another conversation's
+  evidence can replace it (``evidence.combine``). Languages, a language with a variety or
+  level ("European Portuguese", "B2 Italian") and job-title acronyms are not things anyone
+  knows about and become topics.
 
 Imports the standard library and the ingest word lists.
 """

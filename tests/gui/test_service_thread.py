@@ -130,3 +130,23 @@ def test_close_while_opening_waits_and_closes(qloop: asyncio.AbstractEventLoop, 
     assert opening.cancelled()
     assert host.memory is None and not host.alive
     assert len(made) == 1 and made[0].closed  # started, so closed rather than abandoned
+
+
+def test_a_call_after_the_service_loop_stopped_fails_and_leaves_no_coroutine(
+    qloop: asyncio.AbstractEventLoop, host: Any
+) -> None:
+    import gc
+    import warnings
+
+    memory = run(qloop, host.open(opener))
+    graph = memory.graph
+    host.loop.call_soon_threadsafe(host.loop.stop)
+    deadline = qloop.time() + 5
+    while host.loop.is_running() and qloop.time() < deadline:
+        run(qloop, asyncio.sleep(0.02))
+    assert not host.loop.is_running()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an un-awaited coroutine would warn when collected
+        with pytest.raises(RuntimeError, match="stopped"):
+            run(qloop, graph.ask(1))
+        gc.collect()

@@ -169,13 +169,14 @@ class _FieldIndex:
     records.
     """
 
-    __slots__ = ("_ends", "_found", "_held", "_records", "_starts", "_words")
+    __slots__ = ("_ends", "_found", "_held", "_records", "_size", "_starts", "_words")
 
     #: Record positions remembered per field, at most (4 bytes each): queries share their words.
     FOUND_CACHE = 1 << 18
 
     def __init__(self, texts: Sequence[str]) -> None:
         listed: dict[str, list[int]] = {}
+        self._size = len(texts)
         for position, text in enumerate(texts):
             for word in set(words(text)):
                 listed.setdefault(word, []).append(position)
@@ -200,8 +201,11 @@ class _FieldIndex:
         }
 
     @classmethod
-    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]], prefix: str) -> _FieldIndex:
+    def from_arrays(
+        cls, arrays: Mapping[str, npt.NDArray[Any]], prefix: str, size: int
+    ) -> _FieldIndex:
         index = cls.__new__(cls)
+        index._size = size
         index._words = arrays[f"{prefix}_words"].tobytes().decode("utf-8")
         index._starts = arrays[f"{prefix}_starts"].tolist()
         index._ends = arrays[f"{prefix}_ends"].tolist()
@@ -232,7 +236,13 @@ class _FieldIndex:
             at = self._words.find(term, self._starts[word + 1])
         if not parts:
             return _NO_RECORDS
-        return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+        if len(parts) == 1:
+            return parts[0]
+        # A mask over the records de-duplicates in one pass; sorting the union cost more.
+        mask = np.zeros(self._size, dtype=bool)
+        for part in parts:
+            mask[part] = True
+        return np.flatnonzero(mask).astype(np.int32)
 
 
 class _Haystack:
@@ -270,7 +280,7 @@ class _Haystack:
         haystack.seen = np.asarray(arrays["seen"], dtype=np.float64)
         haystack.size = len(haystack.confidence)
         haystack._fields = [
-            (weight, _FieldIndex.from_arrays(arrays, prefix))
+            (weight, _FieldIndex.from_arrays(arrays, prefix, haystack.size))
             for weight, prefix in zip(_FIELD_WEIGHTS, _FIELD_NAMES, strict=True)
         ]
         return haystack

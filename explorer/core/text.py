@@ -10,8 +10,9 @@ and accents for matching names the way a user types them.
 The stop-word list is written once, in three bands from the most to the least common function
 words. The retrieval routes were each measured with their own cut of it and their figures are
 pinned, so each route keeps its cut: the BM25 route and highlighting drop every band
-(``STOP_WORDS``), the term scan the first two (``SCAN_STOP_WORDS``), the graph's full-text search
-the first (``SEARCH_STOP_WORDS``), and those two also drop a few words named beside them. Imports
+(``STOP_WORDS``), the term scan the first two and the pieces of split contractions
+(``SCAN_STOP_WORDS``), the graph's full-text search the first (``SEARCH_STOP_WORDS``), and
+those two also drop a few words named beside them. Imports
 only the standard library.
 """
 
@@ -34,16 +35,22 @@ _SCAN_AND_BM25 = """
 after again am because before being between both during each few here hers more most off once
 only other ours out over own same theirs them those through under until up were yours
 """
-#: Dropped by BM25 only: rarer function words and the pieces a split contraction leaves.
+#: Dropped by BM25 only: rarer function words.
 _BM25_ONLY = """
-above against below d doing don down further having herself himself itself ll m might must myself
-nor now o ourselves re s shall t themselves ve while y yourself yourselves
+above against below doing down further having herself himself itself might must myself nor now o
+ourselves shall themselves while y yourself yourselves
 """
+#: Dropped by the term scan and BM25: what a split contraction leaves beside its stem ("we'll",
+#: "don't"); as a substring, "ll" is inside thousands of words and says nothing.
+_CONTRACTION_PIECES = "d don ll m re s t ve"
 
 #: The stop-word list (what the BM25 route and highlighting drop).
-STOP_WORDS = frozenset((_EVERY_ROUTE + _SCAN_AND_BM25 + _BM25_ONLY).split())
+STOP_WORDS = frozenset((_EVERY_ROUTE + _SCAN_AND_BM25 + _CONTRACTION_PIECES + _BM25_ONLY).split())
 #: The term scan's cut: it matches substrings, so it also drops "us" (inside "music") and "also".
-SCAN_STOP_WORDS = frozenset((_EVERY_ROUTE + _SCAN_AND_BM25).split()) | {"also", "us"}
+SCAN_STOP_WORDS = frozenset((_EVERY_ROUTE + _SCAN_AND_BM25 + _CONTRACTION_PIECES).split()) | {
+    "also",
+    "us",
+}
 #: The full-text search's cut, plus the words of a request ("tell me what you know").
 SEARCH_STOP_WORDS = frozenset(_EVERY_ROUTE.split()) | {"also", "done", "know", "tell"}
 

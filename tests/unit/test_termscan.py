@@ -67,6 +67,30 @@ async def test_substring_match_is_case_insensitive_and_terms_add_up() -> None:
     assert result.hits[0].lexical == pytest.approx(5 / 12)
 
 
+async def test_a_term_inside_several_words_of_a_field_counts_once() -> None:
+    store = FakeConceptStore()
+    store.put(AGENT, fresh(name="cook", body="cooking cookbook cooks"))
+    store.put(AGENT, fresh(name="x-none", body="tea"))
+    store.put(AGENT, fresh(name="x-one", body="precooked"))
+    store.put(AGENT, fresh(name="x-two", body="cookies and a cooker"))
+    result = await scan_of(store).search(AGENT, "cook", top_k=10)
+    scores = {hit.record.name: hit.overlap for hit in result.hits}
+    assert scores == {
+        "cook": NAME_WEIGHT + BODY_WEIGHT,
+        "x-one": BODY_WEIGHT,
+        "x-two": BODY_WEIGHT,
+    }
+
+
+async def test_pieces_of_contractions_are_no_terms() -> None:
+    store = FakeConceptStore()
+    store.put(AGENT, fresh(name="hello all", body="we will tell"))
+    store.put(AGENT, fresh(name="garden"))
+    result = await scan_of(store).search(AGENT, "We'll see the garden, won't we? Don't they're")
+    assert [hit.record.name for hit in result.hits] == ["garden"]
+    assert "ll" not in result.terms and "don" not in result.terms
+
+
 async def test_zero_overlap_and_zero_confidence_are_excluded() -> None:
     store = FakeConceptStore()
     store.put(AGENT, fresh(name="unrelated"))

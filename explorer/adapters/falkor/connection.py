@@ -29,6 +29,8 @@ from explorer.core.errors import InvalidArgument, StoreUnavailable
 T = TypeVar("T")
 
 WRITE_BATCH = 500
+#: Seconds a close waits for calls still under way (their connections closed, they end fast).
+CLOSE_WAIT = 2.0
 
 
 def blocking_pool(
@@ -73,6 +75,8 @@ class FalkorConnection:
         self._write_timeout = write_timeout
         self._connect_timeout = connect_timeout
         self._closed = False
+        # The tasks that run calls: one abandoned at its deadline runs on after its caller.
+        self._calls: set[asyncio.Task[Any]] = set()
 
     @classmethod
     async def open(
@@ -142,6 +146,12 @@ class FalkorConnection:
             return
         self._closed = True
         await self._pool.aclose()
+        running = {task for task in self._calls if not task.done()}
+        if running:
+            # A call still connecting when the pool closed hands back an open connection
+            # once it ends: close what they leave, so no socket waits for the collector.
+            await asyncio.wait(running, timeout=CLOSE_WAIT)
+            await self._pool.disconnect()
 
     @property
     def closed(self) -> bool:
@@ -176,7 +186,17 @@ class FalkorConnection:
 
     async def call(self, make: Callable[[], Awaitable[T]], deadline: float, what: str) -> T:
         self.check_open()
-        return await bounded(make(), deadline, what)
+        return await bounded(self._tracked(make), deadline, what)
+
+    async def _tracked(self, make: Callable[[], Awaitable[T]]) -> T:
+        task = asyncio.current_task()
+        if task is None:
+            return await make()
+        self._calls.add(task)
+        try:
+            return await make()
+        finally:
+            self._calls.discard(task)
 
     async def read(self, statement: str, params: Mapping[str, object]) -> list[list[Any]]:
         return compact_rows(await self.reply(statement, params))

@@ -160,56 +160,121 @@ _FIELD_WEIGHTS = (NAME_WEIGHT, DESCRIPTION_WEIGHT, BODY_WEIGHT)
 _NO_RECORDS: IntArray = np.zeros(0, dtype=np.int32)
 
 
-class _FieldIndex:
-    """Which records each distinct word of one field occurs in.
+def _listed(texts: Sequence[str]) -> dict[str, list[int]]:
+    """Each distinct word of ``texts`` and the positions of the texts it occurs in."""
+    listed: dict[str, list[int]] = {}
+    for position, text in enumerate(texts):
+        for word in set(words(text)):
+            listed.setdefault(word, []).append(position)
+    return listed
+
+
+class _Vocabulary:
+    """The distinct words of every field, joined, so one scan per term finds those holding it.
 
     A query term is made of letters and digits only (``core.text.words``), so it is a substring
-    of a text exactly when it is a substring of one of the text's words: one scan of the (much
-    shorter) joined vocabulary finds every word containing it, and their record lists are the
-    records.
+    of a text exactly when it is a substring of one of the text's words; the fields share one
+    vocabulary, so a term costs one pass over it, not one per field.
     """
 
-    __slots__ = ("_ends", "_found", "_held", "_records", "_size", "_starts", "_words")
+    __slots__ = ("_found", "_starts", "_words")
+
+    #: Terms whose words are remembered, at most: queries share their words.
+    FOUND_CACHE = 1 << 12
+
+    def __init__(self, vocabulary: Sequence[str]) -> None:
+        self._words = _SEPARATOR.join(vocabulary)
+        self._starts = list(itertools.accumulate((len(word) + 1 for word in vocabulary), initial=0))
+        self._found: dict[str, list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        return {
+            "words": np.frombuffer(self._words.encode("utf-8"), dtype=np.uint8),
+            "starts": np.array(self._starts, dtype=np.int64),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> _Vocabulary:
+        vocabulary = cls.__new__(cls)
+        vocabulary._words = arrays["words"].tobytes().decode("utf-8")
+        vocabulary._starts = arrays["starts"].tolist()
+        vocabulary._found = {}
+        return vocabulary
+
+    def containing(self, term: str) -> list[int]:
+        """The places of the words that contain ``term``, in vocabulary order (read-only)."""
+        found = self._found.get(term)
+        if found is None:
+            found = []
+            text, starts = self._words, self._starts
+            at = text.find(term)
+            while at != -1:
+                word = bisect.bisect_right(starts, at) - 1
+                found.append(word)
+                at = text.find(term, starts[word + 1])
+            if len(self._found) >= self.FOUND_CACHE:
+                self._found.pop(next(iter(self._found)))
+            self._found[term] = found
+        return found
+
+
+class _FieldIndex:
+    """Which records each word of the shared vocabulary occurs in, for one field."""
+
+    __slots__ = ("_ends", "_found", "_held", "_records", "_size", "vocabulary")
 
     #: Record positions remembered per field, at most (4 bytes each): queries share their words.
     FOUND_CACHE = 1 << 18
 
-    def __init__(self, texts: Sequence[str]) -> None:
-        listed: dict[str, list[int]] = {}
-        self._size = len(texts)
-        for position, text in enumerate(texts):
-            for word in set(words(text)):
-                listed.setdefault(word, []).append(position)
-        vocabulary = list(listed)
-        self._words = _SEPARATOR.join(vocabulary)
-        self._starts = list(itertools.accumulate((len(word) + 1 for word in vocabulary), initial=0))
-        self._ends = list(
-            itertools.accumulate((len(found) for found in listed.values()), initial=0)
-        )
+    def __init__(
+        self,
+        vocabulary: _Vocabulary,
+        order: Sequence[str],
+        listed: Mapping[str, list[int]],
+        size: int,
+    ) -> None:
+        """The field of ``size`` records whose words ``listed`` gives, over ``vocabulary`` (its
+        words in ``order``)."""
+        empty: list[int] = []
+        counts = [len(listed.get(word, empty)) for word in order]
+        self.vocabulary = vocabulary
+        self._size = size
+        self._ends = list(itertools.accumulate(counts, initial=0))
         self._records = np.fromiter(
-            itertools.chain.from_iterable(listed.values()), np.int32, self._ends[-1]
+            itertools.chain.from_iterable(listed.get(word, empty) for word in order),
+            np.int32,
+            self._ends[-1],
         )
         self._found: dict[str, IntArray] = {}
         self._held = 0
 
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> _FieldIndex:
+        """One field's index over a vocabulary of its own (the haystack shares one)."""
+        listed = _listed(texts)
+        order = list(listed)
+        return cls(_Vocabulary(order), order, listed, len(texts))
+
     def arrays(self, prefix: str) -> dict[str, npt.NDArray[Any]]:
         return {
-            f"{prefix}_words": np.frombuffer(self._words.encode("utf-8"), dtype=np.uint8),
-            f"{prefix}_starts": np.array(self._starts, dtype=np.int64),
             f"{prefix}_ends": np.array(self._ends, dtype=np.int64),
             f"{prefix}_records": self._records,
         }
 
     @classmethod
     def from_arrays(
-        cls, arrays: Mapping[str, npt.NDArray[Any]], prefix: str, size: int
+        cls, arrays: Mapping[str, npt.NDArray[Any]], prefix: str, vocabulary: _Vocabulary, size: int
     ) -> _FieldIndex:
         index = cls.__new__(cls)
+        index.vocabulary = vocabulary
         index._size = size
-        index._words = arrays[f"{prefix}_words"].tobytes().decode("utf-8")
-        index._starts = arrays[f"{prefix}_starts"].tolist()
         index._ends = arrays[f"{prefix}_ends"].tolist()
         index._records = np.asarray(arrays[f"{prefix}_records"], dtype=np.int32)
+        if len(index._ends) != len(vocabulary) + 1:
+            raise ValueError("concept scan arrays do not describe one vocabulary")
         index._found = {}
         index._held = 0
         return index
@@ -228,12 +293,12 @@ class _FieldIndex:
         return found
 
     def _scan(self, term: str) -> IntArray:
-        parts: list[IntArray] = []
-        at = self._words.find(term)
-        while at != -1:
-            word = bisect.bisect_right(self._starts, at) - 1
-            parts.append(self._records[self._ends[word] : self._ends[word + 1]])
-            at = self._words.find(term, self._starts[word + 1])
+        ends, records = self._ends, self._records
+        parts = [
+            records[ends[word] : ends[word + 1]]
+            for word in self.vocabulary.containing(term)
+            if ends[word + 1] > ends[word]
+        ]
         if not parts:
             return _NO_RECORDS
         if len(parts) == 1:
@@ -257,10 +322,16 @@ class _Haystack:
 
     def __init__(self, records: Sequence[ConceptRecord]) -> None:
         self.size = len(records)
+        listed = [
+            _listed([record.name_lower for record in records]),
+            _listed([record.description_lower for record in records]),
+            _listed([record.body_lower for record in records]),
+        ]
+        order = list(dict.fromkeys(itertools.chain.from_iterable(listed)))
+        vocabulary = _Vocabulary(order)
         self._fields = [
-            (NAME_WEIGHT, _FieldIndex([record.name_lower for record in records])),
-            (DESCRIPTION_WEIGHT, _FieldIndex([record.description_lower for record in records])),
-            (BODY_WEIGHT, _FieldIndex([record.body_lower for record in records])),
+            (weight, _FieldIndex(vocabulary, order, field, self.size))
+            for weight, field in zip(_FIELD_WEIGHTS, listed, strict=True)
         ]
         self.confidence = np.fromiter((r.confidence for r in records), float, self.size)
         self.seen = np.fromiter(
@@ -269,6 +340,7 @@ class _Haystack:
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         found = {"confidence": self.confidence, "seen": self.seen}
+        found.update(self._fields[0][1].vocabulary.arrays())
         for (_, field), prefix in zip(self._fields, _FIELD_NAMES, strict=True):
             found.update(field.arrays(prefix))
         return found
@@ -279,8 +351,9 @@ class _Haystack:
         haystack.confidence = np.asarray(arrays["confidence"], dtype=np.float64)
         haystack.seen = np.asarray(arrays["seen"], dtype=np.float64)
         haystack.size = len(haystack.confidence)
+        vocabulary = _Vocabulary.from_arrays(arrays)
         haystack._fields = [
-            (weight, _FieldIndex.from_arrays(arrays, prefix, haystack.size))
+            (weight, _FieldIndex.from_arrays(arrays, prefix, vocabulary, haystack.size))
             for weight, prefix in zip(_FIELD_WEIGHTS, _FIELD_NAMES, strict=True)
         ]
         return haystack
@@ -365,7 +438,7 @@ class TermScan:
 
     KIND = "concepts"
     #: Raised whenever what the saved arrays mean changes (see ``core.snapshot``).
-    FORMAT = 1
+    FORMAT = 2
 
     def __init__(
         self,

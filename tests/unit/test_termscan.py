@@ -216,7 +216,7 @@ async def test_an_unbound_scan_takes_its_store_per_search_and_keeps_its_cache() 
 def test_a_fields_remembered_term_records_are_the_scanned_ones_and_cannot_be_changed() -> None:
     from explorer.core.termscan import _FieldIndex
 
-    field = _FieldIndex(["red fox", "a fox den", "redwood", "blue"])
+    field = _FieldIndex.of(["red fox", "a fox den", "redwood", "blue"])
     first = field.records_with("red")
     assert first.tolist() == [0, 2] and field.records_with("fox").tolist() == [0, 1]
     assert field.records_with("red") is first  # remembered, not scanned again
@@ -231,7 +231,7 @@ def test_a_fields_remembered_records_stay_within_their_bound(
     from explorer.core.termscan import _FieldIndex
 
     monkeypatch.setattr(_FieldIndex, "FOUND_CACHE", 5)
-    field = _FieldIndex(["ant bee", "ant cat", "ant", "bee", "cat dog"])
+    field = _FieldIndex.of(["ant bee", "ant cat", "ant", "bee", "cat dog"])
     assert field.records_with("ant").tolist() == [0, 1, 2]
     assert field.records_with("bee").tolist() == [0, 3]
     assert field._held == 5

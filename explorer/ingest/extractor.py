@@ -34,6 +34,7 @@ from typing import Protocol
 
 from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Mention, Relation
 from explorer.core.text import singular
+from explorer.ingest.casing import restore_names
 from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.given_names import is_given_name
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
@@ -204,7 +205,7 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
     relations: list[Relation] = []
     guessed: set[str] = set()
     for scope in sorted(by_scope):
-        extraction = _Context(scope, by_scope[scope]).run()
+        extraction = _Context(scope, restore_names(by_scope[scope])).run()
         entities.extend(extraction.entities)
         relations.extend(extraction.relations)
         guessed |= extraction.guessed

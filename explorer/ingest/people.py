@@ -325,7 +325,8 @@ def handle_matches(handle: str, full_name: str) -> bool:
 def handle_stems(speakers: dict[str, str]) -> dict[str, str]:
     """The name each display handle of ``speakers`` (people, never agents) begins with, to
     that speaker's key: "emi" of emi_k, "kasia" of kasia.w, "sidd" of sidd🏏 (a handle is one
-    word, emoji aside; three letters or more; a stem two speakers share is nobody's)."""
+    word, emoji aside; two letters or more, and a two-letter stem ("mo" of mo.haddad) names only
+    itself; a stem two speakers share is nobody's)."""
     stems: dict[str, str] = {}
     shared: set[str] = set()
     for key, written in speakers.items():
@@ -334,7 +335,7 @@ def handle_stems(speakers: dict[str, str]) -> dict[str, str]:
             continue  # "Tomás Ruiz" is a name, not a handle: nicknames link to it
         stem = _HANDLE_STEM.match(unicodedata.normalize("NFKC", words[0]))
         letters = fold_letters(stem.group(0)) if stem else ""
-        if len(letters) < 3:
+        if len(letters) < 2:
             continue
         if letters in stems:
             shared.add(letters)
@@ -351,10 +352,10 @@ def stem_names(name: str, stem: str) -> bool:
     if len(words) > 1:  # "Babatunde Adeyemi" of tunde.a: the first name must fit the stem
         return len(words) <= 3 and stem_names(words[0], stem)
     letters = fold_letters(name)
+    if letters == stem and len(letters) >= 2:
+        return True
     if len(letters) < 3:
         return False
-    if letters == stem:
-        return True
     if stem.startswith(letters) and len(stem) - len(letters) <= 3:
         return True
     if len(letters) >= 4 and stem.endswith(letters):

@@ -302,11 +302,13 @@ KIN_RELATIONS = {
         "SEES",
     ),
 }
-# The kin words a person has one of, so a capitalised "Dad" names the one the speaker means.
+# The kin words a person has one of, so a capitalised "Dad" names the one the speaker means
+# (with the words families of other languages use in English chats: "Baba", "Teta", "Nonna").
 UNIQUE_KIN = _words(
     """
     mom mum mother dad father grandma grandpa grandmother grandfather granny nan nana gran mama
-    papa mommy mummy daddy
+    papa mommy mummy daddy baba teta jiddo jido sitto nonna nonno oma opa abuela abuelo abuelita
+    amma appa ammi nani dadi
     """
 )
 PETS = _words(

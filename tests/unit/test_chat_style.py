@@ -53,7 +53,8 @@ def test_handle_stems_name_their_speaker() -> None:
     stems = handle_stems(
         {"nadia_r": "nadia_r", "ol.b": "ol.b", "ravi🎸": "ravi🎸", "a b": "Ana Bell"}
     )
-    assert stems == {"nadia": "nadia_r", "ravi": "ravi🎸"}  # "ol" is too short, Ana Bell a name
+    assert stems == {"nadia": "nadia_r", "ol": "ol.b", "ravi": "ravi🎸"}  # Ana Bell: a name
+    assert stem_names("Ol", "ol") and not stem_names("Oli", "ol")  # two letters: only itself
     assert stem_names("Nadia", "nadia") and stem_names("NADIA", "nadia")
     assert stem_names("Rav", "ravi")  # a short form of the stem
     assert stem_names("Dele", "adedele")  # its end, four letters or more

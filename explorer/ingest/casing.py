@@ -1,0 +1,284 @@
+"""Names in chats typed all in lower case: which lower-case words a conversation shows are names.
+
+The extractor finds names by their capitals, so a chat typed in lower case ("gaz made us stay
+late", "soph's mum") gave it almost nothing. ``restore_names`` writes a capital on the words a
+context shows to be names, in the turns that hold no capital letter at all, before the
+extractor reads them. Only first letters change, so every span still points into the verbatim
+turn (the chunks written to the store keep their own text). In such a turn a word is a name when
+it is
+
+- a speaker's handle stem ("mo" of mo.haddad, "layla" of "Layla 🌙");
+- written capitalised elsewhere in the context, not at a sentence's start;
+- a given name the nickname list knows or a town of the places list, and no everyday word;
+- a kinship word a person has one of, where no "my" or "the" comes before it ("mum says", "at
+  teta's"): it names the speaker's own, as a capitalised "Mum" does;
+- no everyday word, and standing at least once where names stand: before "'s", after "with",
+  "and", a kinship or role word ("my sis gabi", "her bf josh"), a verb of meeting or telling,
+  "in", "at" or "from", or before "said", "says", "and i". Once shown, it is a name in every
+  such turn of the context.
+
+A given name that is also an everyday word ("will", "mark", "josh") needs a person's place
+(possessive, "with", kinship, a verb of telling), so "i will" and "full marks" stay words.
+Everyday words are ``everyday_words.txt`` beside this module: the 30,000 most frequent English
+words of the ``wordfreq`` package (data CC BY-SA 4.0; a test dependency, so the app ships the
+list), written by ``python -m explorer.ingest.casing``; a test checks the shipped file is what
+that makes. Chat shorthand the list misses ("tmrw", "ngl") and drawn-out words ("sooo") are no
+names either. Imports the standard library and ingest helpers (and, to rewrite the list,
+``wordfreq``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
+from importlib.resources import files
+
+from explorer.core.models import Chunk
+from explorer.ingest.given_names import is_given_name
+from explorer.ingest.lexicon import COMMON_VERBS, FUNCTION_WORDS, INTERJECTIONS
+from explorer.ingest.linking import speaker_type
+from explorer.ingest.people import fold_letters
+from explorer.ingest.places import is_known_place
+from explorer.ingest.relation_rules import UNIQUE_KIN
+
+LIST_FILE = "everyday_words.txt"
+LIST_SIZE = 30_000
+HEADER = (
+    "# Everyday English words, one a line: the most frequent of wordfreq"
+    " (https://github.com/rspeer/wordfreq, data CC BY-SA 4.0);"
+    " rewrite with python -m explorer.ingest.casing"
+)
+#: A word in a name's place is a name unless it is among this many of the most frequent.
+COMMON_RANK = 5_000
+MIN_LETTERS = 3
+MIN_TURNS = 2
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’]s\b)?")
+_DRAWN_OUT = re.compile(r"(.)\1\1")
+_SENTENCE_END = re.compile(r"[.!?…]\s*$")
+
+#: Chat shorthand the frequency list misses or counts as words of their own.
+_SHORTHAND = frozenset(
+    """
+    tmrw tmr tmw tomoz ngl rn bc cuz coz cos tho thru tbh idk idc imo imho smh fr af asap irl
+    jk nvm ofc omw wtf lmk gonna wanna gotta kinda sorta dunno srsly bday hbd ily ilysm bff gn
+    wyd hbu wbu fyi aka ikr np rly sry soz okk kk yh ye hun hunny babe bby luv lil thx ty tysm
+    pls plz lmao lmfao omfg lol haha hehe ugh aww ew xx xoxo wks hrs mins pic pics uni
+    mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends
+    """.split()  # noqa: SIM905 (a word list reads best as words)
+)
+#: Words a person's name follows: a person's place only.
+_PERSON_BEFORE = frozenset(
+    """
+    with w told tell tells telling ask asked asks texted text texting called call calling met
+    meet meeting saw seeing invited invite inviting bring brought miss love hug thank thanked
+    named sis sister bro brother mum mom mam mama dad papa uncle aunt auntie cousin bf gf
+    boyfriend girlfriend husband wife partner fiance fiancee mate bestie friend flatmate
+    housemate roommate coach boss manager nan nana grandma grandpa son daughter niece nephew
+    """.split()  # noqa: SIM905
+)
+#: Words a place's name follows.
+_PLACE_BEFORE = frozenset({"in", "at", "from", "near", "visiting", "visit"})
+#: Words a common noun follows, and a name hardly ever.
+_DETERMINERS = frozenset(
+    """
+    the a an my your ur his her our their this that these those some any every each no which
+    what
+    """.split()  # noqa: SIM905
+)
+#: Words a person's name comes before.
+_PERSON_AFTER = frozenset(
+    """
+    said says thinks reckons texted asked told wants loves hates replied messaged called
+    """.split()  # noqa: SIM905
+)
+
+
+@cache
+def _ranks() -> dict[str, int]:
+    text = files("explorer.ingest").joinpath(LIST_FILE).read_text(encoding="utf-8")
+    listed = (line for line in text.splitlines() if line and not line.startswith("#"))
+    return {word: rank for rank, word in enumerate(listed)}
+
+
+def is_everyday_word(word: str, within: int = LIST_SIZE) -> bool:
+    """Whether ``word`` (lower case) is among English's ``within`` most frequent words, or
+    chat shorthand, a function word, a common verb or an interjection."""
+    rank = _ranks().get(word)
+    return (
+        (rank is not None and rank < within)
+        or word in _SHORTHAND
+        or word in FUNCTION_WORDS
+        or word in COMMON_VERBS
+        or word in INTERJECTIONS
+    )
+
+
+def build_list() -> list[str]:
+    """The list ``everyday_words.txt`` holds, most frequent first, made from ``wordfreq``."""
+    from wordfreq import top_n_list  # a test dependency: only rewriting the list needs it
+
+    return [word for word in top_n_list("en", LIST_SIZE) if re.fullmatch(r"[a-z]+", word)]
+
+
+def _lower_case(text: str) -> bool:
+    """Whether ``text`` spells no name with a capital: words in capitals ("EVERYONE", "OMG")
+    and a capital "I" shout or follow a keyboard's habit, not a name's."""
+    found = False
+    for match in _WORD.finditer(text):
+        word = _bare(match.group(0))
+        if not word.islower() and not (word.isupper() and (len(word) > 1 or word == "I")):
+            return False
+        found = True
+    return found
+
+
+def _bare(word: str) -> str:
+    return word[:-2] if word.endswith(("'s", "’s")) else word
+
+
+def _shown(words: list[str], position: int) -> tuple[bool, bool]:
+    """Whether the word at ``position`` stands where a person's name stands, and where a
+    place's name does."""
+    word = words[position]
+    before = words[position - 1] if position > 0 else ""
+    after = words[position + 1] if position + 1 < len(words) else ""
+    after_two = " ".join(words[position + 1 : position + 3])
+    if before in _DETERMINERS:
+        return False, False  # "the recruiter said", "on the tram": a common noun
+    person = (
+        word.endswith(("'s", "’s"))
+        or before in _PERSON_BEFORE
+        or after in _PERSON_AFTER
+        or (after in COMMON_VERBS and after.endswith("s"))
+        or (after.endswith("ed") and len(after) > 4)
+        or after_two in ("and i", "and me")
+        or " ".join(words[max(0, position - 2) : position]) == "me and"
+    )
+    return person, before in _PLACE_BEFORE
+
+
+def _handle_names(chunks: Sequence[Chunk]) -> set[str]:
+    """The first letters of each one-word speaker handle, two or more ("mo" of mo.haddad)."""
+    found: set[str] = set()
+    for speaker in {chunk.speaker for chunk in chunks if chunk.speaker}:
+        words = [word for word in speaker.split() if any(char.isalpha() for char in word)]
+        if len(words) != 1 or speaker_type(speaker) != "person":
+            continue
+        stem = re.match(r"[^\W\d_]+", unicodedata.normalize("NFKC", words[0]))
+        letters = fold_letters(stem.group(0)) if stem else ""
+        if len(letters) >= 2:
+            found.add(letters)
+    return found
+
+
+def _capitalised_elsewhere(chunks: Sequence[Chunk]) -> set[str]:
+    """Words some turn writes with a capital not at a sentence's start."""
+    found: set[str] = set()
+    for chunk in chunks:
+        text = chunk.text
+        for match in _WORD.finditer(text):
+            word = match.group(0)
+            if not word[0].isupper() or word.isupper():
+                continue
+            start = text[: match.start()].rstrip()
+            if start and not _SENTENCE_END.search(start):
+                found.add(_bare(word).casefold())
+    return found
+
+
+def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
+    """The lower-case words the context ``chunks`` shows to be names (see the module docstring)."""
+    lower = [chunk for chunk in chunks if _lower_case(chunk.text)]
+    if not lower:
+        return set()
+    names = _handle_names(chunks) | _capitalised_elsewhere(chunks)
+    turns: dict[str, set[int]] = {}
+    for chunk in lower:
+        words = [match.group(0) for match in _WORD.finditer(chunk.text)]
+        for position, written in enumerate(words):
+            word = _bare(written)
+            if not word.islower() or len(word) < MIN_LETTERS or word in names:
+                continue
+            if _DRAWN_OUT.search(word):
+                continue
+            if word in FUNCTION_WORDS or word in _SHORTHAND:
+                continue
+            everyday = is_everyday_word(word)
+            if is_known_place(word) or (is_given_name(word) and not everyday):
+                names.add(word)
+                continue
+            person, place = _shown(words, position)
+            if (person or place) and not is_everyday_word(word, COMMON_RANK):
+                names.add(word)
+            elif not everyday:
+                turns.setdefault(word, set()).add(id(chunk))
+    # A word no dictionary knows that several turns use is someone's or something's name,
+    # unless a determiner ever comes before it ("the homestay", "which homestay?").
+    determined = _determined(lower)
+    names.update(
+        word for word, seen in turns.items() if len(seen) >= MIN_TURNS and word not in determined
+    )
+    return names
+
+
+def _determined(chunks: Sequence[Chunk]) -> set[str]:
+    """Words some turn writes after a determiner."""
+    found: set[str] = set()
+    for chunk in chunks:
+        words = [_bare(match.group(0)) for match in _WORD.finditer(chunk.text)]
+        found.update(w for before, w in itertools.pairwise(words) if before in _DETERMINERS)
+    return found
+
+
+def _shouted(word: str, names: set[str]) -> str:
+    """A word in capitals in a lower-case turn: an everyday word shouted ("PREGNANT", "LMAOOO")
+    in lower case, for it is no acronym; a name shouted ("HANNA") and the rest ("NHS", "H4") as
+    written."""
+    lower = word.casefold()
+    bare = _bare(lower)
+    if bare in names or is_given_name(bare) or is_known_place(bare):
+        return word
+    if len(bare) >= MIN_LETTERS and (is_everyday_word(bare) or _DRAWN_OUT.search(bare)):
+        return lower
+    return word
+
+
+def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """``chunks`` with the names of their lower-case turns capitalised; the others as given."""
+    names = names_in_lower_case(chunks)
+
+    def capital(match: re.Match[str]) -> str:
+        word = match.group(0)
+        bare = _bare(word)
+        if word.isupper() and len(bare) > 1:
+            return _shouted(word, names)
+        if bare in UNIQUE_KIN:
+            before = match.string[: match.start()].split()[-1:]
+            named = not before or before[0].casefold() not in _DETERMINERS
+        else:
+            named = bare in names
+        return word[0].upper() + word[1:] if named else word
+
+    return [
+        replace(chunk, text=_WORD.sub(capital, chunk.text)) if _lower_case(chunk.text) else chunk
+        for chunk in chunks
+    ]
+
+
+def main() -> int:
+    listed = build_list()
+    target = files("explorer.ingest").joinpath(LIST_FILE)
+    with open(str(target), "w", encoding="utf-8") as out:
+        out.write(HEADER + "\n" + "\n".join(listed) + "\n")
+    print(f"wrote {len(listed)} everyday words to {LIST_FILE}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""Chats typed all in lower case: which words are names, and what the extractor makes of them.
+
+Each conversation is written for the test (names and places of its own, none from the gold
+files) and checks the exact names, types or facts it must give.
+"""
+
+from __future__ import annotations
+
+from explorer.ingest.casing import (
+    LIST_FILE,
+    build_list,
+    is_everyday_word,
+    names_in_lower_case,
+    restore_names,
+)
+from explorer.ingest.extractor import extract_offline
+from tests.unit.test_typed_facts import chat, facts
+
+SIBLINGS = chat(
+    ("dev.k", "ugh inès made us redo the whole deck"),
+    ("tamsin_w", "who's inès again"),
+    ("dev.k", "my boss!! she's the worst. also oyelaran's coming sat"),
+    ("tamsin_w", "omg finally. is oyelaran still at the bakery in harrogate"),
+    ("dev.k", "yeah and the bakery is doing well. mum says hi btw"),
+    ("tamsin_w", "tell mum i will call her tmrw, i will"),
+    ("dev.k", "full marks for effort lol. the homestay was rubbish tho"),
+    ("tamsin_w", "which homestay? the one in harrogate?"),
+    ("dev.k", "i'm so PREGNANT with work rn 😭"),
+)
+
+
+def test_a_lower_case_chat_shows_its_names() -> None:
+    names = names_in_lower_case(SIBLINGS)
+    # A handle's stem, a possessive, a kinship word's name, a known town.
+    assert {"dev", "tamsin", "inès", "oyelaran", "harrogate"} <= names
+    # Everyday words, shorthand and a word that follows a determiner are no names.
+    assert not names & {"will", "marks", "homestay", "bakery", "tmrw", "deck", "boss"}
+
+
+def test_restoring_names_changes_only_first_letters_of_lower_case_turns() -> None:
+    restored = restore_names(SIBLINGS)
+    assert [c.id for c in restored] == [c.id for c in SIBLINGS]
+    for before, after in zip(SIBLINGS, restored, strict=True):
+        assert len(after.text) == len(before.text) and after.text.casefold() == (
+            before.text.casefold()
+        )
+    assert restored[0].text == "ugh Inès made us redo the whole deck"
+    assert restored[4].text == "yeah and the bakery is doing well. Mum says hi btw"
+    assert restored[5].text == "tell Mum i will call her tmrw, i will"
+    assert restored[8].text == "i'm so pregnant with work rn 😭"  # shouting, no acronym
+
+
+def test_a_chat_that_capitalises_is_left_as_written() -> None:
+    written = chat(
+        ("Ana", "My boss Inès made us redo the deck"),
+        ("Bo", "Is she still at Harrogate Books?"),
+    )
+    assert restore_names(written) == list(written)
+
+
+def test_the_extractor_reads_a_lower_case_chat_and_points_into_its_verbatim_turns() -> None:
+    extraction = extract_offline(SIBLINGS)
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Inès"] == "person" and kinds["Oyelaran"] == "person"
+    assert kinds["Harrogate"] == "place"
+    assert "PREGNANT" not in kinds and "Will" not in kinds and "Homestay" not in kinds
+    found = facts(extraction)
+    assert ("Mum", "FAMILY_OF", "dev.k") in found or ("dev.k", "FAMILY_OF", "Mum") in found
+    # Each mention of a name points at that name in the turn as it was typed.
+    texts = {c.id: c.text for c in SIBLINGS}
+    named = {e.name: e for e in extraction.entities}
+    quoted = {texts[m.chunk_id][m.start : m.end] for m in named["Oyelaran"].mentions}
+    assert quoted == {"oyelaran"}
+
+
+def test_everyday_words_come_from_the_shipped_frequency_list() -> None:
+    assert is_everyday_word("marks") and is_everyday_word("tmrw")
+    assert not is_everyday_word("oyelaran")
+    assert is_everyday_word("kate") and not is_everyday_word("kate", 1_000)
+
+
+def test_the_shipped_everyday_list_is_what_the_builder_makes() -> None:
+    from explorer.ingest.casing import _ranks  # build_list needs wordfreq
+
+    assert build_list() == list(_ranks()), f"rewrite {LIST_FILE}: python -m explorer.ingest.casing"

@@ -150,12 +150,12 @@ _DROPPED_SUBJECT = frozenset(
 _PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")
 _OBJECT_PREP = re.compile(r"\b(?:at|to|from)\s+(?:the\s+)?$")
 _KIN_BEFORE = re.compile(
-    r"\b(?P<owner>my|our|your|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
+    r"\b(?P<owner>my|our|your|ur|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
     r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?(?:\s+(?:is|was))?\s*,?\s*$",
     re.IGNORECASE,
 )
 _KIN_AFTER = re.compile(
-    r"^\s*(?:,\s*|\s+(?:is|was|'s|’s)\s+)(?P<owner>my|our|your|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?"
+    r"^\s*(?:,\s*|\s+(?:is|was|'s|’s)\s+)(?P<owner>my|our|your|ur|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?"
     r"(?P<kin>[\w-]+)\b",
     re.IGNORECASE,
 )
@@ -363,7 +363,7 @@ def _owner(word: str, turn: Turn, slot_start: int, slots: list[Slot]) -> Named |
     word = word.casefold()
     if word in ("my", "our"):
         return turn.speaker
-    if word == "your":
+    if word in ("your", "ur"):  # "ur" as chats write it
         return turn.addressee
     for slot in reversed(slots):
         if slot.start < slot_start and slot.pronoun and slot.entity.type == "person":

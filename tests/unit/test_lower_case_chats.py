@@ -83,3 +83,10 @@ def test_the_shipped_everyday_list_is_what_the_builder_makes() -> None:
     from explorer.ingest.casing import _ranks  # build_list needs wordfreq
 
     assert build_list() == list(_ranks()), f"rewrite {LIST_FILE}: python -m explorer.ingest.casing"
+
+
+def test_ur_is_your_in_a_kinship_phrase() -> None:
+    found = facts(
+        extract_offline(chat(("pim_d", "hey Lotte"), ("lotte.v", "ur sister Marit is hilarious")))
+    )
+    assert ("pim_d", "FAMILY_OF", "Marit") in found or ("Marit", "FAMILY_OF", "pim_d") in found

@@ -9,22 +9,27 @@ it is
 
 - a speaker's handle stem ("mo" of mo.haddad, "layla" of "Layla 🌙");
 - written capitalised elsewhere in the context, not at a sentence's start;
-- a given name the nickname list knows or a town of the places list, and no everyday word;
+- a known town (the places list, the lexicon's known places), or a given name the nickname
+  list knows that is no everyday word;
 - a kinship word a person has one of, where no "my" or "the" comes before it ("mum says", "at
   teta's"): it names the speaker's own, as a capitalised "Mum" does;
-- no everyday word, and standing at least once where names stand: before "'s", after "with",
-  "and", a kinship or role word ("my sis gabi", "her bf josh"), a verb of meeting or telling,
-  "in", "at" or "from", or before "said", "says", "and i". Once shown, it is a name in every
-  such turn of the context.
+- outside the 5,000 most frequent words, and once where names stand: before "'s", after "with",
+  "w", "me and", a kinship or role word ("my sis gabi", "her bf josh"), a verb of meeting or
+  telling, "in", "at" or "from", or before "said", "says", a verb in -s or -ed, "and i";
+- outside the 30,000 most frequent words and used in two turns or more;
 
-A given name that is also an everyday word ("will", "mark", "josh") needs a person's place
-(possessive, "with", kinship, a verb of telling), so "i will" and "full marks" stay words.
+and never right after a determiner ("the recruiter said", "which homestay?"). Once shown, a
+word is a name in every lower-case turn of the context, and the word a place's, a business's or
+an event's name ends on keeps its capital after it ("pennine motors", "fulton market"). Words in
+capitals that are everyday words ("PREGNANT", "LMAOOO") are shouting and go to lower case, so
+they are read as no acronym.
+
 Everyday words are ``everyday_words.txt`` beside this module: the 30,000 most frequent English
-words of the ``wordfreq`` package (data CC BY-SA 4.0; a test dependency, so the app ships the
-list), written by ``python -m explorer.ingest.casing``; a test checks the shipped file is what
-that makes. Chat shorthand the list misses ("tmrw", "ngl") and drawn-out words ("sooo") are no
-names either. Imports the standard library and ingest helpers (and, to rewrite the list,
-``wordfreq``).
+words of the ``wordfreq`` package, most frequent first (data CC BY-SA 4.0; a test dependency, so
+the app ships the list), written by ``python -m explorer.ingest.casing``; a test checks the
+shipped file is what that makes. Chat shorthand the list misses ("tmrw", "ngl"), plural weekdays
+and drawn-out words ("sooo") are no names either. Imports the standard library and ingest
+helpers (and, to rewrite the list, ``wordfreq``).
 """
 
 from __future__ import annotations
@@ -40,9 +45,16 @@ from importlib.resources import files
 
 from explorer.core.models import Chunk
 from explorer.ingest.given_names import is_given_name
-from explorer.ingest.lexicon import COMMON_VERBS, FUNCTION_WORDS, INTERJECTIONS
+from explorer.ingest.lexicon import (
+    COMMON_VERBS,
+    FUNCTION_WORDS,
+    INTERJECTIONS,
+    KNOWN_PLACES,
+    ORGANISATION_SUFFIXES,
+    PLACE_SUFFIXES,
+)
 from explorer.ingest.linking import speaker_type
-from explorer.ingest.people import fold_letters
+from explorer.ingest.people import EVENT_WORDS, fold_letters
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import UNIQUE_KIN
 
@@ -84,6 +96,10 @@ _PERSON_BEFORE = frozenset(
 )
 #: Words a place's name follows.
 _PLACE_BEFORE = frozenset({"in", "at", "from", "near", "visiting", "visit"})
+#: Words a name of a place, a business or an event ends on ("pennine motors", "the tan crew").
+_NAME_TAILS = (
+    ORGANISATION_SUFFIXES | PLACE_SUFFIXES | EVENT_WORDS | {"motors", "line", "sea", "crew"}
+)
 #: Words a common noun follows, and a name hardly ever.
 _DETERMINERS = frozenset(
     """
@@ -210,7 +226,11 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
             if word in FUNCTION_WORDS or word in _SHORTHAND:
                 continue
             everyday = is_everyday_word(word)
-            if is_known_place(word) or (is_given_name(word) and not everyday):
+            if (
+                is_known_place(word)
+                or word in KNOWN_PLACES
+                or (is_given_name(word) and not everyday)
+            ):
                 names.add(word)
                 continue
             person, place = _shown(words, position)
@@ -258,9 +278,13 @@ def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
         bare = _bare(word)
         if word.isupper() and len(bare) > 1:
             return _shouted(word, names)
+        before = match.string[: match.start()]
+        last = before.split()[-1:]
         if bare in UNIQUE_KIN:
-            before = match.string[: match.start()].split()[-1:]
-            named = not before or before[0].casefold() not in _DETERMINERS
+            named = not last or last[0].casefold() not in _DETERMINERS
+        elif bare in _NAME_TAILS:
+            # "pennine motors", "fulton market": the word a name ends on, right after it.
+            named = bool(last) and before.endswith(" ") and _bare(last[0]) in names
         else:
             named = bare in names
         return word[0].upper() + word[1:] if named else word

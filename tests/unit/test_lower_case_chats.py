@@ -90,3 +90,16 @@ def test_ur_is_your_in_a_kinship_phrase() -> None:
         extract_offline(chat(("pim_d", "hey Lotte"), ("lotte.v", "ur sister Marit is hilarious")))
     )
     assert ("pim_d", "FAMILY_OF", "Marit") in found or ("Marit", "FAMILY_OF", "pim_d") in found
+
+
+def test_a_name_keeps_the_word_it_ends_on_and_known_towns_need_no_cue() -> None:
+    restored = restore_names(
+        chat(
+            ("jo.m", "dinner at mirelva market sat?"),
+            ("kit_b", "can't, flying to austin for work"),
+            ("jo.m", "the market was packed anyway"),
+        )
+    )
+    assert restored[0].text == "dinner at Mirelva Market sat?"
+    assert restored[1].text == "can't, flying to Austin for work"
+    assert restored[2].text == "the market was packed anyway"  # no name before it

@@ -20,7 +20,8 @@ it is
 
 and never right after a determiner ("the recruiter said", "which homestay?"). Once shown, a
 word is a name in every lower-case turn of the context, and the word a place's, a business's or
-an event's name ends on keeps its capital after it ("pennine motors", "fulton market"). Words in
+an event's name ends on keeps its capital after it ("pennine motors", "fulton market"), as
+does a title before a name ("uncle samir"). Words in
 capitals that are everyday words ("PREGNANT", "LMAOOO") are shouting and go to lower case, so
 they are read as no acronym.
 
@@ -99,6 +100,10 @@ _PLACE_BEFORE = frozenset({"in", "at", "from", "near", "visiting", "visit"})
 #: Words a name of a place, a business or an event ends on ("pennine motors", "the tan crew").
 _NAME_TAILS = (
     ORGANISATION_SUFFIXES | PLACE_SUFFIXES | EVENT_WORDS | {"motors", "line", "sea", "crew"}
+)
+#: Words a person's name takes as part of it ("uncle samir" is Uncle Samir).
+_TITLES = frozenset(
+    {"uncle", "aunt", "auntie", "aunty", "cousin", "grandma", "grandpa", "nana", "nonna"}
 )
 #: Words a common noun follows, and a name hardly ever.
 _DETERMINERS = frozenset(
@@ -280,7 +285,10 @@ def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
             return _shouted(word, names)
         before = match.string[: match.start()]
         last = before.split()[-1:]
-        if bare in UNIQUE_KIN:
+        after = match.string[match.end() :].split()[:1]
+        if bare in _TITLES and after and _bare(after[0]) in names:
+            named = match.string[match.end() : match.end() + 1] == " "  # "uncle samir's"
+        elif bare in UNIQUE_KIN:
             named = not last or last[0].casefold() not in _DETERMINERS
         elif bare in _NAME_TAILS:
             # "pennine motors", "fulton market": the word a name ends on, right after it.

@@ -92,14 +92,16 @@ def test_ur_is_your_in_a_kinship_phrase() -> None:
     assert ("pim_d", "FAMILY_OF", "Marit") in found or ("Marit", "FAMILY_OF", "pim_d") in found
 
 
-def test_a_name_keeps_the_word_it_ends_on_and_known_towns_need_no_cue() -> None:
+def test_a_name_keeps_the_words_it_begins_and_ends_on_and_towns_need_no_cue() -> None:
     restored = restore_names(
         chat(
             ("jo.m", "dinner at mirelva market sat?"),
             ("kit_b", "can't, flying to austin for work"),
             ("jo.m", "the market was packed anyway"),
+            ("kit_b", "uncle oyelaran's coming too"),
         )
     )
     assert restored[0].text == "dinner at Mirelva Market sat?"
     assert restored[1].text == "can't, flying to Austin for work"
     assert restored[2].text == "the market was packed anyway"  # no name before it
+    assert restored[3].text == "Uncle Oyelaran's coming too"  # a title is part of the name

@@ -37,12 +37,10 @@ from __future__ import annotations
 
 import itertools
 import re
-import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
-from importlib.resources import files
 
 from explorer.core.models import Chunk
 from explorer.ingest.given_names import is_given_name
@@ -58,6 +56,7 @@ from explorer.ingest.linking import speaker_type
 from explorer.ingest.people import EVENT_WORDS, fold_letters
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import UNIQUE_KIN
+from explorer.ingest.word_lists import read_list, write_list
 
 LIST_FILE = "everyday_words.txt"
 LIST_SIZE = 30_000
@@ -122,9 +121,7 @@ _PERSON_AFTER = frozenset(
 
 @cache
 def _ranks() -> dict[str, int]:
-    text = files("explorer.ingest").joinpath(LIST_FILE).read_text(encoding="utf-8")
-    listed = (line for line in text.splitlines() if line and not line.startswith("#"))
-    return {word: rank for rank, word in enumerate(listed)}
+    return {word: rank for rank, word in enumerate(read_list(LIST_FILE))}
 
 
 def is_everyday_word(word: str, within: int = LIST_SIZE) -> bool:
@@ -304,12 +301,7 @@ def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
 
 
 def main() -> int:
-    listed = build_list()
-    target = files("explorer.ingest").joinpath(LIST_FILE)
-    with open(str(target), "w", encoding="utf-8") as out:
-        out.write(HEADER + "\n" + "\n".join(listed) + "\n")
-    print(f"wrote {len(listed)} everyday words to {LIST_FILE}", file=sys.stderr)
-    return 0
+    return write_list(LIST_FILE, HEADER, build_list(), "everyday words")
 
 
 if __name__ == "__main__":

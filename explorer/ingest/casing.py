@@ -8,7 +8,8 @@ turn (the chunks written to the store keep their own text). In such a turn a wor
 it is
 
 - a speaker's handle stem ("mo" of mo.haddad, "layla" of "Layla 🌙");
-- written capitalised elsewhere in the context, not at a sentence's start;
+- written capitalised elsewhere in the context, not at a sentence's start, and not among the
+  5,000 most frequent words ("Will" there leaves "i will" alone);
 - a known town (the places list, the lexicon's known places), or a given name the nickname
   list knows that is no everyday word;
 - a kinship word a person has one of, where no "my" or "the" comes before it ("mum says", "at
@@ -196,7 +197,8 @@ def _handle_names(chunks: Sequence[Chunk]) -> set[str]:
 
 
 def _capitalised_elsewhere(chunks: Sequence[Chunk]) -> set[str]:
-    """Words some turn writes with a capital not at a sentence's start."""
+    """Words some turn writes with a capital not at a sentence's start, but for the most
+    frequent ("Will", "May": a name or a month there, a word in "i will" or "it may")."""
     found: set[str] = set()
     for chunk in chunks:
         text = chunk.text
@@ -205,8 +207,9 @@ def _capitalised_elsewhere(chunks: Sequence[Chunk]) -> set[str]:
             if not word[0].isupper() or word.isupper():
                 continue
             start = text[: match.start()].rstrip()
-            if start and not _SENTENCE_END.search(start):
-                found.add(_bare(word).casefold())
+            key = _bare(word).casefold()
+            if start and not _SENTENCE_END.search(start) and not is_everyday_word(key, COMMON_RANK):
+                found.add(key)
     return found
 
 

@@ -105,3 +105,13 @@ def test_a_name_keeps_the_words_it_begins_and_ends_on_and_towns_need_no_cue() ->
     assert restored[1].text == "can't, flying to Austin for work"
     assert restored[2].text == "the market was packed anyway"  # no name before it
     assert restored[3].text == "Uncle Oyelaran's coming too"  # a title is part of the name
+
+
+def test_a_frequent_word_capitalised_elsewhere_stays_a_word_in_lower_case() -> None:
+    restored = restore_names(
+        chat(
+            ("Ana", "Will and Sunniva are coming in May"),
+            ("bo_k", "i will ask sunniva if it may rain"),
+        )
+    )
+    assert restored[1].text == "i will ask Sunniva if it may rain"

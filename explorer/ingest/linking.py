@@ -32,6 +32,19 @@ from explorer.ingest.relation_rules import UNIQUE_KIN
 
 # Endings of inflected or derived English words, never taken for a full given name.
 _WORD_ENDINGS = ("s", "ed", "ing", "ly", "ment", "ness", "tion", "able", "ful")
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def _plain_name(written: str) -> str | None:
+    """The name a display name spells without its emoji or symbols ("Layla" of "Layla 🌙"),
+    when some of its words are no words and the others are plain names; else ``None``."""
+    words = written.split()
+    named = [word for word in words if any(char.isalpha() for char in word)]
+    if not named or len(named) == len(words) or not all(_NAME_WORD.fullmatch(w) for w in named):
+        return None
+    return " ".join(named)
+
+
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 
@@ -160,6 +173,7 @@ class PeopleLinks:
                     key, handle, occurrence.chunk, surface, f"handle {handle} spells {surface}"
                 )
         self._handle_stems()
+        self._display_names(speakers_of)
         self._kin_names(speakers_of)
         self._nicknames()
 
@@ -178,6 +192,24 @@ class PeopleLinks:
             surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
             self._fold_into(
                 key, owner, occurrence.chunk, surface, f"handle {self.speakers[owner]} is {surface}"
+            )
+
+    def _display_names(self, speakers_of: list[str]) -> None:
+        """A display name decorated with emoji or symbols ("Layla 🌙", "Folake 🌸") holds the
+        plain name too, as the other speaker would write it."""
+        for key, written in self.speakers.items():
+            plain = _plain_name(written)
+            if plain is None or speaker_type(written) != "person":
+                continue
+            if plain.casefold() in {
+                s.casefold() for s in self.names.get(key, Candidate()).surfaces
+            }:
+                continue
+            first = speakers_of.index(key)
+            into = self.names.setdefault(key, Candidate())
+            into.surfaces[plain] += 0
+            self.alias_evidence[key].append(
+                AliasEvidence(plain, self.chunks[first].id, f"display name {written}")
             )
 
     def _stem_owner(self, key: str) -> str | None:

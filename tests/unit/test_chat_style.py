@@ -245,3 +245,14 @@ def test_the_word_that_makes_an_event_one_is_its_short_name() -> None:
     )
     fringe = entity(extraction, "Glenmore Fringe")
     assert fringe.type == "event" and "Fringe" in fringe.aliases
+
+
+def test_a_display_name_with_emoji_holds_the_plain_name() -> None:
+    extraction = extract_offline(chat(("Wren 🌿", "home at last"), ("odile.b", "finally!! x")))
+    speaker = entity(extraction, "Wren 🌿")
+    assert "Wren" in speaker.aliases
+    assert [e.reason for e in speaker.alias_evidence if e.alias == "Wren"] == [
+        "display name Wren 🌿"
+    ]
+    # A handle that is one word is no display name to strip: its stem links it instead.
+    assert entity(extraction, "odile.b").aliases == ()

@@ -34,7 +34,7 @@ from typing import Protocol
 
 from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Mention, Relation
 from explorer.core.text import singular
-from explorer.ingest.casing import restore_names
+from explorer.ingest.casing import COMMON_RANK, is_everyday_word, restore_names
 from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.given_names import is_given_name
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
@@ -293,13 +293,18 @@ class _Context(PeopleLinks):
 
     def _called_in_lower_case(self, index: int, text: str, token: Token) -> bool:
         """A chat's "night emi x", "congrats kate!!": a lower-case word in a vocative's place
-        that is a given name or a speaker's handle ("emi" of emi_k) is a name."""
+        that is a given name, a speaker's handle ("emi" of emi_k) or no common word ("night
+        lulu x") is a name."""
         word = token.folded
         if token.in_time or not word.isalpha() or len(word) < 3 or not token.word.islower():
             return False
         if word in FUNCTION_WORDS or word in COMMON_VERBS or word in INTERJECTIONS:
             return False
-        if not (is_given_name(word) or word in self.handle_stems):
+        if not (
+            is_given_name(word)
+            or word in self.handle_stems
+            or not (is_everyday_word(word, COMMON_RANK) or word.endswith(("ly", "ing", "ed")))
+        ):
             return False
         sentence = self.sentences[index][token.sentence]
         return is_vocative(text, token.start, token.end, sentence)

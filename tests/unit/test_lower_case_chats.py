@@ -115,3 +115,14 @@ def test_a_frequent_word_capitalised_elsewhere_stays_a_word_in_lower_case() -> N
         )
     )
     assert restored[1].text == "i will ask Sunniva if it may rain"
+
+
+def test_a_rare_word_called_like_a_name_is_the_other_speakers_nickname() -> None:
+    extraction = extract_offline(
+        chat(("wren.o", "made it home"), ("odile.b", "night pipsy x"), ("wren.o", "night!!"))
+    )
+    (wren,) = [e for e in extraction.entities if e.name == "wren.o"]
+    assert "pipsy" in {alias.casefold() for alias in wren.aliases}
+    # A word in -ly in the same place is no name: "night oddly x" calls nobody "Oddly".
+    other = extract_offline(chat(("wren.o", "made it"), ("odile.b", "night oddly x")))
+    assert not [e for e in other.entities if e.name.casefold() == "oddly"]

@@ -145,7 +145,7 @@ def build_list() -> list[str]:
     return [word for word in top_n_list("en", LIST_SIZE) if re.fullmatch(r"[a-z]+", word)]
 
 
-def _lower_case(text: str) -> bool:
+def in_lower_case(text: str) -> bool:
     """Whether ``text`` spells no name with a capital: words in capitals ("EVERYONE", "OMG")
     and a capital "I" shout or follow a keyboard's habit, not a name's."""
     found = False
@@ -215,7 +215,7 @@ def _capitalised_elsewhere(chunks: Sequence[Chunk]) -> set[str]:
 
 def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
     """The lower-case words the context ``chunks`` shows to be names (see the module docstring)."""
-    lower = [chunk for chunk in chunks if _lower_case(chunk.text)]
+    lower = [chunk for chunk in chunks if in_lower_case(chunk.text)]
     if not lower:
         return set()
     names = _handle_names(chunks) | _capitalised_elsewhere(chunks)
@@ -298,7 +298,7 @@ def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
         return word[0].upper() + word[1:] if named else word
 
     return [
-        replace(chunk, text=_WORD.sub(capital, chunk.text)) if _lower_case(chunk.text) else chunk
+        replace(chunk, text=_WORD.sub(capital, chunk.text)) if in_lower_case(chunk.text) else chunk
         for chunk in chunks
     ]
 

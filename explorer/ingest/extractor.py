@@ -34,7 +34,7 @@ from typing import Protocol
 
 from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Mention, Relation
 from explorer.core.text import singular
-from explorer.ingest.casing import COMMON_RANK, is_everyday_word, restore_names
+from explorer.ingest.casing import COMMON_RANK, in_lower_case, is_everyday_word, restore_names
 from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.given_names import is_given_name
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
@@ -205,7 +205,8 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
     relations: list[Relation] = []
     guessed: set[str] = set()
     for scope in sorted(by_scope):
-        extraction = _Context(scope, restore_names(by_scope[scope])).run()
+        typed_lower = frozenset(c.id for c in by_scope[scope] if in_lower_case(c.text))
+        extraction = _Context(scope, restore_names(by_scope[scope]), typed_lower).run()
         entities.extend(extraction.entities)
         relations.extend(extraction.relations)
         guessed |= extraction.guessed
@@ -215,9 +216,13 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
 class _Context(PeopleLinks):
     """One scope's chunks of one conversation, read together so recurrence can be counted."""
 
-    def __init__(self, scope: str, chunks: Sequence[Chunk]) -> None:
+    def __init__(
+        self, scope: str, chunks: Sequence[Chunk], typed_lower: frozenset[str] = frozenset()
+    ) -> None:
         self.scope = scope
         self.chunks = list(chunks)
+        # The chunks typed all in lower case (before ``casing`` gave their names capitals).
+        self.typed_lower = typed_lower
         self.sentences: list[list[tuple[int, int]]] = []
         self.tokens: list[list[Token]] = []
         self.names: dict[str, Candidate] = {}
@@ -293,8 +298,9 @@ class _Context(PeopleLinks):
 
     def _called_in_lower_case(self, index: int, text: str, token: Token) -> bool:
         """A chat's "night emi x", "congrats kate!!": a lower-case word in a vocative's place
-        that is a given name, a speaker's handle ("emi" of emi_k) or no common word ("night
-        lulu x") is a name."""
+        that is a given name or a speaker's handle ("emi" of emi_k) is a name, and so is one
+        that is no common word in a turn typed all in lower case ("night lulu x"; "what keeps
+        you sane" from someone who capitalises calls nobody Sane)."""
         word = token.folded
         if token.in_time or not word.isalpha() or len(word) < 3 or not token.word.islower():
             return False
@@ -303,7 +309,10 @@ class _Context(PeopleLinks):
         if not (
             is_given_name(word)
             or word in self.handle_stems
-            or not (is_everyday_word(word, COMMON_RANK) or word.endswith(("ly", "ing", "ed")))
+            or (
+                self.chunks[index].id in self.typed_lower
+                and not (is_everyday_word(word, COMMON_RANK) or word.endswith(("ly", "ing", "ed")))
+            )
         ):
             return False
         sentence = self.sentences[index][token.sentence]

@@ -126,3 +126,10 @@ def test_a_rare_word_called_like_a_name_is_the_other_speakers_nickname() -> None
     # A word in -ly in the same place is no name: "night oddly x" calls nobody "Oddly".
     other = extract_offline(chat(("wren.o", "made it"), ("odile.b", "night oddly x")))
     assert not [e for e in other.entities if e.name.casefold() == "oddly"]
+    # Nor is a rare word from someone who capitalises: "keeps you sane" calls nobody "Sane".
+    written = extract_offline(
+        chat(("Wren", "Big week."), ("Odile", "Good luck. The garden is what keeps you sane."))
+    )
+    assert not [
+        e for e in written.entities if "sane" in {n.casefold() for n in (e.name, *e.aliases)}
+    ]

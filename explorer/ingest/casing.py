@@ -38,13 +38,13 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
 from explorer.core.models import Chunk
 from explorer.ingest.given_names import is_given_name
+from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import (
     COMMON_VERBS,
     FUNCTION_WORDS,
@@ -54,7 +54,7 @@ from explorer.ingest.lexicon import (
     PLACE_SUFFIXES,
 )
 from explorer.ingest.linking import speaker_type
-from explorer.ingest.people import EVENT_WORDS, fold_letters
+from explorer.ingest.people import EVENT_WORDS, handle_stems
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import UNIQUE_KIN
 from explorer.ingest.word_lists import read_list, write_list
@@ -183,17 +183,9 @@ def _shown(words: list[str], position: int) -> tuple[bool, bool]:
 
 
 def _handle_names(chunks: Sequence[Chunk]) -> set[str]:
-    """The first letters of each one-word speaker handle, two or more ("mo" of mo.haddad)."""
-    found: set[str] = set()
-    for speaker in {chunk.speaker for chunk in chunks if chunk.speaker}:
-        words = [word for word in speaker.split() if any(char.isalpha() for char in word)]
-        if len(words) != 1 or speaker_type(speaker) != "person":
-            continue
-        stem = re.match(r"[^\W\d_]+", unicodedata.normalize("NFKC", words[0]))
-        letters = fold_letters(stem.group(0)) if stem else ""
-        if len(letters) >= 2:
-            found.add(letters)
-    return found
+    """The names the speakers' one-word handles begin with ("mo" of mo.haddad)."""
+    speakers = {normalise_name(c.speaker): c.speaker for c in chunks if c.speaker}
+    return set(handle_stems({k: v for k, v in speakers.items() if speaker_type(v) == "person"}))
 
 
 def _capitalised_elsewhere(chunks: Sequence[Chunk]) -> set[str]:

@@ -224,7 +224,7 @@ class _Vocabulary:
 class _FieldIndex:
     """Which records each word of the shared vocabulary occurs in, for one field."""
 
-    __slots__ = ("_ends", "_found", "_held", "_records", "_size", "vocabulary")
+    __slots__ = ("_ends", "_found", "_held", "_records", "_size", "_vocabulary")
 
     #: Record positions remembered per field, at most (4 bytes each): queries share their words.
     FOUND_CACHE = 1 << 18
@@ -240,7 +240,7 @@ class _FieldIndex:
         words in ``order``)."""
         empty: list[int] = []
         counts = [len(listed.get(word, empty)) for word in order]
-        self.vocabulary = vocabulary
+        self._vocabulary = vocabulary
         self._size = size
         self._ends = list(itertools.accumulate(counts, initial=0))
         self._records = np.fromiter(
@@ -269,7 +269,7 @@ class _FieldIndex:
         cls, arrays: Mapping[str, npt.NDArray[Any]], prefix: str, vocabulary: _Vocabulary, size: int
     ) -> _FieldIndex:
         index = cls.__new__(cls)
-        index.vocabulary = vocabulary
+        index._vocabulary = vocabulary
         index._size = size
         index._ends = arrays[f"{prefix}_ends"].tolist()
         index._records = np.asarray(arrays[f"{prefix}_records"], dtype=np.int32)
@@ -296,7 +296,7 @@ class _FieldIndex:
         ends, records = self._ends, self._records
         parts = [
             records[ends[word] : ends[word + 1]]
-            for word in self.vocabulary.containing(term)
+            for word in self._vocabulary.containing(term)
             if ends[word + 1] > ends[word]
         ]
         if not parts:
@@ -318,7 +318,7 @@ class _Haystack:
     recency is measured from are kept as arrays, so scoring the matches is a few array steps.
     """
 
-    __slots__ = ("_fields", "confidence", "seen", "size")
+    __slots__ = ("_fields", "_vocabulary", "confidence", "seen", "size")
 
     def __init__(self, records: Sequence[ConceptRecord]) -> None:
         self.size = len(records)
@@ -328,9 +328,9 @@ class _Haystack:
             _listed([record.body_lower for record in records]),
         ]
         order = list(dict.fromkeys(itertools.chain.from_iterable(listed)))
-        vocabulary = _Vocabulary(order)
+        self._vocabulary = _Vocabulary(order)
         self._fields = [
-            (weight, _FieldIndex(vocabulary, order, field, self.size))
+            (weight, _FieldIndex(self._vocabulary, order, field, self.size))
             for weight, field in zip(_FIELD_WEIGHTS, listed, strict=True)
         ]
         self.confidence = np.fromiter((r.confidence for r in records), float, self.size)
@@ -340,7 +340,7 @@ class _Haystack:
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         found = {"confidence": self.confidence, "seen": self.seen}
-        found.update(self._fields[0][1].vocabulary.arrays())
+        found.update(self._vocabulary.arrays())
         for (_, field), prefix in zip(self._fields, _FIELD_NAMES, strict=True):
             found.update(field.arrays(prefix))
         return found
@@ -351,9 +351,9 @@ class _Haystack:
         haystack.confidence = np.asarray(arrays["confidence"], dtype=np.float64)
         haystack.seen = np.asarray(arrays["seen"], dtype=np.float64)
         haystack.size = len(haystack.confidence)
-        vocabulary = _Vocabulary.from_arrays(arrays)
+        haystack._vocabulary = _Vocabulary.from_arrays(arrays)
         haystack._fields = [
-            (weight, _FieldIndex.from_arrays(arrays, prefix, vocabulary, haystack.size))
+            (weight, _FieldIndex.from_arrays(arrays, prefix, haystack._vocabulary, haystack.size))
             for weight, prefix in zip(_FIELD_WEIGHTS, _FIELD_NAMES, strict=True)
         ]
         return haystack

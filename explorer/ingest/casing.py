@@ -43,6 +43,7 @@ from dataclasses import replace
 from functools import cache
 
 from explorer.core.models import Chunk
+from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.given_names import is_given_name
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import (
@@ -73,16 +74,15 @@ MIN_TURNS = 2
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’]s\b)?")
 _DRAWN_OUT = re.compile(r"(.)\1\1")
-_SENTENCE_END = re.compile(r"[.!?…]\s*$")
 
-#: Chat shorthand the frequency list misses or counts as words of their own.
+#: Chat shorthand the frequency list misses or counts as words of their own (the lexicon's
+#: interjections, "lol" or "tbh", are counted as everyday words beside it).
 _SHORTHAND = frozenset(
     """
-    tmrw tmr tmw tomoz ngl rn bc cuz coz cos tho thru tbh idk idc imo imho smh fr af asap irl
-    jk nvm ofc omw wtf lmk gonna wanna gotta kinda sorta dunno srsly bday hbd ily ilysm bff gn
-    wyd hbu wbu fyi aka ikr np rly sry soz okk kk yh ye hun hunny babe bby luv lil thx ty tysm
-    pls plz lmao lmfao omfg lol haha hehe ugh aww ew xx xoxo wks hrs mins pic pics uni
-    mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends
+    tmrw tmr tmw tomoz rn bc cuz coz cos tho thru idc imho fr af jk nvm wtf gonna wanna gotta
+    kinda sorta dunno srsly bday hbd ily ilysm bff gn wbu aka rly sry soz okk kk yh ye hun hunny
+    babe bby luv lil tysm lmfao omfg hehe ew xx wks hrs mins pic pics uni mondays tuesdays
+    wednesdays thursdays fridays saturdays sundays weekends
     """.split()  # noqa: SIM905 (a word list reads best as words)
 )
 #: Words a person's name follows: a person's place only.
@@ -194,13 +194,13 @@ def _capitalised_elsewhere(chunks: Sequence[Chunk]) -> set[str]:
     found: set[str] = set()
     for chunk in chunks:
         text = chunk.text
+        openings = {start for start, _ in sentence_spans(text)}
         for match in _WORD.finditer(text):
             word = match.group(0)
-            if not word[0].isupper() or word.isupper():
+            if not word[0].isupper() or word.isupper() or match.start() in openings:
                 continue
-            start = text[: match.start()].rstrip()
             key = _bare(word).casefold()
-            if start and not _SENTENCE_END.search(start) and not is_everyday_word(key, COMMON_RANK):
+            if not is_everyday_word(key, COMMON_RANK):
                 found.add(key)
     return found
 
@@ -269,30 +269,45 @@ def _shouted(word: str, names: set[str]) -> str:
 def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
     """``chunks`` with the names of their lower-case turns capitalised; the others as given."""
     names = names_in_lower_case(chunks)
-
-    def capital(match: re.Match[str]) -> str:
-        word = match.group(0)
-        bare = _bare(word)
-        if word.isupper() and len(bare) > 1:
-            return _shouted(word, names)
-        before = match.string[: match.start()]
-        last = before.split()[-1:]
-        after = match.string[match.end() :].split()[:1]
-        if bare in _TITLES and after and _bare(after[0]) in names:
-            named = match.string[match.end() : match.end() + 1] == " "  # "uncle samir's"
-        elif bare in UNIQUE_KIN:
-            named = not last or last[0].casefold() not in _DETERMINERS
-        elif bare in _NAME_TAILS:
-            # "pennine motors", "fulton market": the word a name ends on, right after it.
-            named = bool(last) and before.endswith(" ") and _bare(last[0]) in names
-        else:
-            named = bare in names
-        return word[0].upper() + word[1:] if named else word
-
     return [
-        replace(chunk, text=_WORD.sub(capital, chunk.text)) if in_lower_case(chunk.text) else chunk
+        replace(chunk, text=_restored(chunk.text, names)) if in_lower_case(chunk.text) else chunk
         for chunk in chunks
     ]
+
+
+def _restored(text: str, names: set[str]) -> str:
+    """One lower-case turn with its names capitalised (see the module docstring)."""
+    matches = list(_WORD.finditer(text))
+    pieces: list[str] = []
+    end = 0
+    for position, match in enumerate(matches):
+        pieces.append(text[end : match.start()])
+        pieces.append(_cased(text, matches, position, names))
+        end = match.end()
+    pieces.append(text[end:])
+    return "".join(pieces)
+
+
+def _cased(text: str, matches: Sequence[re.Match[str]], position: int, names: set[str]) -> str:
+    word = matches[position].group(0)
+    bare = _bare(word)
+    if word.isupper() and len(bare) > 1:
+        return _shouted(word, names)
+    # The words either side, and whether a single space joins them to this one.
+    before = matches[position - 1] if position > 0 else None
+    after = matches[position + 1] if position + 1 < len(matches) else None
+    joined_before = before is not None and text[before.end() : matches[position].start()] == " "
+    joined_after = after is not None and text[matches[position].end() : after.start()] == " "
+    if bare in _TITLES and after is not None and _bare(after.group(0)) in names:
+        named = joined_after  # "uncle samir's"
+    elif bare in UNIQUE_KIN:
+        named = before is None or before.group(0).casefold() not in _DETERMINERS
+    elif bare in _NAME_TAILS:
+        # "pennine motors", "fulton market": the word a name ends on, right after it.
+        named = before is not None and joined_before and _bare(before.group(0)) in names
+    else:
+        named = bare in names
+    return word[0].upper() + word[1:] if named else word
 
 
 def main() -> int:

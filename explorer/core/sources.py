@@ -12,7 +12,8 @@ not asked at all (``similarity`` 0: no embedding; ``lexical`` 0: no full-text se
 
 Signal conventions: similarity is the store's cosine clamped to ``[0, 1]``; the lexical scores of
 the chunk and entity full-text routes are divided by the best score of that route for this query
-(relative score fusion: the best lexical hit is 1); the term scan's lexical signal is its overlap
+among the memories within reach (relative score fusion: the best lexical hit is 1; a hit on
+another branch, which the scope gate drops, moves no other score); the term scan's lexical signal is its overlap
 as a share of the most the query's terms could score. A chunk found by both chunk routes becomes
 one candidate with both signals (source ``vector``, both routes listed). Each route searches the
 query's scope and, when scope blending may climb, the highest ancestor within reach. A chunk
@@ -32,7 +33,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from explorer.core.blend import reach_scopes
+from explorer.core.blend import reach_scopes, within_reach
 from explorer.core.candidates import (
     ROUTE_CONCEPTS,
     ROUTE_EMBEDDER,
@@ -58,6 +59,7 @@ from explorer.core.models import (
     EntityHit,
     MemoryLayer,
     Subgraph,
+    scope_distance,
     scope_parts,
 )
 from explorer.core.policy import RetrievalPolicy
@@ -72,7 +74,7 @@ MAX_SCANNED_AGENTS = 32
 CHUNK_ROUTES = (ROUTE_VECTOR, ROUTE_LEXICAL)
 GRAPH_ROUTES = (ROUTE_GRAPH, ROUTE_CONCEPTS)
 
-_T = TypeVar("_T")
+_H = TypeVar("_H", ChunkHit, EntityHit)
 
 
 def describe_error(error: BaseException) -> str:
@@ -83,6 +85,18 @@ def describe_error(error: BaseException) -> str:
 
 def _store_scope(scope: str) -> str | None:
     return scope or None
+
+
+def _chunk_scope(hit: ChunkHit) -> str:
+    return hit.chunk.scope
+
+
+def _entity_scope(hit: EntityHit) -> str:
+    return hit.entity.scope
+
+
+def _lexical_of(hit: ChunkHit | EntityHit) -> float:
+    return hit.lexical
 
 
 def _normalised(values: Sequence[float]) -> float:
@@ -381,9 +395,37 @@ class StoreCandidateSource:
 
     @staticmethod
     async def _per_scope(
-        scopes: Sequence[str], search: Callable[[str | None], Awaitable[_T]]
-    ) -> list[_T]:
-        return list(await asyncio.gather(*(search(_store_scope(scope)) for scope in scopes)))
+        query: MemoryQuery,
+        scopes: Sequence[str],
+        search: Callable[[str | None], Awaitable[Sequence[_H]]],
+        scope_of: Callable[[_H], str],
+    ) -> list[_H]:
+        """The hits of every scope searched, each memory from the search that owns it.
+
+        The first scope is the query's own; an ancestor's subtree holds it again, but the
+        query's own memories are taken from their own search only, so that their scores are
+        measured against their own scope and not against what sibling branches hold.
+        """
+        groups = await asyncio.gather(*(search(_store_scope(scope)) for scope in scopes))
+        found = list(groups[0]) if groups else []
+        for group in groups[1:]:
+            found.extend(hit for hit in group if scope_distance(scope_of(hit), query.scope) != 0)
+        return found
+
+    def _scale(
+        self, query: MemoryQuery, hits: Sequence[_H], scope_of: Callable[[_H], str]
+    ) -> float:
+        """The best lexical score among the hits within reach: a memory the scope gate will
+        drop (another branch) must not lower the others' relative scores."""
+        blend = self._policy.blend
+        return _normalised(
+            [
+                lexical
+                for hit in hits
+                if (lexical := _lexical_of(hit)) > 0.0
+                and within_reach(scope_of(hit), query.scope, blend) is not None
+            ]
+        )
 
     async def _vector(
         self,
@@ -400,11 +442,13 @@ class StoreCandidateSource:
             raise ExplorerError(
                 f"the query could not be embedded: {describe_error(error)}"
             ) from error
-        results = await self._per_scope(
+        hits = await self._per_scope(
+            query,
             scopes,
             lambda scope: chunks.search(vector, k, spec=spec, domain=query.domain, scope=scope),
+            _chunk_scope,
         )
-        return [_chunk_candidate(hit, Source.VECTOR, 1.0) for hits in results for hit in hits]
+        return [_chunk_candidate(hit, Source.VECTOR, 1.0) for hit in hits]
 
     async def _lexical(self, query: MemoryQuery, scopes: Sequence[str], k: int) -> list[Candidate]:
         assert self._chunks is not None
@@ -421,9 +465,8 @@ class StoreCandidateSource:
             async def search(scope: str | None) -> list[ChunkHit]:
                 return await chunks.lexical_search(query.text, k, domain=query.domain, scope=scope)
 
-        results = await self._per_scope(scopes, search)
-        hits = [hit for group in results for hit in group]
-        scale = _normalised([hit.lexical for hit in hits])
+        hits = await self._per_scope(query, scopes, search, _chunk_scope)
+        scale = self._scale(query, hits, _chunk_scope)
         found = [_chunk_candidate(hit, Source.LEXICAL, scale) for hit in hits]
         # The lexical route measures no similarity; its chunks carry the lexical signal only.
         return [replace(candidate, similarity=0.0) for candidate in found]
@@ -475,9 +518,8 @@ class StoreCandidateSource:
                     neighbour_limit=self._neighbour_limit,
                 )
 
-        results = await self._per_scope(scopes, search)
-        hits = [hit for group in results for hit in group]
-        scale = _normalised([hit.lexical for hit in hits])
+        hits = await self._per_scope(query, scopes, search, _entity_scope)
+        scale = self._scale(query, hits, _entity_scope)
         return [_entity_candidate(hit, scale) for hit in hits]
 
     async def _concept_scan(self, query: MemoryQuery, k: int) -> list[Candidate]:

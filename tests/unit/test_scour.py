@@ -289,6 +289,23 @@ async def test_an_entity_on_another_branch_is_ledgered_not_recalled(memory: Memo
     assert entry["gate"] == "scope" and "another branch" in entry["reason"]
 
 
+async def test_a_sibling_branch_changes_no_score_in_the_query_scope(memory: Memory) -> None:
+    # The ancestor's subtree is searched too (scope blending may climb); what it holds on
+    # another branch is ledgered, and must not move the relative scores of the query's own.
+    def scores(result: ScourResult) -> list[tuple[str, float]]:
+        return [(m.candidate.id, m.score) for m in (*result.chunks, *result.entities)]
+
+    before = await run(memory, query="Lisbon trip", n_chunks=3, kg_top_k=3)
+    embedder, chunks, graph, _ = memory
+    sibling = replace(chunks.chunks["c1"], id="bob-1", text="Lisbon trip", scope="acme/bob")
+    await chunks.upsert([sibling], await embedder.embed([sibling.text]), embedder.spec)
+    graph.entities["bob-trip"] = Entity("bob-trip", "Lisbon trip", "event", scope="acme/bob")
+    after = await run(memory, query="Lisbon trip", n_chunks=3, kg_top_k=3)
+    assert scores(after) == scores(before)
+    ledgered = {entry.id: entry.reason for entry in after.retrieval.result.dropped}
+    assert "another branch" in ledgered["bob-1"] and "another branch" in ledgered["bob-trip"]
+
+
 async def test_the_store_source_raises_memory_unavailable_only_when_every_route_failed(
     memory: Memory,
 ) -> None:

@@ -13,13 +13,13 @@ not asked at all (``similarity`` 0: no embedding; ``lexical`` 0: no full-text se
 Signal conventions: similarity is the store's cosine clamped to ``[0, 1]``; the lexical scores of
 the chunk and entity full-text routes are divided by the best score of that route for this query
 among the memories within reach (relative score fusion: the best lexical hit is 1; a hit on
-another branch, which the scope gate drops, moves no other score); the term scan's lexical signal is its overlap
-as a share of the most the query's terms could score. A chunk found by both chunk routes becomes
-one candidate with both signals (source ``vector``, both routes listed). Each route searches the
-query's scope and, when scope blending may climb, the highest ancestor within reach. A chunk
-store with a ``vector_refusal(spec)`` method (a graphiti graph) can decline the vector route up
-front: the reason goes to the ledger and the route is listed in ``unavailable``, without a
-failure.
+another branch, which the scope gate drops, moves no other score); the term scan's lexical
+signal is its overlap as a share of the most the query's terms could score. A chunk found by both
+chunk routes becomes one candidate with both signals (source ``vector``, both routes listed).
+Each route searches the query's scope and, when scope blending may climb, the highest ancestor
+within reach. A chunk store with a ``vector_refusal(spec)`` method (a graphiti graph) can decline
+the vector route up front: the reason goes to the ledger and the route is listed in
+``unavailable``, without a failure.
 
 ``GraphAssociations`` is the association source over ``GraphStore``. Imports only the standard
 library and core.

@@ -11,13 +11,16 @@ mean (``ActivationParams``):
 - **what it is about** (``topic_weight``): the energy of the strongest entity the chunk mentions
   that is no person. Every turn of a person the query names takes that person's full energy,
   so without this the graph could not tell their turns apart;
-- **what came just before or after it** (``contiguity``): the recall strength of the chunk's
-  neighbour in the same conversation (position one before or after, within one session, as the
-  lexical route draws sessions), relative to the strongest chunk. Episodic recall is
-  contiguous: recalling one turn brings back the turns around it, where an answer often sits.
+- **what came just before or after it** (``contiguity``): how well the chunk's neighbour in the
+  same conversation (position one before or after, within one session, as the lexical route
+  draws sessions) matched the query, relative to the best-matching chunk. Episodic recall is
+  contiguous: recalling one turn brings back the turns around it, where an answer often sits
+  ("which ward did they put you on?" / "cardiology, H4").
 
-Recall strength is a chunk's score after the first two ties, so contiguity passes on how well
-a neighbour matched the query as well as how strongly it was associated. Activation only ever
+A neighbour's match is its own score, credited with the entities it names and is about but not
+with its speaker's energy: in a chat between two people every other turn is the named person's,
+so passing that on lifted the turns next to any of theirs, nearly every turn, and drowned out
+the one next to the turn that matched (the README gives the measurements). Activation only ever
 lifts a chunk: counting the signal adds its weight to the chunk's weighted mean, so a chunk
 whose credit is below its own score keeps the score it passed the gates with. Deterministic and
 independent of input order. Imports only the standard library and core.
@@ -53,7 +56,7 @@ class ChunkCredit(NamedTuple):
     ``said_by`` is the entity behind the first tie: the speaker, or the mentioned entity when
     ``mention_weight`` of its energy was more (``by_speaker`` tells which); ``topic_of`` the
     non-person entity of the second; ``next_to`` the neighbouring chunk of the third, with its
-    recall strength relative to the strongest chunk. ``credit`` is the weighted mean, the
+    match relative to the best-matching chunk. ``credit`` is the weighted mean, the
     activation signal the chunk was scored with when it lifted the chunk.
     """
 
@@ -144,7 +147,7 @@ def credit_chunks(
         params.mention_weight,
     )
     said_weight = 1.0 - topic_weight - contiguity
-    # The first pass ranks chunks by the same proportions the final credit uses, without
+    # A neighbour's strength is scored in the proportions the final credit uses, without
     # contiguity: its share is spread over the other two.
     first_scale = 1.0 / (1.0 - contiguity) if contiguity < 1.0 else 0.0
     owns: dict[int, ChunkCredit] = {}
@@ -171,9 +174,11 @@ def credit_chunks(
         own = said_weight * said + topic_weight * topic
         owns[index] = ChunkCredit(said, said_by, by_speaker, topic, topic_node, 0.0, None, own)
         if contiguity > 0.0 and isinstance(record, Chunk):
+            # What the turn matched and what it is about, not who said it (module docstring).
+            about = (said_weight * mention_weight * mentioned + topic_weight * topic) * first_scale
             first = item.score
-            if _lifts(item, own * first_scale):
-                signals = item.signals._replace(activation=own * first_scale)
+            if _lifts(item, about):
+                signals = item.signals._replace(activation=about)
                 first = max(first, scorer.relevance(signals, item.factor))
             place = places[index] = _place(record)
             strength[place] = max(strength.get(place, 0.0), first)

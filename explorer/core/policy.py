@@ -133,8 +133,8 @@ class ActivationParams:
     mean of three ties (see ``credit``): the person who said it (in full, or ``mention_weight``
     of the strongest entity it mentions if that is more: saying something ties a turn to its
     speaker more closely than naming someone in it does), the strongest entity it mentions that
-    is no person (``topic_weight``), and the recall strength of its neighbouring turns in the
-    same session (``contiguity``); the speaker's share is what those two leave.
+    is no person (``topic_weight``), and how well its neighbouring turns in the same session
+    matched the query (``contiguity``); the speaker's share is what those two leave.
     ``weak_weight`` scales the energy passed over a weak signal (``MENTIONS``, ``CO_OCCURS``)
     against a typed fact's: below 1 the spread follows what the memory states more than what
     merely came up together.

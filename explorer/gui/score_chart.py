@@ -48,7 +48,7 @@ def credit_notes(credit: ChunkCredit | None, names: Mapping[str, str]) -> list[s
         name = names.get(credit.topic_of, credit.topic_of)
         lines.append(f"  what it is about: {name} ({credit.topic:.2f})")
     if credit.next_to is not None:
-        lines.append(f"  the turn beside it, recalled at {credit.contiguity:.2f}")
+        lines.append(f"  the turn beside it, which matched at {credit.contiguity:.2f}")
     return lines
 
 

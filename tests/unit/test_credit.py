@@ -143,6 +143,25 @@ def test_the_turn_next_to_a_strongly_recalled_turn_takes_contiguity() -> None:
     assert scores["other-talk"] == pytest.approx(scores["far"])
 
 
+def test_contiguity_passes_on_a_neighbours_match_not_its_speakers_energy() -> None:
+    # A chat between Ana (named by the query, energy 1) and Bo: Bo's question matched the query,
+    # Ana answered it without its words. Ana's other turns sit beside Bo's unmatched turns; the
+    # answer sits beside the match, so it is the turn of Ana's that contiguity lifts.
+    turns = [
+        chunk("bo-asks", "Bo", 1, similarity=0.9, lexical=0.9),
+        chunk("ana-answers", "Ana", 2, similarity=0.0, lexical=0.0),
+        chunk("bo-chats", "Bo", 3, similarity=0.0, lexical=0.0),
+        chunk("ana-chats", "Ana", 4, similarity=0.0, lexical=0.0),
+        chunk("bo-again", "Bo", 5, similarity=0.0, lexical=0.0),
+    ]
+    credits = credits_of(turns, {}, ActivationParams(contiguity=0.2))
+    answer, aside = credits["ana-answers"], credits["ana-chats"]
+    assert (answer.next_to, answer.contiguity) == ("bo-asks", 1.0)
+    assert aside.contiguity == 0.0  # its neighbours matched nothing, whoever said them
+    scores = credit(turns, {}, ENERGY, contiguity=0.2)
+    assert scores["ana-answers"] > scores["ana-chats"]
+
+
 def test_shares_are_validated_when_the_policy_is_built() -> None:
     from explorer.core.errors import InvalidArgument
 

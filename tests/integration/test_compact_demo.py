@@ -40,6 +40,11 @@ def test_readme_examples_are_compact_by_default_and_full_with_explain(
     assert not TRACE_KEYS & set(compact)
     assert set(full) >= TRACE_KEYS
     assert compact["kg_count"] > 0 and compact["chunk_count"] > 0
+    # A route that failed in one of the two runs would explain their answers differing: say so.
+    assert not compact.get("unavailable") and not full.get("unavailable"), (
+        compact.get("unavailable"),
+        [d["reason"] for d in full["dropped"] if d["kind"] == "none"],
+    )
     names = [e["name"] for e in compact["kg_entities"]], [e["name"] for e in full["kg_entities"]]
     assert names[0] == names[1]
     assert [e["id"] for e in compact["kg_entities"]] == [e["id"] for e in full["kg_entities"]]

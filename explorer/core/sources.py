@@ -95,10 +95,6 @@ def _entity_scope(hit: EntityHit) -> str:
     return hit.entity.scope
 
 
-def _lexical_of(hit: ChunkHit | EntityHit) -> float:
-    return hit.lexical
-
-
 def _normalised(values: Sequence[float]) -> float:
     best = max(values, default=0.0)
     return best if best > 0.0 else 1.0
@@ -420,10 +416,9 @@ class StoreCandidateSource:
         blend = self._policy.blend
         return _normalised(
             [
-                lexical
+                hit.lexical
                 for hit in hits
-                if (lexical := _lexical_of(hit)) > 0.0
-                and within_reach(scope_of(hit), query.scope, blend) is not None
+                if within_reach(scope_of(hit), query.scope, blend) is not None
             ]
         )
 

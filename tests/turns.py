@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from explorer.ingest.importers.base import Turn
@@ -20,4 +21,21 @@ def daily_turns(scope: str, speaker: str, text: str, days: int, start: datetime)
             timestamp=start + timedelta(days=day),
         )
         for day in range(days)
+    ]
+
+
+def chat_turns(
+    scope: str, conversation_id: str, lines: Sequence[tuple[str, str]], start: datetime
+) -> list[Turn]:
+    """One conversation of ``(speaker, text)`` lines, a minute apart from ``start``."""
+    return [
+        Turn(
+            scope=scope,
+            conversation_id=conversation_id,
+            turn_id=str(index),
+            speaker=speaker,
+            text=text,
+            timestamp=start + timedelta(minutes=index),
+        )
+        for index, (speaker, text) in enumerate(lines)
     ]

@@ -7,14 +7,14 @@ seeds spreading activation from the speaker, as a question naming a speaker outr
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from explorer.compose import open_memory
 from explorer.core.scour import ScourRequest
-from explorer.ingest.importers import Turn
 from explorer.ingest.pipeline import ingest_turns
 from explorer.settings import Settings
+from tests.turns import chat_turns
 
 SCOPE = "chats"
 LINES = [
@@ -27,28 +27,17 @@ LINES = [
 ]
 
 
-def _turns() -> list[Turn]:
-    start = datetime(2026, 3, 1, 10, tzinfo=UTC)
-    return [
-        Turn(
-            scope=SCOPE,
-            conversation_id="flat",
-            turn_id=str(index),
-            speaker=speaker,
-            text=text,
-            timestamp=start + timedelta(minutes=index),
-        )
-        for index, (speaker, text) in enumerate(LINES)
-    ]
-
-
 async def test_a_question_by_the_name_a_speaker_is_called_seeds_from_that_speaker(
     tmp_path: Path,
 ) -> None:
     settings = Settings(data_dir=tmp_path / "data", load_demo=False)
     request = ScourRequest(query="Where does Kate live now?", scope=SCOPE)
     async with open_memory(settings) as memory:
-        assert (await ingest_turns(memory, _turns())).ok
+        assert (
+            await ingest_turns(
+                memory, chat_turns(SCOPE, "flat", LINES, datetime(2026, 3, 1, 10, tzinfo=UTC))
+            )
+        ).ok
         first = await memory.scour(request)  # read through the store: full records
         await memory.settle()
         result = await memory.scour(request)  # the graph's shape in hand: lean records

@@ -8,18 +8,19 @@ memory of the query's own scope is scored against its own scope's index.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from explorer.compose import open_memory
 from explorer.core.policy import preset
 from explorer.core.scour import ScourRequest, ScourResult
-from explorer.ingest.importers import Turn
 from explorer.ingest.pipeline import ingest_turns
 from explorer.settings import Settings
+from tests.turns import chat_turns
 
 OURS = "friends/ana"
 SIBLING = "friends/bob"
+START = datetime(2026, 5, 1, 9, tzinfo=UTC)
 OUR_LINES = [
     ("Ana", "We booked the Lisbon trip for May, flights are sorted."),
     ("Marta", "Lovely! Lisbon in May is perfect, say hi to the river for me."),
@@ -32,21 +33,6 @@ SIBLING_LINES = [
 ]
 
 
-def _turns(scope: str, lines: list[tuple[str, str]]) -> list[Turn]:
-    start = datetime(2026, 5, 1, 9, tzinfo=UTC)
-    return [
-        Turn(
-            scope=scope,
-            conversation_id=f"{scope}-chat",
-            turn_id=str(index),
-            speaker=speaker,
-            text=text,
-            timestamp=start + timedelta(minutes=index),
-        )
-        for index, (speaker, text) in enumerate(lines)
-    ]
-
-
 def _scores(result: ScourResult) -> list[tuple[str, float]]:
     return [(m.candidate.id, round(m.score, 12)) for m in (*result.chunks, *result.entities)]
 
@@ -56,10 +42,12 @@ async def test_importing_a_sibling_scope_leaves_our_answer_as_it_was(tmp_path: P
     request = ScourRequest(query="Lisbon trip hotel", scope=OURS, n_chunks=4, kg_top_k=5)
     policy = preset("full")
     async with open_memory(settings) as memory:
-        assert (await ingest_turns(memory, _turns(OURS, OUR_LINES))).ok
+        assert (await ingest_turns(memory, chat_turns(OURS, "ana-chat", OUR_LINES, START))).ok
         await memory.settle()
         before = await memory.scour(request, policy)
-        assert (await ingest_turns(memory, _turns(SIBLING, SIBLING_LINES))).ok
+        assert (
+            await ingest_turns(memory, chat_turns(SIBLING, "bob-chat", SIBLING_LINES, START))
+        ).ok
         await memory.settle()
         after = await memory.scour(request, policy)
     assert before.chunks and _scores(after) == _scores(before)

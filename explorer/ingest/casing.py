@@ -2,27 +2,33 @@
 
 The extractor finds names by their capitals, so a chat typed in lower case ("gaz made us stay
 late", "soph's mum") gave it almost nothing. ``restore_names`` writes a capital on the words a
-context shows to be names, in the turns that hold no capital letter at all, before the
-extractor reads them. Only first letters change, so every span still points into the verbatim
-turn (the chunks written to the store keep their own text). In such a turn a word is a name when
-it is
+context shows to be names, in the turns that hold no capital letter at all (and in every turn of
+a conversation with a quarter of its turns so typed: "Kasia!! how's edinburgh" is casual too),
+before the extractor reads them. Only first letters change, so every span still points into the
+verbatim turn (the chunks written to the store keep their own text). In such a turn a word is a
+name when it is
 
 - a speaker's handle stem ("mo" of mo.haddad, "layla" of "Layla 🌙");
 - written capitalised elsewhere in the context, not at a sentence's start, and not among the
   5,000 most frequent words ("Will" there leaves "i will" alone);
-- a known town (the places list, the lexicon's known places), or a given name the nickname
-  list knows that is no everyday word;
+- a known town (the places list, the lexicon's known places), a known app or company outside
+  the 5,000 ("kmart", "lululemon"), a given name the nickname list knows that is no everyday
+  word, or a census given name outside the 5,000 that no determiner comes before and that is
+  no everyday noun ("craig"; not "olive" or "ginger");
+- a census given name outside the 2,000 most frequent words, or a word outside the 30,000, where
+  a subject stands: before "is", "got", "made", "did", "can't" or after "did", "about",
+  "how's" ("josh got us tickets", "what did craig say", "how's tommo");
 - a kinship word a person has one of, where no "my" or "the" comes before it ("mum says", "at
   teta's"): it names the speaker's own, as a capitalised "Mum" does;
 - outside the 5,000 most frequent words, and once where names stand: before "'s", after "with",
   "w", "me and", a kinship or role word ("my sis gabi", "her bf josh"), a verb of meeting or
-  telling, "in", "at" or "from", or before "said", "says", a verb in -s or -ed, "and i";
+  telling, "in", "at", "from" or "moved to", or before "said", "says", a verb in -s or -ed, "and i";
 - outside the 30,000 most frequent words and used in two turns or more;
 
 and never right after a determiner ("the recruiter said", "which homestay?"). Once shown, a
 word is a name in every lower-case turn of the context, and the word a place's, a business's or
 an event's name ends on keeps its capital after it ("pennine motors", "fulton market"), as
-does a title before a name ("uncle samir"). Words in
+does a title before a name ("uncle samir"). In a turn typed all in lower case, words in
 capitals that are everyday words ("PREGNANT", "LMAOOO") are shouting and go to lower case, so
 they are read as no acronym.
 
@@ -44,13 +50,15 @@ from functools import cache
 
 from explorer.core.models import Chunk
 from explorer.ingest.chunking import sentence_spans
-from explorer.ingest.given_names import is_given_name
+from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import (
     COMMON_VERBS,
     FUNCTION_WORDS,
     INTERJECTIONS,
+    KNOWN_ORGANISATIONS,
     KNOWN_PLACES,
+    KNOWN_PRODUCTS,
     ORGANISATION_SUFFIXES,
     PLACE_SUFFIXES,
 )
@@ -97,6 +105,10 @@ _PERSON_BEFORE = frozenset(
 )
 #: Words a place's name follows.
 _PLACE_BEFORE = frozenset({"in", "at", "from", "near", "visiting", "visit"})
+#: Words a place's name follows after "to" ("moved to leith", "flying to gokarna").
+_MOTION_BEFORE_TO = frozenset(
+    "move moved moving fly flying flew drive drove driving trip headed heading".split()  # noqa: SIM905
+)
 #: Words a name of a place, a business or an event ends on ("pennine motors", "the tan crew").
 _NAME_TAILS = (
     ORGANISATION_SUFFIXES | PLACE_SUFFIXES | EVENT_WORDS | {"motors", "line", "sea", "crew"}
@@ -118,6 +130,42 @@ _PERSON_AFTER = frozenset(
     said says thinks reckons texted asked told wants loves hates replied messaged called
     """.split()  # noqa: SIM905
 )
+
+
+#: Words a subject comes before, or a word about someone after: a name stands there only
+#: sometimes ("rent is going up"), so only a given name or a word no list knows counts.
+_SUBJECT_AFTER = frozenset(
+    """
+    is was got gets made did does didn't doesn't can't cant won't wont just never finally
+    still has had
+    """.split()  # noqa: SIM905
+)
+_SUBJECT_BEFORE = frozenset(
+    """
+    about did does how's hows who's whos hate hates
+    """.split()  # noqa: SIM905
+)
+#: Census given names that are everyday words too ("olive oil", "ginger tea"): a name only
+#: where a name's place shows it.
+_WORD_NAMES = frozenset(
+    """
+    aide alba alta aura berry blossom bong brandy brook buck buffy bunny burma carmel chastity
+    cherish cherry conception coral delta dusty easter ebony echo emerald fairy fanny fawn fern
+    garland garnet genesis genie ginger goldie hazel heath herb holly ivory jade jasmine jewel
+    karma lacy lala latina laurel lean lore magnolia mana maple marvel meta mica misty nada
+    nana olive opal pandora patience pearl penny porsche prudence raven rosy rusty sage
+    scarlet sparkle starr stormy sunny sunshine tequila terra tiara velvet viva willow windy
+    destiny harmony cliff rocky sandy ruby daisy iris violet lily rosemary mercedes eden
+    chance faith hope joy grace indie
+    """.split()  # noqa: SIM905
+)
+#: A given name in a name's place is a name unless among this many of the most frequent
+#: words ("with josh", "craig made me"; "with grace" and "will said" stay words).
+GIVEN_RANK = 2_000
+KNOWN_BRANDS = KNOWN_PRODUCTS | KNOWN_ORGANISATIONS
+#: A conversation with at least this share of its turns typed all in lower case is typed
+#: casually: its mixed turns ("Kasia!! how's edinburgh") have lower-case names too.
+CASUAL_SHARE = 0.25
 
 
 @cache
@@ -161,15 +209,15 @@ def _bare(word: str) -> str:
     return word[:-2] if word.endswith(("'s", "’s")) else word
 
 
-def _shown(words: list[str], position: int) -> tuple[bool, bool]:
-    """Whether the word at ``position`` stands where a person's name stands, and where a
-    place's name does."""
+def _shown(words: list[str], position: int) -> tuple[bool, bool, bool]:
+    """Whether the word at ``position`` stands where a person's name stands, where a place's
+    name does, and where a subject does (weaker: "tess is moving out", "did craig say")."""
     word = words[position]
     before = words[position - 1] if position > 0 else ""
     after = words[position + 1] if position + 1 < len(words) else ""
     after_two = " ".join(words[position + 1 : position + 3])
     if before in _DETERMINERS:
-        return False, False  # "the recruiter said", "on the tram": a common noun
+        return False, False, False  # "the recruiter said", "on the tram": a common noun
     person = (
         word.endswith(("'s", "’s"))
         or before in _PERSON_BEFORE
@@ -179,7 +227,11 @@ def _shown(words: list[str], position: int) -> tuple[bool, bool]:
         or after_two in ("and i", "and me")
         or " ".join(words[max(0, position - 2) : position]) == "me and"
     )
-    return person, before in _PLACE_BEFORE
+    subject = after in _SUBJECT_AFTER or before in _SUBJECT_BEFORE
+    place = before in _PLACE_BEFORE or (
+        before == "to" and position > 1 and words[position - 2] in _MOTION_BEFORE_TO
+    )
+    return person, place, subject
 
 
 def _handle_names(chunks: Sequence[Chunk]) -> set[str]:
@@ -205,12 +257,22 @@ def _capitalised_elsewhere(chunks: Sequence[Chunk]) -> set[str]:
     return found
 
 
+def casual_chunks(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """The turns whose lower-case words may be names: the ones typed all in lower case, and
+    every turn of a conversation typed casually (see ``CASUAL_SHARE``)."""
+    lower = [chunk for chunk in chunks if in_lower_case(chunk.text)]
+    if lower and len(lower) >= CASUAL_SHARE * len(chunks):
+        return list(chunks)
+    return lower
+
+
 def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
     """The lower-case words the context ``chunks`` shows to be names (see the module docstring)."""
-    lower = [chunk for chunk in chunks if in_lower_case(chunk.text)]
+    lower = casual_chunks(chunks)
     if not lower:
         return set()
     names = _handle_names(chunks) | _capitalised_elsewhere(chunks)
+    determined = _determined(lower)
     turns: dict[str, set[int]] = {}
     for chunk in lower:
         words = [match.group(0) for match in _WORD.finditer(chunk.text)]
@@ -223,21 +285,24 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
             if word in FUNCTION_WORDS or word in _SHORTHAND:
                 continue
             everyday = is_everyday_word(word)
+            given = is_census_name(word) and word not in _WORD_NAMES
             if (
                 is_known_place(word)
                 or word in KNOWN_PLACES
+                or (word in KNOWN_BRANDS and not is_everyday_word(word, COMMON_RANK))
                 or (is_given_name(word) and not everyday)
+                or (given and word not in determined and not is_everyday_word(word, COMMON_RANK))
             ):
                 names.add(word)
                 continue
-            person, place = _shown(words, position)
-            if (person or place) and not is_everyday_word(word, COMMON_RANK):
+            person, place, subject = _shown(words, position)
+            rare = not is_everyday_word(word, GIVEN_RANK if given else COMMON_RANK)
+            if ((person or place) and rare) or (subject and (rare if given else not everyday)):
                 names.add(word)
             elif not everyday:
                 turns.setdefault(word, set()).add(id(chunk))
     # A word no dictionary knows that several turns use is someone's or something's name,
     # unless a determiner ever comes before it ("the homestay", "which homestay?").
-    determined = _determined(lower)
     names.update(
         word for word, seen in turns.items() if len(seen) >= MIN_TURNS and word not in determined
     )
@@ -269,20 +334,27 @@ def _shouted(word: str, names: set[str]) -> str:
 def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
     """``chunks`` with the names of their lower-case turns capitalised; the others as given."""
     names = names_in_lower_case(chunks)
+    casual = {id(chunk) for chunk in casual_chunks(chunks)}
     return [
-        replace(chunk, text=_restored(chunk.text, names)) if in_lower_case(chunk.text) else chunk
+        replace(chunk, text=_restored(chunk.text, names, in_lower_case(chunk.text)))
+        if id(chunk) in casual
+        else chunk
         for chunk in chunks
     ]
 
 
-def _restored(text: str, names: set[str]) -> str:
-    """One lower-case turn with its names capitalised (see the module docstring)."""
+def _restored(text: str, names: set[str], all_lower: bool = True) -> str:
+    """One casual turn with its names capitalised (see the module docstring); words in
+    capitals are read as shouting only in a turn typed all in lower case."""
     matches = list(_WORD.finditer(text))
     pieces: list[str] = []
     end = 0
     for position, match in enumerate(matches):
         pieces.append(text[end : match.start()])
-        pieces.append(_cased(text, matches, position, names))
+        if all_lower or matches[position].group(0).islower():
+            pieces.append(_cased(text, matches, position, names))
+        else:
+            pieces.append(matches[position].group(0))
         end = match.end()
     pieces.append(text[end:])
     return "".join(pieces)

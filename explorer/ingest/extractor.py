@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter, defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -206,23 +206,43 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
     guessed: set[str] = set()
     for scope in sorted(by_scope):
         typed_lower = frozenset(c.id for c in by_scope[scope] if in_lower_case(c.text))
-        extraction = _Context(scope, restore_names(by_scope[scope]), typed_lower).run()
+        restored = restore_names(by_scope[scope])
+        capitals = {
+            new.id: _restored_capitals(old.text, new.text)
+            for old, new in zip(by_scope[scope], restored, strict=True)
+            if old.text != new.text
+        }
+        extraction = _Context(scope, restored, typed_lower, capitals).run()
         entities.extend(extraction.entities)
         relations.extend(extraction.relations)
         guessed |= extraction.guessed
     return Extraction(tuple(entities), tuple(relations), frozenset(guessed))
 
 
+def _restored_capitals(typed: str, restored: str) -> frozenset[int]:
+    """Where ``casing`` gave a lower-case name its capital (the texts differ only there)."""
+    return frozenset(
+        at for at, (a, b) in enumerate(zip(typed, restored, strict=True)) if a != b and b.isupper()
+    )
+
+
 class _Context(PeopleLinks):
     """One scope's chunks of one conversation, read together so recurrence can be counted."""
 
     def __init__(
-        self, scope: str, chunks: Sequence[Chunk], typed_lower: frozenset[str] = frozenset()
+        self,
+        scope: str,
+        chunks: Sequence[Chunk],
+        typed_lower: frozenset[str] = frozenset(),
+        restored: Mapping[str, frozenset[int]] | None = None,
     ) -> None:
         self.scope = scope
         self.chunks = list(chunks)
         # The chunks typed all in lower case (before ``casing`` gave their names capitals).
         self.typed_lower = typed_lower
+        # Per chunk, where ``casing`` capitalised a name: a capital a context gave, not a
+        # sentence's habit, so it counts as written mid-sentence ("austin is too hot").
+        self.restored = restored or {}
         self.sentences: list[list[tuple[int, int]]] = []
         self.tokens: list[list[Token]] = []
         self.names: dict[str, Candidate] = {}
@@ -276,6 +296,11 @@ class _Context(PeopleLinks):
                 Occurrence(index, time.start, time.end, sentence_of(sentences, time.start))
             )
         tokens = tokenise(text, sentences, [(time.start, time.end) for time in times])
+        capitals = self.restored.get(chunk.id, frozenset())
+        tokens = [
+            replace(token, clause_start=False) if token.start in capitals else token
+            for token in tokens
+        ]
         self.tokens.append(tokens)
         for token in tokens:
             if not token.clause_start:

@@ -10,7 +10,13 @@ counts only when the nickname's letters appear in order in the full name ("Kate"
 Helen), and in a conversation those are two people far more often than one; rhyming nicknames
 ("Bob" for Robert) are lost with them. A beginning needs three letters and a full name at least
 two letters longer, so "Ada" and "Adam" stay apart unless the list pairs them. Names are compared
-accent-folded (Tomás → tomas). Imports the standard library, ``nicknames`` and ingest helpers.
+accent-folded (Tomás → tomas).
+
+``is_census_name`` knows the wider list a lower-case chat needs ("craig", "tess", "nadia" have no
+nicknames in the first list): the given names of the 1990 US census (5,163, male and female),
+shipped as ``census_given_names.txt`` and rewritten from the ``names`` package (MIT; a test
+dependency) by ``python -m explorer.ingest.given_names``. Imports the standard library,
+``nicknames`` and ingest helpers (and, to rewrite the list, ``names``).
 """
 
 from __future__ import annotations
@@ -20,9 +26,16 @@ from functools import cache
 from nicknames import NickNamer
 
 from explorer.ingest.people import fold_letters
+from explorer.ingest.word_lists import read_list, write_list
 
 MIN_BEGINNING = 3
 MIN_EXTRA_LETTERS = 2
+CENSUS_FILE = "census_given_names.txt"
+CENSUS_HEADER = (
+    "# Given names of the 1990 US census, lower case, one a line: the names package"
+    " (https://github.com/treyhunner/names, MIT);"
+    " rewrite with python -m explorer.ingest.given_names"
+)
 
 
 @cache
@@ -41,6 +54,28 @@ def _listed() -> dict[str, frozenset[str]]:
 def is_given_name(name: str) -> bool:
     """Whether the nickname list knows ``name`` (accent-folded) as a given name or nickname."""
     return fold_letters(name) in _listed()
+
+
+@cache
+def _census() -> frozenset[str]:
+    return frozenset(read_list(CENSUS_FILE))
+
+
+def is_census_name(name: str) -> bool:
+    """Whether ``name`` (accent-folded) is a given name of the census list or the nickname list."""
+    letters = fold_letters(name)
+    return letters in _census() or letters in _listed()
+
+
+def build_census_list() -> list[str]:
+    """The list ``census_given_names.txt`` holds, made from the ``names`` package."""
+    from names import FILES  # a test dependency: only rewriting the list needs it
+
+    found: set[str] = set()
+    for kind in ("first:male", "first:female"):
+        with open(FILES[kind], encoding="ascii") as table:
+            found.update(line.split()[0].lower() for line in table if line.strip())
+    return sorted(found)
 
 
 def _in_order(short: str, full: str) -> bool:
@@ -63,3 +98,11 @@ def nickname_reason(short: str, full: str) -> str | None:
     if name in _listed().get(nick, frozenset()) and _in_order(nick, name):
         return "listed"
     return None
+
+
+def main() -> int:
+    return write_list(CENSUS_FILE, CENSUS_HEADER, build_census_list(), "given names")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -213,6 +213,29 @@ KNOWN_PLACES = _words(
     california texas florida hawaii alaska york brooklyn manhattan
     """
 )
+#: Widely known apps, platforms, devices and software: what one uses is a product, whatever a
+#: bare capitalised name would default to ("the architect from Hinge", "a Switch game").
+KNOWN_PRODUCTS = _words(
+    """
+    facebook instagram whatsapp messenger tiktok snapchat twitter youtube reddit linkedin
+    pinterest tumblr discord telegram wechat netflix spotify hulu twitch soundcloud zoom skype
+    slack facetime imessage gmail hinge tinder bumble grindr uber lyft deliveroo doordash
+    grubhub airbnb venmo paypal duolingo strava peloton fitbit kindle iphone ipad macbook
+    airpods playstation ps5 xbox switch chatgpt excel powerpoint figma canva photoshop
+    wordpress shopify github jira trello asana
+    """
+) | frozenset(
+    {"google maps", "google docs", "apple music", "prime video", "uber eats", "nintendo switch"}
+)
+#: Widely known companies: shops, airlines, chains and the large technology firms.
+KNOWN_ORGANISATIONS = _words(
+    """
+    google apple microsoft amazon samsung sony nintendo tesla kmart walmart costco ikea
+    tesco sainsbury's asda aldi lidl waitrose morrisons primark zara uniqlo lululemon nike
+    adidas sephora starbucks mcdonald's nando's greggs ryanair easyjet lufthansa emirates qantas
+    klm
+    """
+) | frozenset({"british airways", "air france", "virgin atlantic", "whole foods", "trader joe's"})
 
 # The relation vocabulary and its patterns are ``relation_rules``.
 

@@ -17,7 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from explorer.ingest.lexicon import (
+    KNOWN_ORGANISATIONS,
     KNOWN_PLACES,
+    KNOWN_PRODUCTS,
     LANGUAGES,
     MOTION_WORDS,
     ORGANISATION_SUFFIXES,
@@ -166,6 +168,10 @@ def vote(
         candidate.votes["place"] += 2
     if key in KNOWN_PLACES:
         candidate.votes["place"] += 2
+    elif key in KNOWN_PRODUCTS:
+        candidate.votes["product"] += 2
+    elif key in KNOWN_ORGANISATIONS:
+        candidate.votes["organization"] += 2
     if previous is not None:
         cue = strip_possessive(previous.folded)
         if cue in PERSON_CUES or cue in TITLES:

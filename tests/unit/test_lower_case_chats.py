@@ -133,3 +133,71 @@ def test_a_rare_word_called_like_a_name_is_the_other_speakers_nickname() -> None
     assert not [
         e for e in written.entities if "sane" in {n.casefold() for n in (e.name, *e.aliases)}
     ]
+
+
+def test_a_given_name_that_is_a_frequent_word_is_a_name_where_a_subject_stands() -> None:
+    names = names_in_lower_case(
+        chat(
+            ("sol.r", "ugh wendell made me stay till 9"),
+            ("pia_m", "what did wendell say about it"),
+            ("sol.r", "nothing. and jonas is moving out in may"),
+            ("pia_m", "olive oil and ginger tea fixes everything"),
+            ("sol.r", "i'm gonna be a tía lol"),
+            ("pia_m", "how's ezra? hear about ezra and blythe"),
+        )
+    )
+    # Census given names: "wendell" before "made", "jonas" before "is", "ezra" after "how's".
+    assert {"wendell", "jonas", "ezra"} <= names
+    # Given names that are everyday words, and one after a determiner, stay words.
+    assert not names & {"olive", "ginger", "tía", "oil", "tea"}
+
+
+def test_a_casually_typed_conversation_has_lower_case_names_in_its_mixed_turns() -> None:
+    turns = chat(
+        ("Noor", "Ilse!! how's rotterdam treating u"),
+        ("ilse.v", "love it. moved to delfshaven in march"),
+        ("Noor", "omg and the job"),
+        ("ilse.v", "started at the bakery, the owner is lovely"),
+    )
+    restored = restore_names(turns)
+    assert restored[0].text == "Ilse!! how's Rotterdam treating u"  # a mixed turn, a known town
+    assert restored[1].text == "love it. moved to Delfshaven in march"
+    # A capitalised chat keeps its lower-case words: the share of casual turns decides.
+    formal = chat(
+        ("Noor", "Ilse! How is rotterdam treating you?"),
+        ("Ilse", "I love it. I moved in March."),
+        ("Noor", "And the job?"),
+        ("Ilse", "I started at the bakery."),
+        ("Noor", "Lovely."),
+    )
+    assert restore_names(formal) == list(formal)
+
+
+def kinds_of(*turns: tuple[str, str]) -> dict[str, str]:
+    """Each entity the offline extractor finds in a chat of ``turns``, by name: its type."""
+    return {e.name: e.type for e in extract_offline(chat(*turns)).entities}
+
+
+def test_a_restored_name_opening_a_sentence_is_still_a_name() -> None:
+    kinds = kinds_of(
+        ("kit_b", "i miss u already. rotterdam is too hot"),
+        ("jo.m", "lol. wendell is moving there too"),
+    )
+    assert kinds.get("Rotterdam") == "place" and kinds.get("Wendell") == "person"
+
+
+def test_known_apps_and_companies_are_typed_by_what_they_are() -> None:
+    kinds = kinds_of(
+        ("kit_b", "met someone on hinge!! and i got the job at lidl"),
+        ("jo.m", "We should talk on Zoom tonight. I booked Ryanair for June too."),
+    )
+    assert kinds.get("Hinge") == "product" and kinds.get("Zoom") == "product"
+    assert kinds.get("Lidl") == "organization" and kinds.get("Ryanair") == "organization"
+
+
+def test_the_shipped_given_name_list_is_what_the_builder_makes() -> None:
+    from explorer.ingest.given_names import CENSUS_FILE, _census, build_census_list
+
+    assert frozenset(build_census_list()) == _census(), (
+        f"rewrite {CENSUS_FILE}: python -m explorer.ingest.given_names"
+    )

@@ -110,9 +110,7 @@ _MOTION_BEFORE_TO = frozenset(
     "move moved moving fly flying flew drive drove driving trip headed heading".split()  # noqa: SIM905
 )
 #: Words a name of a place, a business or an event ends on ("pennine motors", "the tan crew").
-_NAME_TAILS = (
-    ORGANISATION_SUFFIXES | PLACE_SUFFIXES | EVENT_WORDS | {"motors", "line", "sea", "crew"}
-)
+_NAME_TAILS = ORGANISATION_SUFFIXES | PLACE_SUFFIXES | EVENT_WORDS | {"line", "sea", "crew"}
 #: Words a person's name takes as part of it ("uncle samir" is Uncle Samir).
 _TITLES = frozenset(
     {"uncle", "aunt", "auntie", "aunty", "cousin", "grandma", "grandpa", "nana", "nonna"}
@@ -294,6 +292,10 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
                 or (given and word not in determined and not is_everyday_word(word, COMMON_RANK))
             ):
                 names.add(word)
+                continue
+            tail = position + 1 < len(words) and words[position + 1] in _NAME_TAILS
+            if tail and not everyday:
+                names.add(word)  # "pennine motors": a word no list knows, named by its tail
                 continue
             person, place, subject = _shown(words, position)
             rare = not is_everyday_word(word, GIVEN_RANK if given else COMMON_RANK)

@@ -190,6 +190,7 @@ ORGANISATION_SUFFIXES = _words(
     department ministry labs lab press records store shop market charity trust network
     ventures capital partners logistics freight solutions systems technologies media consulting
     holdings studios agency building vets vet pharmacy salon bakery brewery dental practice
+    motors garage garages
     """
 )
 PLACE_SUFFIXES = _words(

@@ -71,6 +71,18 @@ _OPENING_VOCATIVE = re.compile(r"^\s*,(?!\s*(?:and|or|but|the|my|a)\b)")
 _CLOSING_VOCATIVE = re.compile(r"^(?:[\s!.?…)]|x+\b|[^\w\s'’\-&])*$", re.IGNORECASE)
 _SPOKEN_TO = re.compile(r"\b(?:you|u|your|ur|ya)\b|[?!]", re.IGNORECASE)
 _YOU_BEFORE = re.compile(r"\b(?:you|u|ya)\s*$", re.IGNORECASE)
+# "hamoudi are u alive", "josh did you eat": a name opening a turn, then a question to "you".
+_ASKED_AFTER = re.compile(
+    r"^\s+(?:are|r|did|do|have|can|could|will|would|were)\s+(?:you|u|ya)\b", re.IGNORECASE
+)
+# "u say this every month rizz", "i hate it here Lu": a name closing a chat turn after a word
+# that takes no object (no preposition, verb or determiner before it).
+_ASIDE_BEFORE = re.compile(
+    r"\b(?:here|there|tho|though|lol|too|btw|again|now|honestly|anyway|tbh|ngl|today|tonight|"
+    r"week|month|year|time|day|morning|night)\s*$",
+    re.IGNORECASE,
+)
+_YOU_SAID = re.compile(r"\b(?:you|u|your|ur|ya)\b", re.IGNORECASE)
 _HANDLE_STEM = re.compile(r"[^\W\d_]+")
 _EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
 
@@ -294,6 +306,14 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
         return bool(_SPOKEN_TO.search(after))
     if _YOU_BEFORE.search(before) and _CLOSING_VOCATIVE.match(after):
         return True  # "love that for u Mel 💕", "proud of you Kate!"
+    if not before.strip() and _ASKED_AFTER.match(after):
+        return True
+    if _ASIDE_BEFORE.search(before) and _CLOSING_VOCATIVE.match(after) and not after.strip(" !"):
+        # Closing the turn itself, after an aside: "i hate it here Lu"; after a time word
+        # only when the turn speaks to "you" ("every month rizz", not "see you next Tuesday").
+        return not re.search(r"(?:week|month|year|time|day|morning|night)\s*$", before) or bool(
+            _YOU_SAID.search(before)
+        )
     return before.rstrip().endswith(",") and bool(_CLOSING_VOCATIVE.match(after))
 
 
@@ -475,7 +495,8 @@ _TRIP_AFTER = re.compile(
     r"(?:trip|trips|holiday|holidays|weekend|getaway|vacation)\b"
 )
 # "someone called Rosa", "a whippet named Biscuit", "a café called Kettle": the noun says.
-_CALLED = re.compile(r"\b([\w-]+)\s+(?:called|named)\s*$")
+# "a firm in leeds called Brightspark": a place between the noun and "called" is passed over.
+_CALLED = re.compile(r"\b([\w-]+)(?:\s+(?:in|from|near|on|at)\s+[\w'’-]+)?\s+(?:called|named)\s*$")
 _CALLED_PERSON = re.compile(
     r"(?:someone|somebody|guy|girl|boy|man|woman|lady|bloke|chap|kid|friend|person|doctor|"
     + ROLE_WORDS

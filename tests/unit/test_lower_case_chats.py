@@ -201,3 +201,13 @@ def test_the_shipped_given_name_list_is_what_the_builder_makes() -> None:
     assert frozenset(build_census_list()) == _census(), (
         f"rewrite {CENSUS_FILE}: python -m explorer.ingest.given_names"
     )
+
+
+def test_a_rare_word_before_a_name_tail_and_a_place_before_called_name_a_business() -> None:
+    kinds = kinds_of(
+        ("ren_t", "got an apprenticeship!! a firm in hull called voltwise"),
+        ("sol.r", "omg congrats. better than glenvarrow motors"),
+        ("ren_t", "voltwise emailed again today, start monday"),
+    )
+    assert kinds.get("Voltwise") == "organization"
+    assert kinds.get("Glenvarrow Motors") == "organization"

@@ -133,3 +133,26 @@ def test_a_handle_addressed_by_a_first_name_takes_it_and_the_full_name() -> None
     reasons = {item.alias: item.reason for item in handle.alias_evidence}
     assert reasons["Kate"] == "addressed as Kate by tobes"
     assert reasons["Kate Williams"] == "handle kate_w spells Kate Williams"
+
+
+def test_a_chat_calls_the_other_speaker_without_a_comma() -> None:
+    turns = chat(
+        ("Priti 🌻", "habibti are u alive"),
+        ("sami.k", "barely. gaffer kept us late again. i hate it here Pip"),
+        ("Priti 🌻", "u say this every month sams"),
+    )
+    extraction = extract_offline(turns)
+    # A name opening a question to "u", and names closing a turn after an aside or a time word.
+    assert "Habibti" in entity(extraction, "sami.k").aliases
+    assert "Sams" in entity(extraction, "sami.k").aliases
+    assert "Pip" in entity(extraction, "Priti 🌻").aliases
+
+
+def test_a_name_closing_a_sentence_about_a_time_is_no_call_without_a_you() -> None:
+    turns = chat(
+        ("ola_b", "We fly out next month Lisbon first"),
+        ("Pia", "Nice, I went there last year Porto was lovely."),
+    )
+    extraction = extract_offline(turns)
+    assert not {"Lisbon", "Porto"} & set(entity(extraction, "ola_b").aliases)
+    assert not {"Lisbon", "Porto"} & set(entity(extraction, "Pia").aliases)

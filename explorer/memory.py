@@ -11,6 +11,8 @@ library, core, the settings and (lazily, for import and the demo) ingest and ``s
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import functools
 import gc
 import logging
 import time
@@ -75,6 +77,25 @@ def _exempt_long_lived() -> None:
     """
     gc.collect()
     gc.freeze()
+    _return_freed_memory()
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, where the C library has one (Linux); else ``None``."""
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return None
+    return trim
+
+
+def _return_freed_memory() -> None:
+    """Give the heap an index build freed (the chunks, records and pages it read) back to the
+    system: left in the heap, it sat under the next build's peak (70 MB at the seed scale)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 class StoreConnector(Protocol):

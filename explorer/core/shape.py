@@ -487,8 +487,9 @@ class ShapeCache:
                 snapshot.load, self._snapshots, self.KIND, slot, state, GraphShape.from_arrays
             )
         if built is None:
-            entities, relations, mentions = await store.shape()
-            built = await asyncio.to_thread(GraphShape, entities, relations, mentions)
+            # The store's records go as soon as the columns are made: held on, they would
+            # sit beside the lean records ``make_records`` makes (the start's peak memory).
+            built = await asyncio.to_thread(GraphShape, *await store.shape())
             self.builds += 1
             if saved and self._snapshots is not None:
                 arrays = built.arrays()

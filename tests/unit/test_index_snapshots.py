@@ -232,3 +232,19 @@ def test_a_one_entity_graph_in_the_root_scope_round_trips() -> None:
     loaded = GraphShape.from_arrays(shape.arrays())
     assert loaded.neighbours(["e1"], limit_per_node=5) == shape.neighbours(["e1"], limit_per_node=5)
     assert loaded.entity(0) == entities[0] and loaded.relation(0) == relations[0]
+
+
+async def test_a_saved_listing_keeps_no_parsed_records_and_a_write_reads_them_again(
+    tmp_path: Path,
+) -> None:
+    # With snapshots the scan holds what a later start loads (names and haystack), not the
+    # parsed records: a write then reads every record once, and answers stay current.
+    store = VersionedStore()
+    for name in ("Kestrel", "Falconry", "Merlin"):
+        store.put(AGENT, {"name": name, "description": "falcon", "updated_at": NOW.isoformat()})
+    scan = TermScan(store, clock=lambda: NOW, snapshots=FileSnapshots(tmp_path))
+    await scan.search(AGENT, "falcon")
+    assert scan.parses == 3
+    await store.upsert(AGENT, [{"name": "Merlin", "description": "a small falcon owl"}])
+    after = await scan.search(AGENT, "owl")
+    assert scan.parses == 6 and [hit.record.name for hit in after.hits] == ["Merlin"]

@@ -44,6 +44,7 @@ from explorer.ingest.lexicon import (
     DEPARTMENTS,
     FUNCTION_WORDS,
     INTERJECTIONS,
+    KNOWN_ORGANISATIONS,
     MONTH_ABBREVIATIONS,
     NAME_STOPWORDS,
     TOPIC_STOPWORDS,
@@ -217,6 +218,22 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
         relations.extend(extraction.relations)
         guessed |= extraction.guessed
     return Extraction(tuple(entities), tuple(relations), frozenset(guessed))
+
+
+#: Words a place's name follows, and a possessive then names a place ("at Maria's").
+_VENUE_BEFORE = frozenset({"at", "to", "from"})
+
+
+def _venue_name(key: str, candidate: Candidate) -> str | None:
+    """The name with its "'s" when the conversation only ever writes it so, once after "at",
+    "to" or "from" ("drinks at Maria's", "Maria's at 8"): a restaurant, a shop, someone's
+    place; a known business written so ("Nando's") is one wherever it stands. ``None`` when
+    the name is also written plainly or owns a noun ("Maria said", "Maria's brother")."""
+    if not candidate.venues or candidate.cues["plain"]:
+        return None
+    written = candidate.venues.most_common(1)[0][0]
+    known = " ".join(written.casefold().replace("’", "'").split()) in KNOWN_ORGANISATIONS
+    return written if candidate.cues["venue"] or known else None
 
 
 def _restored_capitals(typed: str, restored: str) -> frozenset[int]:
@@ -404,7 +421,8 @@ class _Context(PeopleLinks):
         written: str | None = None,
     ) -> None:
         start = piece[0].start
-        surface = strip_possessive(text[start : piece[-1].end])
+        written_whole = text[start : piece[-1].end]
+        surface = strip_possessive(written_whole)
         end = start + len(surface)
         surface = written or surface  # a lower-case name is kept as a name is written
         key = normalise_name(surface)
@@ -423,6 +441,7 @@ class _Context(PeopleLinks):
         after_index = piece[-1].index + 1
         following = tokens[after_index] if after_index < len(tokens) else None
         vote(candidate, key, previous, before, following)
+        self._read_venue(candidate, written_whole, surface, piece, previous, following)
         if (
             previous is not None
             and previous.folded in _TITLES
@@ -445,6 +464,37 @@ class _Context(PeopleLinks):
             self.vocatives[key].append((index, surface))
         elif len(piece) <= 2 and opens_exclaimed(text, start, end):
             self.exclaimed[key].append((index, surface))
+
+    @staticmethod
+    def _read_venue(
+        candidate: Candidate,
+        written: str,
+        surface: str,
+        piece: list[Token],
+        previous: Token | None,
+        following: Token | None,
+    ) -> None:
+        """Count how a name is written, for ``_venue_name``: "at Maria's", "Nando's at 8" (a
+        possessive no noun follows) could be a place; "Maria" or "Maria's brother" names her."""
+        owned = (
+            following is not None
+            and following.sentence == piece[-1].sentence
+            and (
+                following.word[0].islower()
+                and following.folded not in FUNCTION_WORDS
+                and not following.in_time  # "at Maria's saturday?"
+            )
+        )
+        if written == surface or owned or kin_word(normalise_name(surface)) is not None:
+            candidate.cues["plain"] += 1
+            return
+        candidate.venues[written] += 1
+        if (
+            previous is not None
+            and previous.sentence == piece[0].sentence
+            and previous.folded in _VENUE_BEFORE
+        ):
+            candidate.cues["venue"] += 1
 
     def _read_topics(self, index: int, text: str, tokens: list[Token]) -> None:
         run: list[Token] = []
@@ -566,7 +616,10 @@ class _Context(PeopleLinks):
                 kind, backed = typed(key, candidate.votes, candidate.cues)
                 if not backed and kind == "place" and self._vouched_for(key):
                     kind = "person"  # "Farah" beside Dr. Farah Haddad is her, not the town
-                builder = self._builder(key, candidate, kind, BASE_CONFIDENCE[label])
+                venue = _venue_name(key, candidate)
+                if venue is not None and kind in ("person", "place", "organization"):
+                    kind, backed = ("place" if kind == "person" else kind), True
+                builder = self._builder(key, candidate, kind, BASE_CONFIDENCE[label], venue)
                 builder.guessed = not backed
                 builders.append(builder)
         for key, speaker in self.speakers.items():

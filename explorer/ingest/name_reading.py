@@ -70,6 +70,8 @@ class Candidate:
     votes: Counter[str] = field(default_factory=Counter)
     grain: str = ""
     cues: Counter[str] = field(default_factory=Counter)  # what ``people.context_cues`` read
+    # "Maria's" written where a place is named ("drinks at Maria's"): the name with its "'s".
+    venues: Counter[str] = field(default_factory=Counter)
 
 
 def strip_possessive(word: str) -> str:
@@ -170,8 +172,8 @@ def vote(
         candidate.votes["place"] += 2
     elif key in KNOWN_PRODUCTS:
         candidate.votes["product"] += 2
-    elif key in KNOWN_ORGANISATIONS:
-        candidate.votes["organization"] += 2
+    elif key in KNOWN_ORGANISATIONS or f"{key}'s" in KNOWN_ORGANISATIONS:
+        candidate.votes["organization"] += 2  # "Nando's" is keyed "nando"
     if previous is not None:
         cue = strip_possessive(previous.folded)
         if cue in PERSON_CUES or cue in TITLES:

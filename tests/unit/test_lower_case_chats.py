@@ -211,3 +211,14 @@ def test_a_rare_word_before_a_name_tail_and_a_place_before_called_name_a_busines
     )
     assert kinds.get("Voltwise") == "organization"
     assert kinds.get("Glenvarrow Motors") == "organization"
+
+
+def test_a_name_only_ever_written_with_its_s_after_at_is_a_place() -> None:
+    kinds = kinds_of(
+        ("pia_m", "Dinner at Rosalind's friday? Then Wagamama's or Nando's."),
+        ("sol.r", "Rosalind's at 8 works. I was at Ottilie's place last week, Ottilie says hi"),
+    )
+    # A possessive no noun follows, after "at" and nowhere plain: a restaurant, a shop.
+    assert kinds.get("Rosalind's") == "place" and kinds.get("Nando's") == "organization"
+    # One that owns a noun, or is written plainly too, stays the person.
+    assert kinds.get("Ottilie") == "person" and "Ottilie's" not in kinds

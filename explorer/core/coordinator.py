@@ -252,6 +252,7 @@ def decide(
     refused: Sequence[Dropped] = (),
     sources: Mapping[str, int] | None = None,
     unavailable: Sequence[str] = (),
+    gated: GateOutcome | None = None,
 ) -> CoordinatedRetrieval:
     """Decide what ``candidates`` recall under ``policy``: pure, synchronous, no I/O.
 
@@ -260,7 +261,9 @@ def decide(
     (including entities seeded only through a kept chunk that mentions them) pass the layer,
     scope and salience gates but not ``min_relevance``: the activation threshold is their floor,
     since they match by association rather than by the query's words. Every candidate, including
-    those activation found, ends up exactly once in ``memories`` or in the ledger.
+    those activation found, ends up exactly once in ``memories`` or in the ledger. ``gated`` is
+    the gates' outcome over ``candidates`` under ``policy`` when the caller has it already (the
+    coordinator ran the gates to choose what to fetch).
     """
     started = time.perf_counter()
     associations = Associations(subgraph=subgraph) if isinstance(subgraph, Subgraph) else subgraph
@@ -280,7 +283,9 @@ def decide(
 
     anchor = recency_anchor(candidates, query.now)
     scorer = Scorer(policy.weights)
-    outcome = _gated(candidates, query, policy, layers, anchor, scorer)
+    outcome = (
+        gated if gated is not None else _gated(candidates, query, policy, layers, anchor, scorer)
+    )
     ledger.extend(outcome.dropped)
     kept: list[Scored] = list(outcome.kept)
 
@@ -439,8 +444,17 @@ class RetrievalCoordinator:
             counted, missing = tally() if callable(tally) else ({}, ())
             sources, unavailable = dict(counted), tuple(missing)
 
+        # The gates do not depend on the graph: run once, for the fetch's seeds and the decision.
+        gated = _gated(
+            candidates,
+            query,
+            policy,
+            layers,
+            recency_anchor(candidates, query.now),
+            Scorer(policy.weights),
+        )
         fetching = time.perf_counter()
-        associations, trouble = await self._associate(query, layers, candidates, policy)
+        associations, trouble = await self._associate(query, layers, candidates, policy, gated.kept)
         fetched_ms = (time.perf_counter() - fetching) * 1000.0
         if trouble is not None:
             refused = (*refused, trouble)
@@ -454,6 +468,7 @@ class RetrievalCoordinator:
             refused=refused,
             sources=sources,
             unavailable=unavailable,
+            gated=gated,
         )
         return replace(retrieval, timings_ms={**retrieval.timings_ms, "associations": fetched_ms})
 
@@ -467,11 +482,12 @@ class RetrievalCoordinator:
         layers: frozenset[MemoryLayer],
         candidates: tuple[Candidate, ...],
         policy: RetrievalPolicy,
+        kept: Sequence[Scored],
     ) -> tuple[Associations | None, Dropped | None]:
         """Fetch the graph activation will spread over, hop by hop, guided by the spread itself.
 
-        The first round asks for the neighbourhood of the strongest would-be seeds: the gates are
-        run on the candidates, the seeds they would give ranked by energy, and the first
+        The first round asks for the neighbourhood of the strongest would-be seeds: the seeds the
+        candidates the gates ``kept`` would give, ranked by energy, and the first
         ``max_frontier`` taken, topped up with the other entity candidates (so a what-if that
         lowers a floor still finds some of its new seeds' neighbours). Later rounds ask only for
         the nodes the spread activated in the round before, strongest first, under the same cap.
@@ -495,15 +511,6 @@ class RetrievalCoordinator:
             if chunk_ids and callable(lookup):
                 mentions = await lookup(chunk_ids)
                 chunk_entities = {key: tuple(value) for key, value in mentions.items()}
-            # The gates do not depend on the graph: run once, for every round's seeds.
-            kept = _gated(
-                candidates,
-                query,
-                policy,
-                layers,
-                recency_anchor(candidates, query.now),
-                Scorer(policy.weights),
-            ).kept
             frontier = _first_frontier(candidates, kept, query, policy, chunk_entities)[:cap]
             for hop in range(1, params.hops + 1):
                 if not frontier:

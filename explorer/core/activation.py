@@ -111,7 +111,7 @@ class AdjacencyIndex:
     see a list half-sorted.
     """
 
-    __slots__ = ("_ordered", "adjacency", "names", "relation_count", "subgraph")
+    __slots__ = ("_ordered", "adjacency", "relation_count", "subgraph")
 
     def __init__(self, subgraph: Subgraph) -> None:
         self.adjacency: dict[str, list[Edge]] = {}
@@ -157,8 +157,12 @@ class AdjacencyIndex:
 
     def _describe(self, subgraph: Subgraph) -> None:
         self.subgraph = subgraph
-        self.names = {entity_id: entity.name for entity_id, entity in subgraph.entities.items()}
         self.relation_count = len(subgraph.relations)
+
+    def name(self, node: str) -> str:
+        """The node's entity name (its id when the subgraph holds no record of it)."""
+        entity = self.subgraph.entities.get(node)
+        return node if entity is None else entity.name
 
     def edges(self, node: str) -> list[Edge]:
         """The node's relations in deterministic order (empty for an unknown node)."""
@@ -182,7 +186,12 @@ class SpreadingActivation:
         names: Mapping[str, str] | None = None,
     ) -> ActivationLog:
         index = graph if isinstance(graph, AdjacencyIndex) else AdjacencyIndex(graph)
-        known_names = index.names if names is None else {**index.names, **names}
+        given = names or {}
+
+        def known_name(node: str) -> str:
+            found = given.get(node)
+            return index.name(node) if found is None else found
+
         budget = params.node_budget
         chosen = sorted(
             ((node, min(energy, 1.0)) for node, energy in seeds.items() if energy > 0.0),
@@ -200,9 +209,7 @@ class SpreadingActivation:
         # Who fed each node in the hop it became active: it does not pass energy straight back.
         fed_by: dict[str, set[str]] = {}
         for node, amount in sorted(chosen):
-            steps.append(
-                ActivationStep(node, known_names.get(node, node), amount, None, None, None, 0)
-            )
+            steps.append(ActivationStep(node, known_name(node), amount, None, None, None, 0))
             energy[node] = amount
             firing[node] = amount
 
@@ -257,7 +264,7 @@ class SpreadingActivation:
                 steps.append(
                     ActivationStep(
                         target,
-                        known_names.get(target, target),
+                        known_name(target),
                         amount,
                         source,
                         relation_id,

@@ -534,6 +534,16 @@ _PET_APPOSITIVE = re.compile(
 # (people are walked somewhere: "walking Ada down the aisle", "walked Kwame home").
 _CARE_BEFORE = re.compile(r"\b(?:walk|walks|walked|walking|feed|feeds|fed|feeding)$")
 _WALKED_SOMEWHERE = re.compile(r"^\s+(?:down|home|to|through|into|across|back|over|up)\b")
+# "Pretzel barked", "Miso purrs": what only an animal does; "sat on my feet", "slept by the
+# door" is what a pet does, weak evidence as care is.
+_PET_DOES = re.compile(
+    r"^\s+(?:barked|barks|barking|meowed|meows|meowing|miaowed|purred|purrs|purring|wagged|"
+    r"wags|wagging|growled|growls|woofed)\b"
+)
+_PET_RESTS = re.compile(
+    r"^\s+(?:sat|sits|sitting|slept|sleeps|sleeping|curled\s+up)\s+(?:on|by|at)\s+"
+    r"(?:my|your|ur|his|her|our|the)\s+(?:feet|lap|door|bed|pillow)\b"
+)
 
 
 def _apposed_kind(words: list[str]) -> str | None:
@@ -606,8 +616,10 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop
     elif re.search(r"\bat\s*$", tail) and not re.match(r"^['’]", after):
         cues["at"] += 1  # "at Arup", "at Rush": somewhere, or a business; "at Kate's" is neither
-    if _PET_AFTER.match(head):
+    if _PET_AFTER.match(head) or _PET_DOES.match(head):
         cues["pet"] += 1
+    if _PET_RESTS.match(head):
+        cues["pet_care"] += 1
     if _CARE_BEFORE.search(tail) and not _WALKED_SOMEWHERE.match(head):
         cues["pet_care"] += 1
     if re.match(r"^[,.!?]", after) and not before.strip():

@@ -222,3 +222,13 @@ def test_a_name_only_ever_written_with_its_s_after_at_is_a_place() -> None:
     assert kinds.get("Rosalind's") == "place" and kinds.get("Nando's") == "organization"
     # One that owns a noun, or is written plainly too, stays the person.
     assert kinds.get("Ottilie") == "person" and "Ottilie's" not in kinds
+
+
+def test_what_only_an_animal_does_makes_a_name_a_pet() -> None:
+    kinds = kinds_of(
+        ("pia_m", "my cat will miss you, and Tofu sat by your door all weekend"),
+        ("sol.r", "aww. and then Biscuit barked at the postman again"),
+        ("pia_m", "and Ada sat on the bench by the door"),
+    )
+    assert kinds.get("Tofu") == "other" and kinds.get("Biscuit") == "other"
+    assert kinds.get("Ada") == "person"  # sitting on a bench is anyone's

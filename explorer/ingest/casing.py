@@ -80,7 +80,7 @@ COMMON_RANK = 5_000
 MIN_LETTERS = 3
 MIN_TURNS = 2
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’]s\b)?")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][sS]\b)?")  # "SHE'S" shouts as "she's" is typed
 _DRAWN_OUT = re.compile(r"(.)\1\1")
 
 #: Chat shorthand the frequency list misses or counts as words of their own (the lexicon's
@@ -204,7 +204,7 @@ def in_lower_case(text: str) -> bool:
 
 
 def _bare(word: str) -> str:
-    return word[:-2] if word.endswith(("'s", "’s")) else word
+    return word[:-2] if word.endswith(("'s", "’s", "'S", "’S")) else word
 
 
 def _shown(words: list[str], position: int) -> tuple[bool, bool, bool]:

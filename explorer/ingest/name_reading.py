@@ -118,8 +118,17 @@ def tokenise(
     return tokens
 
 
+#: An abbreviation's plural ("ECGs", "GPs", "MRIs"): things, never a name.
+_PLURAL_ABBREVIATION = re.compile(r"[A-Z]{2,}s")
+
+
 def is_name_token(token: Token) -> bool:
-    return not token.in_time and token.word[0].isupper() and any(c.isalpha() for c in token.word)
+    return (
+        not token.in_time
+        and token.word[0].isupper()
+        and any(c.isalpha() for c in token.word)
+        and not _PLURAL_ABBREVIATION.fullmatch(token.word)
+    )
 
 
 def continues_name(last: Token, token: Token, text: str) -> bool:

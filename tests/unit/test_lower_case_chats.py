@@ -232,3 +232,11 @@ def test_what_only_an_animal_does_makes_a_name_a_pet() -> None:
     )
     assert kinds.get("Tofu") == "other" and kinds.get("Biscuit") == "other"
     assert kinds.get("Ada") == "person"  # sitting on a bench is anyone's
+
+
+def test_a_shouted_contraction_is_shouting_and_a_plural_abbreviation_is_no_name() -> None:
+    kinds = kinds_of(
+        ("nat_r", "omg ines just called me. SHE'S PREGNANT"),
+        ("ben.o", "WHAT. so many ECGs and GPs later lol"),
+    )
+    assert not {"PREGNANT", "ECGs", "GPs", "SHE"} & kinds.keys()

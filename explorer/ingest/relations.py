@@ -305,9 +305,12 @@ _SPOUSES = frozenset({"wife", "husband", "hubby"})
 def _kin_address(turn: Turn, span: tuple[int, int]) -> list[Fact]:
     """The family tie of a sentence that addresses the other speaker by a kinship word."""
     speaker, addressee = turn.speaker, turn.addressee
-    called = _KIN_ADDRESS.match(turn.text[span[0] : span[1]])
+    said = turn.text[span[0] : span[1]]
+    called = _KIN_ADDRESS.match(said)
     if called is None or speaker is None or addressee is None or addressee.type != "person":
         return []
+    if said.rstrip().endswith("?"):
+        return []  # "my cousin??" answers "who's Wendell?"; it calls nobody
     if speaker.id == addressee.id:
         return []
     relation = "MARRIED_TO" if called.group("kin").casefold() in _SPOUSES else "FAMILY_OF"
@@ -454,12 +457,38 @@ def _project_facts(turn: Turn, slots: list[Slot]) -> list[Fact]:
     ]
 
 
+# "who's aoife again", "who is Mick?": a question about a named person, and the answer that
+# says who they are to the one answering ("my flatmate??", "she's my cousin").
+_WHO_IS = re.compile(r"\bwho\s*(?:'s|’s|is|was)\s+$", re.IGNORECASE)
+_MY_KIN = re.compile(
+    r"^\W*(?:(?:she|he)(?:'s|’s|\s+is|\s+was)\s+)?(?:my|our)\s+([\w-]+)", re.IGNORECASE
+)
+
+
+def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]) -> list[Fact]:
+    """ "who's X" answered "my flatmate" by someone else: X is the answerer's flatmate."""
+    found = _MY_KIN.match(answer.text[first[0] : first[1]])
+    if found is None or found.group(1).casefold() not in KIN_RELATIONS:
+        return []
+    asked = [
+        slot
+        for slot in question.names
+        if not slot.pronoun
+        and slot.entity.type == "person"
+        and _WHO_IS.search(question.text[: slot.start])
+    ]
+    if len(asked) != 1 or asked[0].entity.id == answerer.id:
+        return []
+    return [Fact(answerer, asked[0].entity, KIN_RELATIONS[found.group(1).casefold()], *first)]
+
+
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
     """Facts of a question and its answer.
 
     A yes-or-no question's own facts hold when the answer opens with a yes (whoever they are
     about: "wait Jalen married Simone??" / "yep"); a frame such as
-    "Where do you work?" takes the first name of the answer's first sentence that fits it.
+    "Where do you work?" takes the first name of the answer's first sentence that fits it; and
+    "who's Aoife?" / "my flatmate" makes Aoife the answerer's flatmate.
     """
     answerer = answer.speaker
     if answerer is None or not answer.sentences:
@@ -471,6 +500,7 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
             Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended)
             for fact in asked
         )
+    facts.extend(_who_is(question, answer, answerer, first))
     questions = [
         question.text[start:end].casefold()
         for start, end in question.sentences

@@ -526,3 +526,20 @@ def test_a_city_beside_an_event_named_after_it_stays_a_city() -> None:
     )
     kinds = kinds_of(extraction)
     assert kinds["Gdansk"] == "place" and kinds["Gdansk Data Summit"] == "event"
+
+
+def test_who_is_someone_answered_by_a_kinship_or_role_word_states_the_tie() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("sol.r", "who's wendell again"),
+                ("pia_m", "my cousin?? u met him at xmas"),
+                ("sol.r", "Who is Priya?"),
+                ("pia_m", "She's my boss."),
+            )
+        )
+    )
+    assert ("Wendell", "FAMILY_OF", "pia_m") in found or ("pia_m", "FAMILY_OF", "Wendell") in found
+    assert ("pia_m", "WORKS_WITH", "Priya") in found or ("Priya", "WORKS_WITH", "pia_m") in found
+    # The answer calls nobody "cousin": the one who asked is no family of the one who answered.
+    assert not {("sol.r", "FAMILY_OF", "pia_m"), ("pia_m", "FAMILY_OF", "sol.r")} & found

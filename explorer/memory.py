@@ -85,7 +85,7 @@ def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's ``malloc_trim``, where the C library has one (Linux); else ``None``."""
     try:
         trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError):
+    except (AttributeError, OSError, TypeError):  # no such C function, or no C library handle
         return None
     return trim
 

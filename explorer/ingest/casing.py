@@ -17,7 +17,8 @@ name when it is
   no everyday noun ("craig"; not "olive" or "ginger");
 - a census given name outside the 2,000 most frequent words, or a word outside the 30,000, where
   a subject stands: before "is", "got", "made", "did", "can't" or after "did", "about",
-  "how's" ("josh got us tickets", "what did craig say", "how's tommo");
+  "how's" ("josh got us tickets", "what did craig say", "how's tommo"), and such a given name
+  said as a sentence of its own ("hinge. oscar. he has a dog");
 - a kinship word a person has one of, where no "my" or "the" comes before it ("mum says", "at
   teta's"): it names the speaker's own, as a capitalised "Mum" does;
 - outside the 5,000 most frequent words, and once where names stand: before "'s", after "with",
@@ -273,7 +274,8 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
     determined = _determined(lower)
     turns: dict[str, set[int]] = {}
     for chunk in lower:
-        words = [match.group(0) for match in _WORD.finditer(chunk.text)]
+        matches = list(_WORD.finditer(chunk.text))
+        words = [match.group(0) for match in matches]
         for position, written in enumerate(words):
             word = _bare(written)
             if not word.islower() or len(word) < MIN_LETTERS or word in names:
@@ -298,6 +300,9 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
                 names.add(word)  # "pennine motors": a word no list knows, named by its tail
                 continue
             person, place, subject = _shown(words, position)
+            # A given name said alone is one ("oscar."); another rare word so is an
+            # exclamation ("ghosted.").
+            subject = subject or (given and _alone(chunk.text, matches[position]))
             rare = not is_everyday_word(word, GIVEN_RANK if given else COMMON_RANK)
             if ((person or place) and rare) or (subject and (rare if given else not everyday)):
                 names.add(word)
@@ -309,6 +314,13 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
         word for word, seen in turns.items() if len(seen) >= MIN_TURNS and word not in determined
     )
     return names
+
+
+def _alone(text: str, match: re.Match[str]) -> bool:
+    """Whether the word is a sentence of its own ("the architect from hinge. oscar. he has a
+    dog"): a name said alone, as a subject stands."""
+    before, after = text[: match.start()].rstrip(), text[match.end() :].lstrip()
+    return (not before or before[-1] in ".!?") and (not after or after[0] in ".!?")
 
 
 def _determined(chunks: Sequence[Chunk]) -> set[str]:

@@ -240,3 +240,13 @@ def test_a_shouted_contraction_is_shouting_and_a_plural_abbreviation_is_no_name(
         ("ben.o", "WHAT. so many ECGs and GPs later lol"),
     )
     assert not {"PREGNANT", "ECGs", "GPs", "SHE"} & kinds.keys()
+
+
+def test_a_given_name_said_alone_is_a_name_and_a_rare_word_alone_is_not() -> None:
+    names = names_in_lower_case(
+        chat(
+            ("sol.r", "the vet from across the road. arthur. he has a cat called miso"),
+            ("pia_m", "ghosted. 3 weeks of nothing"),
+        )
+    )
+    assert "arthur" in names and "ghosted" not in names

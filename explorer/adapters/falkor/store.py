@@ -74,6 +74,10 @@ class FalkorGraphStore:
     def __init__(self, connection: FalkorConnection) -> None:
         self._conn = connection
         self._schema = GraphSchema(connection)
+        # FalkorDB's HNSW search shares its visited-node state between concurrent searches
+        # (FalkorDB/FalkorDB#2848): two at once can each lose real neighbours, or return none
+        # once a scope or period filter follows. This store sends them one at a time.
+        self._vector_turn = asyncio.Lock()
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -293,10 +297,11 @@ class FalkorGraphStore:
         async def by_vector() -> list[list[Any]]:
             if near is None:
                 return []
-            return await self._conn.read(
-                cypher.VECTOR_CANDIDATES.format(period=period_clause),
-                {"vector": near, "fetch": fetch, **filters},
-            )
+            async with self._vector_turn:
+                return await self._conn.read(
+                    cypher.VECTOR_CANDIDATES.format(period=period_clause),
+                    {"vector": near, "fetch": fetch, **filters},
+                )
 
         # Independent round trips go out together: each one's latency is the query's floor.
         text_rows, vector_rows = await _gather_both(by_text(), by_vector())

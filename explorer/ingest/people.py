@@ -75,13 +75,15 @@ _YOU_BEFORE = re.compile(r"\b(?:you|u|ya)\s*$", re.IGNORECASE)
 _ASKED_AFTER = re.compile(
     r"^\s+(?:are|r|did|do|have|can|could|will|would|were)\s+(?:you|u|ya)\b", re.IGNORECASE
 )
-# "u say this every month rizz", "i hate it here Lu": a name closing a chat turn after a word
-# that takes no object (no preposition, verb or determiner before it).
+# "i hate it here Lu", "u say this every month rizz": a name closing a chat turn after a word
+# that takes no object (no preposition, verb or determiner before it): an aside, or a time word
+# in a turn that speaks to "u".
 _ASIDE_BEFORE = re.compile(
-    r"\b(?:here|there|tho|though|lol|too|btw|again|now|honestly|anyway|tbh|ngl|today|tonight|"
-    r"week|month|year|time|day|morning|night)\s*$",
+    r"\b(?:here|there|tho|though|lol|too|btw|again|now|honestly|anyway|tbh|ngl|today|tonight)"
+    r"\s*$",
     re.IGNORECASE,
 )
+_TIME_BEFORE = re.compile(r"\b(?:week|month|year|time|day|morning|night)\s*$", re.IGNORECASE)
 _YOU_SAID = re.compile(r"\b(?:you|u|your|ur|ya)\b", re.IGNORECASE)
 _HANDLE_STEM = re.compile(r"[^\W\d_]+")
 _EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
@@ -308,12 +310,11 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
         return True  # "love that for u Mel 💕", "proud of you Kate!"
     if not before.strip() and _ASKED_AFTER.match(after):
         return True
-    if _ASIDE_BEFORE.search(before) and _CLOSING_VOCATIVE.match(after) and not after.strip(" !"):
-        # Closing the turn itself, after an aside: "i hate it here Lu"; after a time word
-        # only when the turn speaks to "you" ("every month rizz", not "see you next Tuesday").
-        return not re.search(r"(?:week|month|year|time|day|morning|night)\s*$", before) or bool(
-            _YOU_SAID.search(before)
-        )
+    if _CLOSING_VOCATIVE.match(after) and not after.strip(" !"):  # closing the turn itself
+        if _ASIDE_BEFORE.search(before):
+            return True
+        if _TIME_BEFORE.search(before) and _YOU_SAID.search(before):
+            return True
     return before.rstrip().endswith(",") and bool(_CLOSING_VOCATIVE.match(after))
 
 

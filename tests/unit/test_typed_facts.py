@@ -6,7 +6,7 @@ the exact facts or aliases it must give.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
@@ -14,27 +14,15 @@ from explorer.core.models import Chunk, Entity
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.evidence import combine
 from explorer.ingest.extractor import Extraction, extract_offline
-from explorer.ingest.importers import Turn
 from explorer.ingest.people import addressees, handle_matches, is_vocative
 from explorer.ingest.short_names import merge_short_names
+from tests.turns import chat_turns
 
 START = datetime(2025, 2, 3, 18, 0, tzinfo=UTC)
 
 
 def chat(*lines: tuple[str, str], conversation: str = "c1") -> list[Chunk]:
-    return chunk_turns(
-        [
-            Turn(
-                scope="friends/chat",
-                conversation_id=conversation,
-                turn_id=str(index),
-                speaker=speaker,
-                text=text,
-                timestamp=START + timedelta(minutes=index),
-            )
-            for index, (speaker, text) in enumerate(lines)
-        ]
-    )
+    return chunk_turns(chat_turns("friends/chat", conversation, lines, START))
 
 
 def facts(extraction: Extraction) -> set[tuple[str, str, str]]:

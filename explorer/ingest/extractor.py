@@ -75,7 +75,7 @@ from explorer.ingest.people import (
     opens_exclaimed,
     typed,
 )
-from explorer.ingest.relation_rules import UNIQUE_KIN
+from explorer.ingest.relation_rules import TITLED_KIN, UNIQUE_KIN
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
 
@@ -228,8 +228,12 @@ def _venue_name(key: str, candidate: Candidate) -> str | None:
     """The name with its "'s" when the conversation only ever writes it so, once after "at",
     "to" or "from" ("drinks at Maria's", "Maria's at 8"): a restaurant, a shop, someone's
     place; a known business written so ("Nando's") is one wherever it stands. ``None`` when
-    the name is also written plainly or owns a noun ("Maria said", "Maria's brother")."""
+    the name is also written plainly or owns a noun ("Maria said", "Maria's brother"), or is
+    family ("at Uncle Samir's", "at Grandma's": their home, and they are people)."""
     if not candidate.venues or candidate.cues["plain"]:
+        return None
+    first = key.split()[0]
+    if first in UNIQUE_KIN or (first in TITLED_KIN and " " in key):
         return None
     written = candidate.venues.most_common(1)[0][0]
     known = " ".join(written.casefold().replace("’", "'").split()) in KNOWN_ORGANISATIONS
@@ -754,14 +758,16 @@ class _Context(PeopleLinks):
     def _kin_name_facts(
         self, turn: Turn, mentions: list[tuple[Occurrence, _Builder]]
     ) -> list[Fact]:
-        """A capitalised "Dad" or "Mum" is the speaker's parent (the addressee's, from an agent)."""
+        """A capitalised "Dad" or "Mum", or a name titled "Uncle Samir", is the speaker's family
+        (the addressee's, from an agent)."""
         owner = turn.speaker or turn.addressee
         if owner is None:
             return []
         facts = []
         for occurrence, builder in mentions:
-            word = turn.text[occurrence.start : occurrence.end].split()[0].casefold()
-            if word in UNIQUE_KIN and builder.type == "person" and builder.id != owner.id:
+            words = turn.text[occurrence.start : occurrence.end].casefold().split()
+            kin = words[0] in UNIQUE_KIN or (words[0] in TITLED_KIN and len(words) > 1)
+            if kin and builder.type == "person" and builder.id != owner.id:
                 span = turn.sentences[occurrence.sentence]
                 facts.append(Fact(owner, builder, "FAMILY_OF", span[0], span[1]))
         return facts

@@ -311,6 +311,9 @@ UNIQUE_KIN = _words(
     amma appa ammi nani dadi
     """
 )
+# Kin words said as a title before a name ("Uncle Samir", "Auntie Bisi"): whose the title is
+# goes unsaid, as with "Mum", so the speaker is family of the one named.
+TITLED_KIN = _words("uncle auntie aunty aunt cousin")
 PETS = _words(
     """
     cat dog puppy pup kitten pet horse rabbit bunny hamster parrot bird tortoise turtle guinea

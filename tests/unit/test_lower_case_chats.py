@@ -250,3 +250,18 @@ def test_a_given_name_said_alone_is_a_name_and_a_rare_word_alone_is_not() -> Non
         )
     )
     assert "arthur" in names and "ghosted" not in names
+
+
+def test_a_name_titled_uncle_or_auntie_is_the_speakers_family() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("jo.m", "party at uncle karim's on the 1st"),
+                ("Pia", "Auntie Desta is bringing the cake"),
+            )
+        )
+    )
+    assert ("jo.m", "FAMILY_OF", "Uncle Karim") in found
+    assert ("Pia", "FAMILY_OF", "Auntie Desta") in found
+    # A title before nothing names nobody: "my uncle" is a kinship phrase, not a name.
+    assert not any(target == "Uncle" for _, _, target in found)

@@ -127,6 +127,12 @@ class _Bm25:
         return found
 
 
+def _same_as_previous(sessions: IntArray) -> FloatArray:
+    """1 where a position is in the same session as the one before it, else 0 (one shorter)."""
+    same: FloatArray = (sessions[1:] == sessions[:-1]).astype(np.float64)
+    return same
+
+
 def _scaled(scores: FloatArray) -> FloatArray | None:
     best = float(scores.max()) if scores.size else 0.0
     return scores / best if best > 0.0 else None
@@ -160,6 +166,7 @@ class LexicalIndex:
                 in_domain[domain].append(index)
         self._domains = {d: np.array(at, dtype=np.int32) for d, at in in_domain.items()}
         self._session_array = np.array(sessions, dtype=np.int32)
+        self._same_as_previous = _same_as_previous(self._session_array)
         self._chunk_index = _Bm25.build(documents, self.params.k1, self.params.b)
         self._session_index = _Bm25.build(session_documents, self.params.k1, self.params.b)
 
@@ -194,6 +201,7 @@ class LexicalIndex:
         index.chunks = ()
         index.ids = tuple(unpack_texts(arrays["ids"]))
         index._session_array = np.asarray(arrays["sessions"], dtype=np.int32)
+        index._same_as_previous = _same_as_previous(index._session_array)
         starts = arrays["domain_starts"]
         positions = np.asarray(arrays["domain_positions"], dtype=np.int32)
         index._domains = {
@@ -242,20 +250,28 @@ class LexicalIndex:
         if own is None:
             return None
         params = self.params
+        # In place on as few arrays as can be: over a large scope, walking the arrays through
+        # memory costs more than the arithmetic on them.
         combined = own.copy()
         if params.neighbour_weight > 0.0:
             # Only the best neighbour within the same session counts: the max over both sides.
-            same_as_previous = self._session_array[1:] == self._session_array[:-1]
-            before = np.zeros_like(own)
-            after = np.zeros_like(own)
-            before[1:] = np.where(same_as_previous, own[:-1], 0.0)
-            after[:-1] = np.where(same_as_previous, own[1:], 0.0)
-            combined += params.neighbour_weight * np.maximum(before, after)
+            same = self._same_as_previous
+            neighbour = np.zeros_like(own)
+            np.multiply(own[:-1], same, out=neighbour[1:])  # the one before
+            after = own[1:] * same
+            np.maximum(neighbour[:-1], after, out=neighbour[:-1])
+            neighbour *= params.neighbour_weight
+            combined += neighbour
         if params.session_weight > 0.0:
             by_session = _scaled(self._session_index.scores(terms))
             if by_session is not None:
-                combined += params.session_weight * by_session[self._session_array]
-        return _scaled(combined)
+                by_session *= params.session_weight
+                combined += by_session[self._session_array]
+        best = float(combined.max()) if combined.size else 0.0
+        if not best > 0.0:
+            return None
+        combined /= best
+        return combined
 
     def ranked(self, query: str, k: int, *, domain: str | None = None) -> list[tuple[int, float]]:
         """Positions of the ``k`` best chunks (of ``domain`` when given) with their context

@@ -16,6 +16,7 @@ calls never see each other's recall. Imports only the standard library and core.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -118,11 +119,18 @@ def named_by(query_text: str, candidates: Iterable[Candidate]) -> set[str]:
     for candidate in candidates:
         if candidate.kind is CandidateKind.CHUNK:
             continue
-        name = tokens(candidate.label)
-        by_alias = _is_person(candidate) and not words.isdisjoint(tokens(candidate.alias_text))
+        name = _terms(candidate.label)
+        by_alias = _is_person(candidate) and not words.isdisjoint(_terms(candidate.alias_text))
         if (name and words.issuperset(name)) or by_alias:
             named.add(candidate.id)
     return named
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _terms(text: str) -> frozenset[str]:
+    """A name's or alias text's ``tokens``, made once: the same entities are candidates of many
+    queries, and a scour asks three times (the first frontier, the probe and the spread)."""
+    return frozenset(tokens(text))
 
 
 def _is_person(candidate: Candidate) -> bool:

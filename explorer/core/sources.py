@@ -10,7 +10,8 @@ ledger) and only when *every* route asked has failed does the search raise ``Mem
 A layer not searched, a count of 0 or a relevance weight of 0 means the route that serves it is
 not asked at all (``similarity`` 0: no embedding; ``lexical`` 0: no full-text search).
 
-Signal conventions: similarity is the store's cosine clamped to ``[0, 1]``; the lexical scores of
+Signal conventions: similarity is the store's cosine clamped to ``[0, 1]`` (a chunk's scaled down
+when it has fewer than three words of its own: ``substance``); the lexical scores of
 the chunk and entity full-text routes are divided by the best score of that route for this query
 among the memories within reach (relative score fusion: the best lexical hit is 1; a hit on
 another branch, which the scope gate drops, moves no other score); the term scan's lexical
@@ -67,6 +68,7 @@ from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.core.scoring import clamp_unit
 from explorer.core.shape import RankedSearch, ShapeInHand
 from explorer.core.termscan import ConceptHit, TermScan
+from explorer.core.text import STOP_WORDS, words
 
 #: Which half of scour each route belongs to.
 #: Agents a root- or tenant-level query scans concepts of, at most.
@@ -100,6 +102,19 @@ def _normalised(values: Sequence[float]) -> float:
     return best if best > 0.0 else 1.0
 
 
+#: Words of its own (stop words aside) a turn needs for its similarity to count in full.
+SUBSTANTIAL_WORDS = 3
+
+
+def substance(text: str) -> float:
+    """The share of a chunk's similarity that is its own words': a chunk is embedded with its
+    speaker's name ("mo.haddad: damn"), so the embedding of a turn of a word or two is mostly
+    that name, and a question naming the speaker found all their short turns ("lol fair", "🫠")
+    before the turn that answered it. 1 from ``SUBSTANTIAL_WORDS`` words up, less below."""
+    own = sum(1 for word in words(text) if word not in STOP_WORDS)
+    return 1.0 if own >= SUBSTANTIAL_WORDS else own / SUBSTANTIAL_WORDS
+
+
 def _chunk_candidate(hit: ChunkHit, source: Source, lexical_scale: float) -> Candidate:
     chunk = hit.chunk
     return Candidate(
@@ -109,7 +124,7 @@ def _chunk_candidate(hit: ChunkHit, source: Source, lexical_scale: float) -> Can
         layer=chunk.layer,
         source=source,
         scope=chunk.scope,
-        similarity=clamp_unit(hit.similarity),
+        similarity=clamp_unit(hit.similarity) * substance(chunk.text),
         lexical=clamp_unit(hit.lexical / lexical_scale),
         salience=None,
         confidence=None,

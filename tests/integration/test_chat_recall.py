@@ -51,3 +51,32 @@ async def test_a_question_by_the_name_a_speaker_is_called_seeds_from_that_speake
         and "Headingley" in getattr(m.candidate.record, "text", "")
         for m in result.chunks
     )
+
+
+WORK_LINES = [
+    ("ravi.k", "ugh"),
+    ("jools", "what now"),
+    ("ravi.k", "started the new job at the brewery today, packing line all morning"),
+    ("jools", "how is it"),
+    ("ravi.k", "lol"),
+    ("jools", "that good huh"),
+    ("ravi.k", "meh"),
+    ("jools", "😂"),
+    ("ravi.k", "👍"),
+]
+
+
+async def test_a_speakers_one_word_turns_do_not_outrank_what_they_said(tmp_path: Path) -> None:
+    # A turn is embedded with its speaker's name, so "ravi.k: lol" is mostly "ravi": without
+    # ``sources.substance`` a question naming Ravi put his "ugh", "lol" and "meh" first.
+    settings = Settings(data_dir=tmp_path / "data", load_demo=False)
+    request = ScourRequest(query="where does ravi work", scope=SCOPE, n_chunks=3)
+    async with open_memory(settings) as memory:
+        assert (
+            await ingest_turns(
+                memory, chat_turns(SCOPE, "work", WORK_LINES, datetime(2026, 3, 1, 10, tzinfo=UTC))
+            )
+        ).ok
+        result = await memory.scour(request)
+    texts = [getattr(m.candidate.record, "text", "") for m in result.chunks]
+    assert texts and texts[0].startswith("started the new job"), texts

@@ -36,7 +36,7 @@ from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Ment
 from explorer.core.text import singular
 from explorer.ingest.casing import COMMON_RANK, in_lower_case, is_everyday_word, restore_names
 from explorer.ingest.chunking import sentence_spans
-from explorer.ingest.given_names import is_given_name
+from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
 from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
@@ -75,6 +75,7 @@ from explorer.ingest.people import (
     opens_exclaimed,
     typed,
 )
+from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import TITLED_KIN, UNIQUE_KIN
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
@@ -222,6 +223,14 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
 
 #: Words a place's name follows, and a possessive then names a place ("at Maria's").
 _VENUE_BEFORE = frozenset({"at", "to", "from"})
+
+
+#: Words that open a sentence to wish or pity, before a name that is no part of them ("Happy
+#: Diwali", "Best Diwali in years", "Poor Marcus").
+_WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
+
+#: Cues every capitalised word has: written plainly, inside a sentence.
+_BARE_CUES = frozenset({"plain", "framed"})
 
 
 def _venue_name(key: str, candidate: Candidate) -> str | None:
@@ -414,7 +423,7 @@ class _Context(PeopleLinks):
         word = strip_possessive(token.folded)
         if self.upper_seen[word]:  # capitalised mid-sentence too: a name ("in Reading")
             return False
-        return self.lower_seen[word] > 0 or _verb_form(word)
+        return self.lower_seen[word] > 0 or _verb_form(word) or word in _WISHES
 
     def _add_name(
         self,
@@ -436,7 +445,11 @@ class _Context(PeopleLinks):
         candidate.surfaces[surface] += 1
         first = piece[0]
         candidate.occurrences.append(Occurrence(index, start, end, first.sentence))
-        if len(piece) == 1 and is_acronym(first.word):
+        # A word in capitals exclaimed at the start of a turn is a name shouted ("HAMISH!!!!"),
+        # not an organisation's initials.
+        shouted = opens_exclaimed(text, start, end) and text[end:].lstrip().startswith("!")
+        acronym = len(piece) == 1 and is_acronym(first.word) and not shouted
+        if acronym:
             candidate.acronym = True
         if not first.clause_start:
             candidate.mid_sentence += 1
@@ -462,7 +475,7 @@ class _Context(PeopleLinks):
             if previous is not None and previous.sentence == first.sentence
             else None,
         )
-        if len(piece) == 1 and is_acronym(first.word):
+        if acronym:
             candidate.cues["acronym"] += 1
         if len(piece) <= 2 and is_vocative(text, start, end, sentence):
             self.vocatives[key].append((index, surface))
@@ -554,16 +567,34 @@ class _Context(PeopleLinks):
         # ordinary word (adverb, participle, contraction) that a sentence happens to start with.
         # Two or more capitalised words in a row ("Project Falcon ships") name something even
         # at a sentence start, and so does a word the conversation's people vouch for (``linking``).
-        recurring = len(candidate.occurrences) >= 2 or not single or self._vouched_for(key)
+        # A known town opens a sentence as itself ("🥺 Milwaukee was worth it").
+        recurring = (
+            len(candidate.occurrences) >= 2
+            or not single
+            or self._vouched_for(key)
+            or is_known_place(key)
+        )
         ordinary = key.endswith(("ly", "ing", "ed")) or "'" in key or "’" in key
         # A word that only ever opens a sentence and stands alone there ("Fine, actually.") is
         # an exclamation, not a name.
         exclaimed = not candidate.cues["framed"]
+        # An everyday word only ever opening a sentence, with nothing said of it that a name
+        # would have (a type's evidence), is that word ("Fair enough", "Fair play to him"),
+        # unless it is a given name or a town too ("Will", "Jonah", "Milwaukee").
+        everyday = (
+            single
+            and not candidate.votes
+            and not {cue for cue, count in candidate.cues.items() if count} - _BARE_CUES
+            and is_everyday_word(key)
+            and not is_census_name(key)
+            and not is_known_place(key)
+        )
         if (
             recurring
             and lower == 0
             and not ordinary
             and not exclaimed
+            and not everyday
             and key not in TOPIC_STOPWORDS
         ):
             return "recurring_name"

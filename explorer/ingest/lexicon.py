@@ -238,6 +238,34 @@ KNOWN_ORGANISATIONS = _words(
     """
 ) | frozenset({"british airways", "air france", "virgin atlantic", "whole foods", "trader joe's"})
 
+#: Holidays and festivals: named occasions, not people ("home for Diwali", "Christmas with my
+#: parents"), whatever a bare capitalised name would default to.
+KNOWN_EVENTS = _words(
+    """
+    christmas easter diwali deepavali eid hanukkah chanukah thanksgiving halloween ramadan holi
+    passover pongal onam navratri vesak kwanzaa hogmanay
+    """
+) | frozenset(
+    {
+        "new year",
+        "new year's eve",
+        "lunar new year",
+        "chinese new year",
+        "christmas eve",
+        "christmas day",
+        "boxing day",
+        "bonfire night",
+        "st patrick's day",
+        "valentine's day",
+        "mother's day",
+        "father's day",
+        "eid al-fitr",
+        "eid al-adha",
+        "rosh hashanah",
+        "yom kippur",
+    }
+)
+
 # The relation vocabulary and its patterns are ``relation_rules``.
 
 DOMAIN_KEYWORDS: dict[str, frozenset[str]] = {

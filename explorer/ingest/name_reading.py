@@ -12,11 +12,14 @@ ingest lexicon.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from explorer.ingest.given_names import is_census_name
 from explorer.ingest.lexicon import (
+    KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
     KNOWN_PLACES,
     KNOWN_PRODUCTS,
@@ -81,9 +84,16 @@ def strip_possessive(word: str) -> str:
     return word
 
 
+_DRAWN_OUT = re.compile(r"(.)\1\1")
+
+
 def is_acronym(word: str) -> bool:
+    """Capitals only, and neither shouting drawn out ("AAAAAH") nor a given name shouted
+    ("HAMISH!!!!": the name, not an organisation's initials)."""
     letters = [char for char in word if char.isalpha()]
-    return len(letters) >= 2 and all(char.isupper() for char in letters)
+    if len(letters) < 2 or not all(char.isupper() for char in letters):
+        return False
+    return not _DRAWN_OUT.search(word) and not (len(letters) >= 4 and is_census_name(word))
 
 
 def sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:
@@ -91,6 +101,18 @@ def sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:
         if offset < end:
             return index
     return max(0, len(sentences) - 1)
+
+
+def after_emoji(text: str, start: int) -> bool:
+    """Whether an emoji and a space come just before ``start``: chats end a sentence with an
+    emoji instead of a full stop ("moved in 😎 Room is tiny", "CEO Emeka 👑 Meanwhile I")."""
+    at = start
+    while at > 0 and text[at - 1] in " \t":
+        at -= 1
+    if at == start or at == 0:
+        return False
+    mark = text[at - 1]
+    return unicodedata.category(mark) in ("So", "Sk") or mark in "\ufe0f\u200d"
 
 
 def tokenise(
@@ -111,7 +133,9 @@ def tokenise(
                 word=word,
                 folded=word.casefold(),
                 sentence=sentence,
-                clause_start=first or opener in (":", '"', "“", "(", "‘"),
+                clause_start=first
+                or opener in (":", '"', "“", "(", "‘")
+                or after_emoji(text, start),
                 in_time=any(a <= start < b for a, b in time_spans),
             )
         )
@@ -183,6 +207,8 @@ def vote(
         candidate.votes["product"] += 2
     elif key in KNOWN_ORGANISATIONS or f"{key}'s" in KNOWN_ORGANISATIONS:
         candidate.votes["organization"] += 2  # "Nando's" is keyed "nando"
+    elif key in KNOWN_EVENTS:
+        candidate.votes["event"] += 2
     if previous is not None:
         cue = strip_possessive(previous.folded)
         if cue in PERSON_CUES or cue in TITLES:

@@ -83,6 +83,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "WORKS_AT", WHERE | frozenset({"other"})),
     _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
           "WORKS_AT", ORG),
+    # "a girl called Róisín who works in Google", "I'm finishing up at Medtronic on the 23rd"
+    _rule(_PRE + r"(?:work|works|worked|working)\s+in\s+" + _THE, "WORKS_AT", ORG),
+    _rule(_PRE + r"(?:finishing|finished|finish)\s+(?:up\s+)?at\s+" + _THE, "WORKS_AT", ORG),
     _rule(r"^(?:\s*,)?\s+" + _ADV + _AUX + r"(?:as\s+)?(?:a|an|the|our|my|his|her|their)?\s*"
           r"(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for|in)\s+" + _THE,
           "WORKS_AT", ORG | frozenset({"other"})),
@@ -137,15 +140,20 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"took\s+part\s+in|participated\s+in|entered|performed\s+at)\s+" + _THE,
           "ATTENDED", frozenset({"event"})),
     _rule(_PRE + r"(?:signed\s+up\s+for|registered\s+for|got\s+a\s+place\s+in|booked|"
-          r"preparing\s+for|training\s+for|going\s+to|heading\s+to|off\s+to|flying\s+to|"
-          r"travelling\s+to|traveling\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|thinking\s+of\s+"
-          r"going\s+to|want\s+to\s+go\s+to|planning\s+on|visiting)\s+" + _THE,
+          r"preparing\s+for|training\s+for|off\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|"
+          r"thinking\s+of\s+going\s+to|want\s+to\s+go\s+to|planning\s+on|visiting|"
+          # "flying back down to", "driving up to", "Kemi and I fly to Zanzibar on Tuesday"
+          r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
+          r"(?:(?:up|down|over|out|home|off)\s+)?to|"
+          # "booked the 18th evening flight to Chennai", "got us tickets for"
+          r"(?:booked|got|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
+          r"(?:flights?|train|bus|tickets?)\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),
     _rule(_PRE + r"(?:visited|toured|explored|stayed\s+(?:at|in)|holiday\s+in|vacation\s+in|"
-          r"trip\s+to)\s+" + _THE, "VISITED", WHERE),
+          r"trip\s+to|landed\s+in|arrived\s+(?:in|at))\s+" + _THE, "VISITED", WHERE),
     _rule(_PRE + r"(?:married|marrying|wed)\s+(?:to\s+)?", "MARRIED_TO", PERSON),
     _rule(_PRE + r"(?:engaged\s+to|dating|seeing\s+someone\s+called|going\s+out\s+with|"
           r"proposed\s+to|in\s+a\s+relationship\s+with)\s+", "PARTNER_OF", PERSON),
@@ -308,7 +316,7 @@ UNIQUE_KIN = _words(
     """
     mom mum mother dad father grandma grandpa grandmother grandfather granny nan nana gran mama
     papa mommy mummy daddy baba teta jiddo jido sitto nonna nonno oma opa abuela abuelo abuelita
-    amma appa ammi nani dadi
+    amma appa ammi nani dadi mam mammy paati patti thatha ajji bubbe zayde yiayia pappou
     """
 )
 # Kin words said as a title before a name ("Uncle Samir", "Auntie Bisi"): whose the title is

@@ -145,6 +145,9 @@ _DROPPED_SUBJECT = frozenset(
         "handed",
         "going",
         "planning",
+        # "Landed in Chennai!", "Arrived at the hotel"
+        "landed",
+        "arrived",
     ]
 )
 _PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")

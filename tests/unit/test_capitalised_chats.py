@@ -3,7 +3,9 @@ shouting (the names here are the tests' own)."""
 
 from __future__ import annotations
 
+from explorer.ingest.extractor import extract_offline
 from tests.unit.test_lower_case_chats import kinds_of
+from tests.unit.test_typed_facts import chat, facts
 
 
 def test_an_emoji_ends_a_sentence_so_the_word_after_it_opens_one() -> None:
@@ -45,3 +47,44 @@ def test_shouting_is_no_organisation() -> None:
     )
     assert "AAAAAH" not in kinds
     assert kinds.get("BARNABY") != "organization"
+
+
+def facts_of(*turns: tuple[str, str]) -> set[tuple[str, str, str]]:
+    return facts(extract_offline(chat(*turns)))
+
+
+def test_a_name_before_an_occasion_noun_is_an_event() -> None:
+    kinds = kinds_of(
+        ("Bea 🌿", "Are you free Friday? Tom and I are going to a Brewfest gig"),
+        ("ollie_t", "Sure, as long as it's after the Kestrels match"),
+    )
+    assert kinds.get("Brewfest") == "event" and kinds.get("Kestrels") == "event"
+
+
+def test_travel_still_to_come_is_a_plan_and_landing_is_a_visit() -> None:
+    found = facts_of(
+        ("Bea 🌿", "I'm flying back down to Hobart on the 10th for Gran's birthday"),
+        ("ollie_t", "Nice. I booked the early flight to Inverness for the wedding"),
+        ("Bea 🌿", "Landed in Hobart! Gran is thrilled"),
+    )
+    assert ("Bea 🌿", "PLANS", "Hobart") in found
+    assert ("ollie_t", "PLANS", "Inverness") in found
+    assert ("Bea 🌿", "VISITED", "Hobart") in found
+
+
+def test_work_in_a_company_and_finishing_up_at_one_are_work_there() -> None:
+    found = facts_of(
+        ("Bea 🌿", "I'm finishing up at Corvex Labs on Friday"),
+        ("ollie_t", "My flatmate Priya works in Halvern Group too"),
+    )
+    assert ("Bea 🌿", "WORKS_AT", "Corvex Labs") in found
+    assert ("Priya", "WORKS_AT", "Halvern Group") in found
+
+
+def test_mam_and_paati_are_family_words_used_as_names() -> None:
+    found = facts_of(
+        ("Bea 🌿", "Mam says I'm basically emigrating"),
+        ("ollie_t", "Paati asked me when you are visiting"),
+    )
+    assert ("Bea 🌿", "FAMILY_OF", "Mam") in found or ("Mam", "FAMILY_OF", "Bea 🌿") in found
+    assert ("ollie_t", "FAMILY_OF", "Paati") in found or ("Paati", "FAMILY_OF", "ollie_t") in found

@@ -287,6 +287,7 @@ class _Context(PeopleLinks):
         )  # key → (turn, surface)
         # Names that open a turn exclaimed ("Kasia!! happy birthday"): vocatives when a person's.
         self.exclaimed: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        self.cried: set[str] = set()  # a person's "Ciaro!!": exclaimed, no common word
         self.alias_evidence: dict[str, list[AliasEvidence]] = defaultdict(list)
         self.addressed: list[str | None] = []
         self.handle_stems: dict[str, str] = {}  # "emi" → the speaker emi_k
@@ -481,6 +482,11 @@ class _Context(PeopleLinks):
             self.vocatives[key].append((index, surface))
         elif len(piece) <= 2 and opens_exclaimed(text, start, end):
             self.exclaimed[key].append((index, surface))
+            # Between people only: an assistant cries out words ("Parabéns!"), a friend a name.
+            from_person = speaker_type(self.chunks[index].speaker) == "person"
+            common = any(is_everyday_word(word, COMMON_RANK) for word in key.split())
+            if shouted and from_person and not common:
+                self.cried.add(key)
 
     @staticmethod
     def _read_venue(

@@ -88,3 +88,18 @@ def test_mam_and_paati_are_family_words_used_as_names() -> None:
     )
     assert ("Bea 🌿", "FAMILY_OF", "Mam") in found or ("Mam", "FAMILY_OF", "Bea 🌿") in found
     assert ("ollie_t", "FAMILY_OF", "Paati") in found or ("Paati", "FAMILY_OF", "ollie_t") in found
+
+
+def test_a_name_cried_out_at_the_start_of_a_turn_calls_the_one_addressed() -> None:
+    extraction = extract_offline(
+        chat(
+            ("gus.p", "Did he propose?"),
+            ("bk_22", "she said yes"),
+            ("gus.p", "Barnaby!!!! Oh my god. I am so happy for you"),
+            ("bk_22", "ha thanks. Pip is already planning the party"),
+            ("gus.p", "Bazza!! Send me pics"),
+        )
+    )
+    aliases = {e.name: set(e.aliases) for e in extraction.entities}
+    assert {"Barnaby", "Bazza"} <= aliases["bk_22"]
+    assert "Barnaby" not in aliases and "Bazza" not in aliases

@@ -31,6 +31,7 @@ from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.people import EVENT_WORDS
+from explorer.ingest.places import is_known_place
 
 PERSON_LIKE = frozenset({"person", "other"})
 MAX_NAME_WORDS = 4
@@ -151,9 +152,10 @@ def _thing_short_names(
             owner
             for owner in owners.get((entity.scope, key), set())
             if (owner not in refusing or not refuses(refusing[owner], entity.name))
-            # A city an event is named after is still the city ("Lisbon" beside the Lisbon
-            # Data Summit): a place is never folded into an event.
-            and not (entity.type == "place" and owner in events)
+            # A city an event or a body is named after is still the city ("Lisbon" beside the
+            # Lisbon Data Summit, "Brisbane" beside Brisbane City Council): a place is never
+            # folded into an event, nor a known town into anything.
+            and not (entity.type == "place" and (owner in events or is_known_place(key)))
         }
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))

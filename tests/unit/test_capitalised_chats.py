@@ -4,6 +4,7 @@ shouting (the names here are the tests' own)."""
 from __future__ import annotations
 
 from explorer.ingest.extractor import extract_offline
+from explorer.ingest.short_names import merge_short_names
 from tests.unit.test_lower_case_chats import kinds_of
 from tests.unit.test_typed_facts import chat, facts
 
@@ -103,3 +104,26 @@ def test_a_name_cried_out_at_the_start_of_a_turn_calls_the_one_addressed() -> No
     aliases = {e.name: set(e.aliases) for e in extraction.entities}
     assert {"Barnaby", "Bazza"} <= aliases["bk_22"]
     assert "Barnaby" not in aliases and "Bazza" not in aliases
+
+
+def test_an_animal_emoji_or_a_walk_makes_a_name_a_pet() -> None:
+    kinds = kinds_of(
+        ("Bea 🌿", "Our Rufus will lose his mind, he goes mental at cats 🐶"),
+        ("ollie_t", "Haha. Bring Rufus for a walk after dinner"),
+    )
+    assert kinds.get("Rufus") == "other"
+
+
+def test_a_town_is_not_folded_into_a_body_named_after_it() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("Bea 🌿", "I got the Winnipeg City Council job!!"),
+                ("ollie_t", "Congrats! So you're moving to Winnipeg?"),
+                ("Bea 🌿", "Yes, driving up to Winnipeg next week"),
+            )
+        )
+    )
+    kinds = {e.name: (e.type, e.aliases) for e in extraction.entities}
+    assert kinds.get("Winnipeg") == ("place", ())
+    assert kinds.get("Winnipeg City Council") == ("organization", ())

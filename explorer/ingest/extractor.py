@@ -482,10 +482,13 @@ class _Context(PeopleLinks):
             self.vocatives[key].append((index, surface))
         elif len(piece) <= 2 and opens_exclaimed(text, start, end):
             self.exclaimed[key].append((index, surface))
-            # Between people only: an assistant cries out words ("Parabéns!"), a friend a name.
+            # A call, not an interjection: cried out twice over or in capitals ("Ciaro!!",
+            # "HAMISH!"; "Woo!" and "Yum!" are no names), by a person (an assistant cries out
+            # words: "Parabéns!"), and none of the commonest words.
+            called = text[end:].lstrip().startswith("!!") or surface.isupper()
             from_person = speaker_type(self.chunks[index].speaker) == "person"
             common = any(is_everyday_word(word, COMMON_RANK) for word in key.split())
-            if shouted and from_person and not common:
+            if shouted and called and from_person and not common:
                 self.cried.add(key)
 
     @staticmethod

@@ -486,8 +486,6 @@ PLACE_AFTER = _words(
     "hotel hostel inn motel resort b&b guesthouse café cafe restaurant pub bar bistro campsite "
     "cottage villa depot station airport terminal warehouse area"
 )
-# "a TradFest gig", "the Lions game": a name that modifies an occasion is that occasion.
-EVENT_AFTER = _words("gig gigs concert concerts festival match matches final tournament")
 ORGANISATION_AFTER = _words(
     "company firm startup agency charity band colleagues coworkers co-workers customers clients "
     "founders investors payroll"
@@ -585,8 +583,6 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["place"] += 1
     if next_word in ORGANISATION_AFTER:
         cues["organization"] += 1
-    if next_word in EVENT_AFTER:
-        cues["event"] += 1
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)
     appositive = re.match(
         r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:[\w-]+\s+)?([\w-]+)", head

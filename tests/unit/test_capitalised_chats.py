@@ -54,14 +54,6 @@ def facts_of(*turns: tuple[str, str]) -> set[tuple[str, str, str]]:
     return facts(extract_offline(chat(*turns)))
 
 
-def test_a_name_before_an_occasion_noun_is_an_event() -> None:
-    kinds = kinds_of(
-        ("Bea 🌿", "Are you free Friday? Tom and I are going to a Brewfest gig"),
-        ("ollie_t", "Sure, as long as it's after the Kestrels match"),
-    )
-    assert kinds.get("Brewfest") == "event" and kinds.get("Kestrels") == "event"
-
-
 def test_travel_still_to_come_is_a_plan_and_landing_is_a_visit() -> None:
     found = facts_of(
         ("Bea 🌿", "I'm flying back down to Hobart on the 10th for Gran's birthday"),

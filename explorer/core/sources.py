@@ -110,7 +110,8 @@ def substance(text: str) -> float:
     """The share of a chunk's similarity that is its own words': a chunk is embedded with its
     speaker's name ("mo.haddad: damn"), so the embedding of a turn of a word or two is mostly
     that name, and a question naming the speaker found all their short turns ("lol fair", "🫠")
-    before the turn that answered it. 1 from ``SUBSTANTIAL_WORDS`` words up, less below."""
+    before the turn that answered it. 1 from ``SUBSTANTIAL_WORDS`` words up, less below (0 for
+    a turn of emoji alone); a chunk without a speaker is embedded as its text and keeps all."""
     own = sum(1 for word in words(text) if word not in STOP_WORDS)
     return 1.0 if own >= SUBSTANTIAL_WORDS else own / SUBSTANTIAL_WORDS
 
@@ -124,7 +125,7 @@ def _chunk_candidate(hit: ChunkHit, source: Source, lexical_scale: float) -> Can
         layer=chunk.layer,
         source=source,
         scope=chunk.scope,
-        similarity=clamp_unit(hit.similarity) * substance(chunk.text),
+        similarity=clamp_unit(hit.similarity) * (substance(chunk.text) if chunk.speaker else 1.0),
         lexical=clamp_unit(hit.lexical / lexical_scale),
         salience=None,
         confidence=None,

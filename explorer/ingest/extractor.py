@@ -54,6 +54,7 @@ from explorer.ingest.linking import AGENT_SPEAKERS as AGENT_SPEAKERS
 from explorer.ingest.linking import PeopleLinks
 from explorer.ingest.linking import speaker_type as speaker_type
 from explorer.ingest.name_reading import (
+    DRAWN_OUT,
     Candidate,
     Occurrence,
     Token,
@@ -76,7 +77,7 @@ from explorer.ingest.people import (
     typed,
 )
 from explorer.ingest.places import is_known_place
-from explorer.ingest.relation_rules import TITLED_KIN, UNIQUE_KIN
+from explorer.ingest.relation_rules import UNIQUE_KIN, names_kin
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
 
@@ -225,6 +226,12 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
 _VENUE_BEFORE = frozenset({"at", "to", "from"})
 
 
+def _opens_after_emoji(word: str) -> bool:
+    """Whether a capitalised word after an emoji opens a sentence: an everyday word does ("😎
+    Room is tiny"); a name does not lose its capital there ("😍 Orla looks amazing")."""
+    return is_everyday_word(word) and not is_census_name(word)
+
+
 #: Words that open a sentence to wish or pity, before a name that is no part of them ("Happy
 #: Diwali", "Best Diwali in years", "Poor Marcus").
 _WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
@@ -241,8 +248,7 @@ def _venue_name(key: str, candidate: Candidate) -> str | None:
     family ("at Uncle Samir's", "at Grandma's": their home, and they are people)."""
     if not candidate.venues or candidate.cues["plain"]:
         return None
-    first = key.split()[0]
-    if first in UNIQUE_KIN or (first in TITLED_KIN and " " in key):
+    if names_kin(key):
         return None
     written = candidate.venues.most_common(1)[0][0]
     known = " ".join(written.casefold().replace("’", "'").split()) in KNOWN_ORGANISATIONS
@@ -287,7 +293,7 @@ class _Context(PeopleLinks):
         )  # key → (turn, surface)
         # Names that open a turn exclaimed ("Kasia!! happy birthday"): vocatives when a person's.
         self.exclaimed: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        self.cried: set[str] = set()  # a person's "Ciaro!!": exclaimed, no common word
+        self.called_out: set[str] = set()  # a person's "Ciaro!!" opening a turn
         self.alias_evidence: dict[str, list[AliasEvidence]] = defaultdict(list)
         self.addressed: list[str | None] = []
         self.handle_stems: dict[str, str] = {}  # "emi" → the speaker emi_k
@@ -329,7 +335,11 @@ class _Context(PeopleLinks):
         tokens = tokenise(text, sentences, [(time.start, time.end) for time in times])
         capitals = self.restored.get(chunk.id, frozenset())
         tokens = [
-            replace(token, clause_start=False) if token.start in capitals else token
+            replace(token, clause_start=False)
+            if token.start in capitals
+            else replace(token, clause_start=True)
+            if token.after_emoji and _opens_after_emoji(token.folded)
+            else token
             for token in tokens
         ]
         self.tokens.append(tokens)
@@ -448,7 +458,8 @@ class _Context(PeopleLinks):
         candidate.occurrences.append(Occurrence(index, start, end, first.sentence))
         # A word in capitals exclaimed at the start of a turn is a name shouted ("HAMISH!!!!"),
         # not an organisation's initials.
-        shouted = opens_exclaimed(text, start, end) and text[end:].lstrip().startswith("!")
+        exclaimed = opens_exclaimed(text, start, end)
+        shouted = exclaimed and text[end:].lstrip().startswith("!")
         acronym = len(piece) == 1 and is_acronym(first.word) and not shouted
         if acronym:
             candidate.acronym = True
@@ -480,16 +491,16 @@ class _Context(PeopleLinks):
             candidate.cues["acronym"] += 1
         if len(piece) <= 2 and is_vocative(text, start, end, sentence):
             self.vocatives[key].append((index, surface))
-        elif len(piece) <= 2 and opens_exclaimed(text, start, end):
+        elif len(piece) <= 2 and exclaimed:
             self.exclaimed[key].append((index, surface))
-            # A call, not an interjection: cried out twice over or in capitals ("Ciaro!!",
-            # "HAMISH!"; "Woo!" and "Yum!" are no names), by a person (an assistant cries out
-            # words: "Parabéns!"), and none of the commonest words.
-            called = text[end:].lstrip().startswith("!!") or surface.isupper()
+            # A call, not an interjection: cried out twice over ("Ciaro!!"; "Woo!" is none),
+            # by a person (an assistant cries out words: "Parabéns!"), and no word English
+            # uses often ("Woo!!", "Hiya!!") or draws out ("Yesss!!", "AAAAAH!!!").
+            twice = text[end:].lstrip().startswith("!!")
             from_person = speaker_type(self.chunks[index].speaker) == "person"
-            common = any(is_everyday_word(word, COMMON_RANK) for word in key.split())
-            if shouted and called and from_person and not common:
-                self.cried.add(key)
+            wordlike = DRAWN_OUT.search(key) or any(is_everyday_word(w) for w in key.split())
+            if twice and from_person and not wordlike:
+                self.called_out.add(key)
 
     @staticmethod
     def _read_venue(
@@ -581,7 +592,7 @@ class _Context(PeopleLinks):
             len(candidate.occurrences) >= 2
             or not single
             or self._vouched_for(key)
-            or is_known_place(key)
+            or (is_known_place(key) and not is_everyday_word(key, COMMON_RANK))
         )
         ordinary = key.endswith(("ly", "ing", "ed")) or "'" in key or "’" in key
         # A word that only ever opens a sentence and stands alone there ("Fine, actually.") is
@@ -596,7 +607,7 @@ class _Context(PeopleLinks):
             and not {cue for cue, count in candidate.cues.items() if count} - _BARE_CUES
             and is_everyday_word(key)
             and not is_census_name(key)
-            and not is_known_place(key)
+            and not (is_known_place(key) and not is_everyday_word(key, COMMON_RANK))
         )
         if (
             recurring
@@ -805,9 +816,8 @@ class _Context(PeopleLinks):
             return []
         facts = []
         for occurrence, builder in mentions:
-            words = turn.text[occurrence.start : occurrence.end].casefold().split()
-            kin = words[0] in UNIQUE_KIN or (words[0] in TITLED_KIN and len(words) > 1)
-            if kin and builder.type == "person" and builder.id != owner.id:
+            said = turn.text[occurrence.start : occurrence.end].casefold()
+            if names_kin(said) and builder.type == "person" and builder.id != owner.id:
                 span = turn.sentences[occurrence.sentence]
                 facts.append(Fact(owner, builder, "FAMILY_OF", span[0], span[1]))
         return facts

@@ -66,7 +66,7 @@ class PeopleLinks:
     speakers: dict[str, str]
     vocatives: dict[str, list[tuple[int, str]]]
     exclaimed: dict[str, list[tuple[int, str]]]
-    cried: set[str]
+    called_out: set[str]
     handle_stems: dict[str, str]
     alias_evidence: dict[str, list[AliasEvidence]]
     addressed: Sequence[str | None]
@@ -135,11 +135,11 @@ class PeopleLinks:
         """Merge the names that stand for one person (see ``people``), keeping the evidence."""
         speakers_of = [normalise_name(chunk.speaker) for chunk in self.chunks]
         # Vocatives: a name a speaker uses to address another is the addressee's name. A given
-        # name that opens a turn exclaimed ("Tom!! guess what") is one too, and so is any
-        # name no everyday word cried out with "!" there ("Ciaro!! Happy new year", "HAMISH!!!!").
+        # name that opens a turn exclaimed ("Tom!! guess what") is one too, and so is another
+        # name a person calls out there ("Ciaro!! Happy new year"; see ``called_out``).
         calls = {key: list(uses) for key, uses in self.vocatives.items()}
         for key, uses in self.exclaimed.items():
-            if is_given_name(key) or key in self.cried:
+            if is_given_name(key) or key in self.called_out:
                 calls.setdefault(key, []).extend(uses)
         for key, uses in sorted(calls.items()):
             if key in self.speakers or key not in self.names:

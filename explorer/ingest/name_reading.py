@@ -12,12 +12,10 @@ ingest lexicon.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from explorer.ingest.given_names import is_census_name
 from explorer.ingest.lexicon import (
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
@@ -52,6 +50,7 @@ class Token:
     sentence: int
     clause_start: bool  # first word of its sentence, or right after a colon or opening quote
     in_time: bool
+    after_emoji: bool = False  # an emoji and a space just before it (``after_emoji``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +83,16 @@ def strip_possessive(word: str) -> str:
     return word
 
 
-_DRAWN_OUT = re.compile(r"(.)\1\1")
+#: A letter three times over: a word drawn out in shouting or delight ("AAAAAH", "Yesss").
+DRAWN_OUT = re.compile(r"(.)\1\1")
 
 
 def is_acronym(word: str) -> bool:
-    """Capitals only, and neither shouting drawn out ("AAAAAH") nor a given name shouted
-    ("HAMISH!!!!": the name, not an organisation's initials)."""
+    """Capitals only, and not shouting drawn out ("AAAAAH", "NOOO")."""
     letters = [char for char in word if char.isalpha()]
     if len(letters) < 2 or not all(char.isupper() for char in letters):
         return False
-    return not _DRAWN_OUT.search(word) and not (len(letters) >= 4 and is_census_name(word))
+    return not DRAWN_OUT.search(word)
 
 
 def sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:
@@ -105,14 +104,15 @@ def sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:
 
 def after_emoji(text: str, start: int) -> bool:
     """Whether an emoji and a space come just before ``start``: chats end a sentence with an
-    emoji instead of a full stop ("moved in 😎 Room is tiny", "CEO Emeka 👑 Meanwhile I")."""
+    emoji instead of a full stop ("moved in 😎 Room is tiny")."""
     at = start
     while at > 0 and text[at - 1] in " \t":
         at -= 1
     if at == start or at == 0:
         return False
-    mark = text[at - 1]
-    return unicodedata.category(mark) in ("So", "Sk") or mark in "\ufe0f\u200d"
+    mark = ord(text[at - 1])
+    # Pictographs, dingbats and the joiner and variation selector inside emoji sequences.
+    return mark >= 0x1F000 or 0x2600 <= mark <= 0x27BF or mark in (0xFE0F, 0x200D)
 
 
 def tokenise(
@@ -133,10 +133,9 @@ def tokenise(
                 word=word,
                 folded=word.casefold(),
                 sentence=sentence,
-                clause_start=first
-                or opener in (":", '"', "“", "(", "‘")
-                or after_emoji(text, start),
+                clause_start=first or opener in (":", '"', "“", "(", "‘"),
                 in_time=any(a <= start < b for a, b in time_spans),
+                after_emoji=after_emoji(text, start),
             )
         )
     return tokens

@@ -546,11 +546,6 @@ _PET_RESTS = re.compile(
     r"(?:my|your|ur|his|her|our|the)\s+(?:feet|lap|door|bed|pillow)\b"
 )
 
-# "bring Murphy for a walk", "a dog emoji beside the name": what a pet gets, and how a chat
-# shows an animal; weak evidence, which any person evidence outweighs.
-_PET_WALKED = re.compile(r"^\s+(?:for|on)\s+(?:a|his|her|their)\s+walk\b")
-_ANIMAL_EMOJI = re.compile("[\U0001f400-\U0001f43f\U0001f980-\U0001f9ae\U0001f9ae]")
-
 
 def _apposed_kind(words: list[str]) -> str | None:
     """The kind the first kind noun of an apposed phrase names, read up to its first
@@ -624,9 +619,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["at"] += 1  # "at Arup", "at Rush": somewhere, or a business; "at Kate's" is neither
     if _PET_AFTER.match(head) or _PET_DOES.match(head):
         cues["pet"] += 1
-    if _PET_RESTS.match(head) or _PET_WALKED.match(head):
-        cues["pet_care"] += 1
-    if _ANIMAL_EMOJI.search(before) or _ANIMAL_EMOJI.search(after):
+    if _PET_RESTS.match(head):
         cues["pet_care"] += 1
     if _CARE_BEFORE.search(tail) and not _WALKED_SOMEWHERE.match(head):
         cues["pet_care"] += 1

@@ -84,8 +84,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
           "WORKS_AT", ORG),
     # "a girl called Róisín who works in Google", "I'm finishing up at Medtronic on the 23rd"
+    # (a job ending; "we finished up at the pub" is an evening's)
     _rule(_PRE + r"(?:work|works|worked|working)\s+in\s+" + _THE, "WORKS_AT", ORG),
-    _rule(_PRE + r"(?:finishing|finished|finish)\s+(?:up\s+)?at\s+" + _THE, "WORKS_AT", ORG),
+    _rule(_PRE + r"finishing\s+up\s+at\s+" + _THE, "WORKS_AT", ORG),
     _rule(r"^(?:\s*,)?\s+" + _ADV + _AUX + r"(?:as\s+)?(?:a|an|the|our|my|his|her|their)?\s*"
           r"(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for|in)\s+" + _THE,
           "WORKS_AT", ORG | frozenset({"other"})),
@@ -145,8 +146,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           # "flying back down to", "driving up to", "Kemi and I fly to Zanzibar on Tuesday"
           r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
           r"(?:(?:up|down|over|out|home|off)\s+)?to|"
-          # "booked the 18th evening flight to Chennai", "got us tickets for"
-          r"(?:booked|got|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
+          # "booked the 18th evening flight to Chennai" ("got the train to" is as often past)
+          r"(?:booked|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
           r"(?:flights?|train|bus|tickets?)\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
@@ -316,12 +317,21 @@ UNIQUE_KIN = _words(
     """
     mom mum mother dad father grandma grandpa grandmother grandfather granny nan nana gran mama
     papa mommy mummy daddy baba teta jiddo jido sitto nonna nonno oma opa abuela abuelo abuelita
-    amma appa ammi nani dadi mam mammy paati patti thatha ajji bubbe zayde yiayia pappou
+    amma appa ammi nani dadi mam mammy paati thatha ajji bubbe zayde yiayia pappou
     """
 )
 # Kin words said as a title before a name ("Uncle Samir", "Auntie Bisi"): whose the title is
 # goes unsaid, as with "Mum", so the speaker is family of the one named.
 TITLED_KIN = _words("uncle auntie aunty aunt cousin")
+
+
+def names_kin(name: str) -> bool:
+    """Whether a name (folded words) is a kin word said as one ("Mum", "Grandma Okafor") or a
+    name titled by one ("Uncle Samir")."""
+    words = name.split()
+    return bool(words) and (words[0] in UNIQUE_KIN or (words[0] in TITLED_KIN and len(words) > 1))
+
+
 PETS = _words(
     """
     cat dog puppy pup kitten pet horse rabbit bunny hamster parrot bird tortoise turtle guinea

@@ -258,6 +258,7 @@ def test_a_name_titled_uncle_or_auntie_is_the_speakers_family() -> None:
             chat(
                 ("jo.m", "party at uncle karim's on the 1st"),
                 ("Pia", "Auntie Desta is bringing the cake"),
+                ("jo.m", "and my uncle is visiting next week"),
             )
         )
     )

@@ -133,9 +133,12 @@ def _same_as_previous(sessions: IntArray) -> FloatArray:
     return same
 
 
-def _scaled(scores: FloatArray) -> FloatArray | None:
+def _scaled(scores: FloatArray, *, in_place: bool = False) -> FloatArray | None:
+    """``scores`` divided by their best (``None`` when none is above 0), in place if asked."""
     best = float(scores.max()) if scores.size else 0.0
-    return scores / best if best > 0.0 else None
+    if not best > 0.0:
+        return None
+    return np.divide(scores, best, out=scores if in_place else None)
 
 
 class LexicalIndex:
@@ -267,11 +270,7 @@ class LexicalIndex:
             if by_session is not None:
                 by_session *= params.session_weight
                 combined += by_session[self._session_array]
-        best = float(combined.max()) if combined.size else 0.0
-        if not best > 0.0:
-            return None
-        combined /= best
-        return combined
+        return _scaled(combined, in_place=True)
 
     def ranked(self, query: str, k: int, *, domain: str | None = None) -> list[tuple[int, float]]:
         """Positions of the ``k`` best chunks (of ``domain`` when given) with their context

@@ -64,6 +64,7 @@ from explorer.ingest.lexicon import (
     PLACE_SUFFIXES,
 )
 from explorer.ingest.linking import speaker_type
+from explorer.ingest.name_reading import DRAWN_OUT
 from explorer.ingest.people import EVENT_WORDS, handle_stems
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import UNIQUE_KIN
@@ -82,7 +83,6 @@ MIN_LETTERS = 3
 MIN_TURNS = 2
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][sS]\b)?")  # "SHE'S" shouts as "she's" is typed
-_DRAWN_OUT = re.compile(r"(.)\1\1")
 
 #: Chat shorthand the frequency list misses or counts as words of their own (the lexicon's
 #: interjections, "lol" or "tbh", are counted as everyday words beside it).
@@ -280,7 +280,7 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
             word = _bare(written)
             if not word.islower() or len(word) < MIN_LETTERS or word in names:
                 continue
-            if _DRAWN_OUT.search(word):
+            if DRAWN_OUT.search(word):
                 continue
             if word in FUNCTION_WORDS or word in _SHORTHAND:
                 continue
@@ -340,7 +340,7 @@ def _shouted(word: str, names: set[str]) -> str:
     bare = _bare(lower)
     if bare in names or is_given_name(bare) or is_known_place(bare):
         return word
-    if len(bare) >= MIN_LETTERS and (is_everyday_word(bare) or _DRAWN_OUT.search(bare)):
+    if len(bare) >= MIN_LETTERS and (is_everyday_word(bare) or DRAWN_OUT.search(bare)):
         return lower
     return word
 

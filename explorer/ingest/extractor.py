@@ -604,7 +604,7 @@ class _Context(PeopleLinks):
         everyday = (
             single
             and not candidate.votes
-            and not {cue for cue, count in candidate.cues.items() if count} - _BARE_CUES
+            and all(not count for cue, count in candidate.cues.items() if cue not in _BARE_CUES)
             and is_everyday_word(key)
             and not is_census_name(key)
             and not (is_known_place(key) and not is_everyday_word(key, COMMON_RANK))

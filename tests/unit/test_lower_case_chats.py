@@ -266,3 +266,13 @@ def test_a_name_titled_uncle_or_auntie_is_the_speakers_family() -> None:
     assert ("Pia", "FAMILY_OF", "Auntie Desta") in found
     # A title before nothing names nobody: "my uncle" is a kinship phrase, not a name.
     assert not any(target == "Uncle" for _, _, target in found)
+
+
+def test_a_contraction_typed_without_its_apostrophe_is_no_part_of_a_name() -> None:
+    kinds = kinds_of(
+        ("kit_b", "yep wendell was unreal. mabel hasnt stopped talking about it"),
+        ("jo.m", "Aw that makes me so happy"),
+        ("kit_b", "lol she doesnt stop"),
+    )
+    assert "Mabel Hasnt" not in kinds and "Hasnt" not in kinds
+    assert kinds.get("Mabel") == "person"

@@ -486,17 +486,22 @@ class ShapeCache:
             built = await asyncio.to_thread(
                 snapshot.load, self._snapshots, self.KIND, slot, state, GraphShape.from_arrays
             )
+        loaded = built is not None
         if built is None:
             # The store's records go as soon as the columns are made: held on, they would
             # sit beside the lean records ``make_records`` makes (the start's peak memory).
             built = await asyncio.to_thread(GraphShape, *await store.shape())
-            self.builds += 1
             if saved and self._snapshots is not None:
                 arrays = built.arrays()
                 await asyncio.to_thread(self._snapshots.save, self.KIND, slot, state, arrays)
-        else:
-            self.loads += 1
         await asyncio.to_thread(built.make_records)
+        # Counted once the records exist: the memory takes what a new count brings out of
+        # garbage collection (``memory._exempt_long_lived``), and records made after that
+        # would stay in it, walked by every full collection.
+        if loaded:
+            self.loads += 1
+        else:
+            self.builds += 1
         self._entry = (key, version, built)
         return built
 

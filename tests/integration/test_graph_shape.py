@@ -209,6 +209,26 @@ async def test_a_write_replaces_the_shape_version_and_the_cache_reads_it_again(
     assert len(second) == len(inside)
 
 
+async def test_a_shape_counts_as_built_only_once_its_records_are_made(
+    graph_store: FalkorGraphStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The memory takes the heap out of garbage collection when the count moves; records made
+    # after that would be walked by every full collection.
+    entities, relations = _graph(3)
+    await graph_store.upsert(entities, relations)
+    cache = ShapeCache()
+    counted: list[int] = []
+    make_records = GraphShape.make_records
+
+    def watched(shape: GraphShape) -> None:
+        counted.append(cache.builds + cache.loads)
+        make_records(shape)
+
+    monkeypatch.setattr(GraphShape, "make_records", watched)
+    shape = await cache.shape(graph_store, wait=True)
+    assert shape is not None and counted == [0] and cache.builds == 1
+
+
 async def test_a_missing_shape_loads_in_the_background_once_the_query_is_answered(
     graph_store: FalkorGraphStore,
 ) -> None:

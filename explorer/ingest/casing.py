@@ -189,6 +189,27 @@ def is_everyday_word(word: str, within: int = LIST_SIZE) -> bool:
     )
 
 
+# Laughter and hums typed out: "haha", "ahhahha", "hehe", "mm", "hmm".
+_LAUGH_OR_HUM = re.compile(r"(?=(?:.*h){2})[aehio]{4,}|h?m{2,}")
+
+
+def reads_as_a_word(key: str) -> bool:
+    """Whether a word in a name's place, as ``ids.normalise_name`` writes it, reads as a word
+    and not as what someone is called: "Wait, ...", "Thankfully, ...", "Right, ...", "Mmm, ..."
+    and "Heaps, ..." open a turn like a call but are an interjection, an adverb, an everyday
+    word or a plural one. A given name is a name ("Mel", "Jo", "Kit"), however common a word."""
+    if " " in key or is_given_name(key):
+        return False
+    if DRAWN_OUT.search(key) or _LAUGH_OR_HUM.fullmatch(key):
+        return True
+    if is_everyday_word(key, COMMON_RANK) or is_known_place(key):
+        return True
+    if not is_everyday_word(key):
+        return False
+    # A rarer everyday word: an adverb ("lately") or a plural of an everyday word ("heaps").
+    return key.endswith("ly") or (key.endswith("s") and is_everyday_word(key[:-1]))
+
+
 def build_list() -> list[str]:
     """The list ``everyday_words.txt`` holds, most frequent first, made from ``wordfreq``."""
     from wordfreq import top_n_list  # a test dependency: only rewriting the list needs it

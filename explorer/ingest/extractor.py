@@ -34,7 +34,13 @@ from typing import Protocol
 
 from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Mention, Relation
 from explorer.core.text import singular
-from explorer.ingest.casing import COMMON_RANK, in_lower_case, is_everyday_word, restore_names
+from explorer.ingest.casing import (
+    COMMON_RANK,
+    in_lower_case,
+    is_everyday_word,
+    reads_as_a_word,
+    restore_names,
+)
 from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
@@ -377,7 +383,7 @@ class _Context(PeopleLinks):
             or word in self.handle_stems
             or (
                 self.chunks[index].id in self.typed_lower
-                and not (is_everyday_word(word, COMMON_RANK) or word.endswith(("ly", "ing", "ed")))
+                and not (reads_as_a_word(word) or word.endswith(("ly", "ing", "ed")))
             )
         ):
             return False
@@ -490,7 +496,8 @@ class _Context(PeopleLinks):
         if acronym:
             candidate.cues["acronym"] += 1
         if len(piece) <= 2 and is_vocative(text, start, end, sentence):
-            self.vocatives[key].append((index, surface))
+            if not reads_as_a_word(key):
+                self.vocatives[key].append((index, surface))
         elif len(piece) <= 2 and exclaimed:
             self.exclaimed[key].append((index, surface))
             # A call, not an interjection: cried out twice over ("Ciaro!!"; "Woo!" is none),

@@ -25,7 +25,7 @@ from functools import cache
 
 from nicknames import NickNamer
 
-from explorer.ingest.people import fold_letters
+from explorer.ingest.ids import fold_letters
 from explorer.ingest.word_lists import read_list, write_list
 
 MIN_BEGINNING = 3

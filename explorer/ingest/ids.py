@@ -69,3 +69,9 @@ def entity_id(scope: str, entity_type: str, name: str) -> str:
 def relation_id(scope: str, source_id: str, relation_type: str, target_id: str) -> str:
     """The id of one typed edge; the same fact stated again merges into it."""
     return "r" + _digest("relation", scope, source_id, relation_type, target_id)[:31]
+
+
+def fold_letters(text: str) -> str:
+    """Lower-case letters only, accents removed: how handles and names are compared."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if char.isalpha() and char.isascii())

@@ -18,11 +18,10 @@ from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
 from explorer.ingest.given_names import is_given_name, nickname_reason
-from explorer.ingest.ids import normalise_name
+from explorer.ingest.ids import fold_letters, normalise_name
 from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import (
     evidence_type,
-    fold_letters,
     handle_matches,
     kin_word,
     stem_names,

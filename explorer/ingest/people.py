@@ -43,6 +43,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
+from explorer.ingest.given_names import is_census_name
+from explorer.ingest.ids import fold_letters
 from explorer.ingest.lexicon import LANGUAGES
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
@@ -276,12 +278,6 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-def fold_letters(text: str) -> str:
-    """Lower-case letters only, accents removed: how handles and names are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if char.isalpha() and char.isascii())
-
-
 def addressees(speakers: Sequence[str]) -> list[str | None]:
     """For each turn (by its speaker's key), the key of the speaker it is addressed to."""
     distinct = list(dict.fromkeys(speakers))
@@ -430,6 +426,9 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "organization", False  # "NHS", "Kettle & Crumb": a business, not a person
     if is_known_place(key):
         return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
+    if not single and is_known_place(words[0]) and not is_census_name(words[0]):
+        # "Brisbane Lions", "Leeds United": named after a town ("Sofia Reyes" is a person).
+        return "organization", False
     return ("person" if len(words) <= 3 else "other"), False
 
 

@@ -47,7 +47,10 @@ _AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d
 _AUX += r"used to|going to|gonna|want to|wanna|plan to|planning to|hope to|hoping to|got|get|"
 _AUX += r"have to|has to|had to|need to|needs to|the one who|the one that|"
 _AUX += r"been|be|being)\s+)*"
-_PRE = r"^\s+" + _ADV + _AUX + _ADV
+# "Róisín who works in Google", "Colm, who works at Intercom,": a relative clause says it of
+# the name before it.
+_WHO = r"(?:,?\s*(?:who|that)(?=\s))?"
+_PRE = r"^" + _WHO + r"\s+" + _ADV + _AUX + _ADV
 _THE = r"(?:(?:the|a|an|our|my|his|her|their)\s+)?"
 ROLE_WORDS = (
     "engineer|developer|designer|nurse|teacher|manager|director|cto|ceo|cfo|coo|founder|"

@@ -156,3 +156,19 @@ def test_a_name_closing_a_sentence_about_a_time_is_no_call_without_a_you() -> No
     extraction = extract_offline(turns)
     assert not {"Lisbon", "Porto"} & set(entity(extraction, "ola_b").aliases)
     assert not {"Lisbon", "Porto"} & set(entity(extraction, "Pia").aliases)
+
+
+def test_a_word_in_a_calls_place_is_no_name_for_the_one_addressed() -> None:
+    turns = chat(
+        ("Corin", "Wait, you booked the ferry already?"),
+        ("bex.t", "Thankfully, yes. The last two seats."),
+        ("Corin", "Right, thanks Bexy! I owe you one"),
+        ("bex.t", "Mmm, you do. tell your mum thanks heaps"),
+        ("Corin", "no wayyy. she'll be chuffed"),
+    )
+    extraction = extract_offline(turns)
+    # An interjection, an adverb, an everyday word, a hum, a plural and a drawn-out word stand
+    # where a call stands; only the nickname is one.
+    assert set(entity(extraction, "bex.t").aliases) == {"Bexy"}
+    assert entity(extraction, "Corin").aliases == ()
+    assert not {"Wait", "Thankfully", "Right", "Mmm", "Heaps", "Wayyy"} & names(turns)

@@ -531,3 +531,30 @@ def test_who_is_someone_answered_by_a_kinship_or_role_word_states_the_tie() -> N
     assert ("pia_m", "WORKS_WITH", "Priya") in found or ("Priya", "WORKS_WITH", "pia_m") in found
     # The answer calls nobody "cousin": the one who asked is no family of the one who answered.
     assert not {("sol.r", "FAMILY_OF", "pia_m"), ("pia_m", "FAMILY_OF", "sol.r")} & found
+
+
+def test_a_relative_clause_states_its_fact_of_the_name_before_it() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("wren", "Moving in with a girl called Tamsin who works in Quillon Labs"),
+                ("Pip", "Nice. And Colm, who works at Intercom, lives next door."),
+            )
+        )
+    )
+    assert ("Tamsin", "WORKS_AT", "Quillon Labs") in found
+    assert ("Colm", "WORKS_AT", "Intercom") in found
+
+
+def test_a_name_opening_on_a_town_is_a_body_named_after_it() -> None:
+    extraction = extract_offline(
+        chat(
+            ("tash.ng", "Confession: I'm a Brisbane Lions fan now"),
+            ("hamo88", "betrayal. when do you go?"),
+            ("tash.ng", "I'm driving up to Brisbane on Friday. Sofia Reyes is coming too"),
+        )
+    )
+    assert entity(extraction, "Brisbane Lions").type == "organization"
+    assert entity(extraction, "Brisbane").type == "place"
+    assert entity(extraction, "Sofia Reyes").type == "person"  # a given name is no town here
+    assert ("tash.ng", "PLANS", "Brisbane") in facts(extraction)

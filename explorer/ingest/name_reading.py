@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from explorer.ingest.given_names import is_census_name
 from explorer.ingest.lexicon import (
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
@@ -214,7 +215,10 @@ def vote(
             candidate.votes["person"] += 1
         elif cue in PLACE_CUES and key not in LANGUAGES:
             directional = cue in ("to", "from")
-            if not directional or (before is not None and before.folded in MOTION_WORDS):
+            moved = before is not None and before.folded in MOTION_WORDS
+            # "go to Declan Furlong" sends someone to a person: a given name and a surname.
+            named = several and is_census_name(words[0])
+            if not directional or (moved and not named):
                 candidate.votes["place"] += 1
     if following is not None and following.folded in PERSON_AFTER and following.folded != "and":
         candidate.votes["person"] += 1

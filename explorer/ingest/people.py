@@ -461,6 +461,9 @@ _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on
 _MOVE_TO = re.compile(
     r"\b(?:move|moves|moved|moving|relocate|relocated|relocating)\s+"
     r"(?:(?:up|down|over|back|out|away)\s+)?(?:to|into)\s*$"
+    # "we're going through Heathrow", "flying via Doha", "a layover in Dubai": a way stop.
+    r"|\b(?:going|go|went|flying|fly|flew|travell?ing|driving|drove|passing|passed)\s+"
+    r"(?:back\s+)?(?:through|via)\s*$|\b(?:via|layover\s+in|stopover\s+in)\s*$"
 )
 _BOUGHT_FROM = re.compile(r"\b(?:bought|buy|buying|ordered|order)\s+(?:[\w'’-]+\s+){0,4}?from\s*$")
 _FROM_PLACE = re.compile(

@@ -148,7 +148,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"thinking\s+of\s+going\s+to|want\s+to\s+go\s+to|planning\s+on|visiting|"
           # "flying back down to", "driving up to", "Kemi and I fly to Zanzibar on Tuesday"
           r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
-          r"(?:(?:up|down|over|out|home|off)\s+)?to|"
+          r"(?:(?:up|down|over|out|home|off)\s+)?to|landing\s+in|arriving\s+(?:in|at)|"
           # "booked the 18th evening flight to Chennai" ("got the train to" is as often past)
           r"(?:booked|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
           r"(?:flights?|train|bus|tickets?)\s+(?:to|for))\s+" + _THE,

@@ -145,9 +145,11 @@ _DROPPED_SUBJECT = frozenset(
         "handed",
         "going",
         "planning",
-        # "Landed in Chennai!", "Arrived at the hotel"
+        # "Landed in Chennai!", "Arrived at the hotel", "Landing in Lagos on the 16th"
         "landed",
         "arrived",
+        "landing",
+        "arriving",
     ]
 )
 _PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")
@@ -291,7 +293,38 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                         add(subject.entity, partner.entity, "KNOWS")
     found.extend(_kin_facts(turn, span, slots))
     found.extend(_project_facts(turn, slots))
+    found.extend(_advice_facts(turn, span, slots))
     return found
+
+
+# Advice opening a clause, up to the name it points at: "Try Stoneybatter or Phibsboro", "but go
+# to Declan Furlong at the clinic", "go and see Linh", "use Mama Tee" (not "don't go to …").
+_ADVICE = re.compile(
+    r"(?:^|[,;:.!?]|\b(?:but|so|just|then|and|or|yes|yeah|ok|okay|honestly|defo|definitely))\W*"
+    r"(?:try|use|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for)\s+(?:the\s+)?"
+    r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?$"
+)
+
+
+def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    """What a person tells the other to try, go to or use is what they recommend."""
+    speaker = turn.speaker
+    if speaker is None:
+        return []
+    lowered = turn.text.casefold()
+    found = []
+    for slot in slots:
+        target = slot.entity
+        if slot.pronoun or target.id == speaker.id or target.type not in NAMED_TYPES:
+            continue
+        before = lowered[span[0] : slot.start]
+        advice = _ADVICE.search(before)
+        if advice is not None and not _NEGATED_ADVICE.search(before, 0, advice.start()):
+            found.append(Fact(speaker, target, "RECOMMENDED", span[0], span[1]))
+    return found
+
+
+_NEGATED_ADVICE = re.compile(r"\b(?:don't|don’t|do\s+not|never)\s*$")
 
 
 # A sentence that calls the one spoken to by a kinship word: "best sister 💛", "night mum x".

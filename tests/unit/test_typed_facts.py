@@ -558,3 +558,25 @@ def test_a_name_opening_on_a_town_is_a_body_named_after_it() -> None:
     assert entity(extraction, "Brisbane").type == "place"
     assert entity(extraction, "Sofia Reyes").type == "person"  # a given name is no town here
     assert ("tash.ng", "PLANS", "Brisbane") in facts(extraction)
+
+
+def test_advice_to_try_go_to_or_use_something_recommends_it() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Noor", "Where should I look for a flat?"),
+            ("dev.k", "Try Fenwick or Ashgrove. But go to Marisol Vega for the lease, she's sound"),
+            ("Noor", "Thanks! Don't go to Harbour Lettings then?"),
+            ("dev.k", "Yeah avoid them. I try Quayside Yoga every week"),
+        )
+    )
+    found = facts(extraction)
+    # Sent to a given name and a surname: a person, not a place one goes to.
+    assert entity(extraction, "Marisol Vega").type == "person"
+    assert {
+        ("dev.k", "RECOMMENDED", "Fenwick"),
+        ("dev.k", "RECOMMENDED", "Ashgrove"),
+        ("dev.k", "RECOMMENDED", "Marisol Vega"),
+    } <= found
+    # Advice not to go, and a habit said of oneself, recommend nothing.
+    assert ("Noor", "RECOMMENDED", "Harbour Lettings") not in found
+    assert ("dev.k", "RECOMMENDED", "Quayside Yoga") not in found

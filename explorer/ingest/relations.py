@@ -101,6 +101,13 @@ _FIRST_OBJECT = frozenset({"me", "us"})
 _SECOND = frozenset({"you", "you're", "you’re", "you've", "you’ve", "you'll", "you’ll", "your"})
 _SECOND |= frozenset({"you'd", "you’d"})
 _THIRD = frozenset({"he", "she", "he's", "she's", "he’s", "she’s", "his", "he'd", "she'd"})
+# "frijol hates him", "mama LOVED her": the last person named, as an object. "her" before a noun
+# is whose it is ("her brother"), so it is an object only before these or the clause's end.
+_THIRD_OBJECT = frozenset({"him", "her"})
+_AFTER_OBJECT_HER = frozenset(
+    {"and", "so", "but", "too", "already", "more", "lots", "loads", "tbh", "honestly", "back"}
+    | {"now", "today", "again", "though", "anyway", "every", "all"}
+)
 # A chat sentence that opens on one of these has dropped its "I".
 _DROPPED_SUBJECT = frozenset(
     [
@@ -186,7 +193,7 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
     slots: list[Slot] = []
     named = sorted(turn.names, key=lambda slot: slot.start)
     excluded = {entity.id for entity in (turn.speaker, turn.addressee) if entity is not None}
-    for token in turn.tokens:
+    for position, token in enumerate(turn.tokens):
         word = token.folded
         entity: Named | None = None
         object_only = False
@@ -196,15 +203,24 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             entity, object_only = turn.speaker, True
         elif word in _SECOND:
             entity = turn.addressee
-        elif word in _THIRD:
+        elif word in _THIRD or (word in _THIRD_OBJECT and _object_pronoun(turn, position)):
+            object_only = word in _THIRD_OBJECT
             before = [
-                slot.entity
+                slot
                 for slot in named
                 if slot.start < token.start
                 and slot.entity.type == "person"
                 and slot.entity.id not in excluded
             ]
-            people = before or [p for p in turn.recent if p.id not in excluded]
+            if (
+                object_only
+                and before
+                and _SUBJECT_GAP.fullmatch(turn.text[before[-1].end : token.start])
+            ):
+                before.pop()  # "Marco loves her": her is not Marco
+            people = [slot.entity for slot in before] or [
+                p for p in turn.recent if p.id not in excluded
+            ]
             entity = people[-1] if people else None
         elif token.clause_start and word in _DROPPED_SUBJECT and turn.speaker is not None:
             # Also after a colon: "ok news from me: handed in my notice at Nuvola".
@@ -212,6 +228,24 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots
+
+
+# A subject and its verb before an object pronoun: "Marco loves her", "Kemi really rates him".
+_SUBJECT_GAP = re.compile(r"(?:['’]s)?\s+(?:[\w'’]+\s+){1,2}")
+
+
+def _object_pronoun(turn: Turn, position: int) -> bool:
+    """Whether the "him" or "her" at ``position`` stands for a person, not whose a thing is."""
+    token = turn.tokens[position]
+    if token.folded == "him":
+        return True
+    following = turn.tokens[position + 1] if position + 1 < len(turn.tokens) else None
+    return (
+        following is None
+        or following.sentence != token.sentence
+        or turn.text[token.end : following.start].strip() != ""
+        or following.folded in _AFTER_OBJECT_HER
+    )
 
 
 def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:

@@ -580,3 +580,21 @@ def test_advice_to_try_go_to_or_use_something_recommends_it() -> None:
     # Advice not to go, and a habit said of oneself, recommend nothing.
     assert ("Noor", "RECOMMENDED", "Harbour Lettings") not in found
     assert ("dev.k", "RECOMMENDED", "Quayside Yoga") not in found
+
+
+def test_him_and_her_as_objects_are_the_last_person_named() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("rizzo", "who's Mick"),
+                ("hanna.v", "the coach of the tan crew. yells at us"),
+                ("rizzo", "i love him already"),
+                ("hanna.v", "Marco says Ines hates her job"),
+                ("rizzo", "Ines adores Cora though. Marco loves her"),
+            )
+        )
+    )
+    assert ("rizzo", "LIKES", "Mick") in found
+    assert ("Marco", "LIKES", "Cora") in found
+    # "her job" is whose job: no object, so Ines hates no one.
+    assert not {fact for fact in found if fact[:2] == ("Ines", "DISLIKES")}

@@ -150,8 +150,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
           r"(?:(?:up|down|over|out|home|off)\s+)?to|landing\s+in|arriving\s+(?:in|at)|"
           # "booked the 18th evening flight to Chennai" ("got the train to" is as often past)
-          r"(?:booked|bought|got)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
-          r"(?:flights?|train|bus|tickets?)\s+(?:to|for))\s+" + _THE,
+          r"(?:booked|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
+          r"(?:flights?|train|bus|tickets?)\s+(?:to|for)|"
+          # "josh got us tickets for fontaines dc" (but "got the train to" is past)
+          r"got\s+(?:(?:us|me|them)\s+)?(?:[\w-]+\s+)?tickets?\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,

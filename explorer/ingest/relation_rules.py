@@ -182,7 +182,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "LIKES", NAMED),
     _rule(_PRE + r"(?:see|sees|seeing|saw|booked|booked\s+in\s+with|appointment\s+with|"
           r"session\s+with|check-?up\s+with|treated\s+by|referred\s+to)\s+"
-          r"(?:(?:someone|somebody|a\s+[\w-]+)\s+(?:called|named)\s+)?", "SEES", PERSON),
+          r"(?:(?:someone|somebody|a\s+[\w-]+)\s+(?:called|named)\s+)?"
+          # "seeing our family doctor Dr Bello", "saw my physio Aoife"
+          r"(?:(?:my|our|his|her|their|the)\s+(?:[\w-]+\s+)?(?:doctor|gp|physio|dentist|"
+          r"therapist|counsellor|counselor|consultant|surgeon|vet|osteo|osteopath)\s+)?"
+          r"(?:dr\.?\s+)?", "SEES", PERSON),
     _rule(r"^\s+(?:[\w-]+\s+){0,3}?(?:results?|appointment|session|check-?up)\s+(?:back\s+)?"
           r"(?:from|with)\s+", "SEES", PERSON),
 )  # fmt: skip

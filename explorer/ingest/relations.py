@@ -152,6 +152,7 @@ _DROPPED_SUBJECT = frozenset(
         "handed",
         "going",
         "planning",
+        "seeing",
         # "Landed in Chennai!", "Arrived at the hotel", "Landing in Lagos on the 16th"
         "landed",
         "arrived",

@@ -598,3 +598,18 @@ def test_him_and_her_as_objects_are_the_last_person_named() -> None:
     assert ("Marco", "LIKES", "Cora") in found
     # "her job" is whose job: no object, so Ines hates no one.
     assert not {fact for fact in found if fact[:2] == ("Ines", "DISLIKES")}
+
+
+def test_seeing_ones_doctor_or_physio_by_name_is_a_visit_to_them() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Chi", "Update: the baby has an ear infection. Seeing our family doctor Dr Bello"),
+                ("Ada", "oh no. I saw my physio Aoife Walsh today, she says hi"),
+                ("Chi", "Ha. I'm seeing Tom Baker tonight, first date!"),
+            )
+        )
+    )
+    assert ("Chi", "SEES", "Bello") in found
+    assert ("Ada", "SEES", "Aoife Walsh") in found
+    assert ("Chi", "SEES", "Tom Baker") not in found  # a date is no appointment

@@ -106,7 +106,9 @@ _THIRD = frozenset({"he", "she", "he's", "she's", "he’s", "she’s", "his", "h
 _THIRD_OBJECT = frozenset({"him", "her"})
 _AFTER_OBJECT_HER = frozenset(
     {"and", "so", "but", "too", "already", "more", "lots", "loads", "tbh", "honestly", "back"}
-    | {"now", "today", "again", "though", "anyway", "every", "all"}
+    | {"now", "today", "again", "though", "anyway", "every", "all", "yesterday", "tomorrow"}
+    # a preposition: "booked her for Wednesday", "met her in Lisbon"
+    | {"for", "to", "at", "on", "in", "with", "about", "from", "over", "after", "before"}
 )
 # A chat sentence that opens on one of these has dropped its "I".
 _DROPPED_SUBJECT = frozenset(

@@ -596,6 +596,8 @@ def test_him_and_her_as_objects_are_the_last_person_named() -> None:
     )
     assert ("rizzo", "LIKES", "Mick") in found
     assert ("Marco", "LIKES", "Cora") in found
+    met = facts(extract_offline(chat(("Noor", "Cora Blake is brilliant, I met her at the wall"))))
+    assert ("Noor", "KNOWS", "Cora Blake") in met  # "her" before a preposition is an object
     # "her job" is whose job: no object, so Ines hates no one.
     assert not {fact for fact in found if fact[:2] == ("Ines", "DISLIKES")}
 

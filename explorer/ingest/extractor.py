@@ -83,7 +83,7 @@ from explorer.ingest.people import (
     typed,
 )
 from explorer.ingest.places import is_known_place
-from explorer.ingest.relation_rules import UNIQUE_KIN, names_kin
+from explorer.ingest.relation_rules import ROLE_NOUNS, UNIQUE_KIN, names_kin
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
 
@@ -244,6 +244,7 @@ _WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
 
 #: Cues every capitalised word has: written plainly, inside a sentence.
 _BARE_CUES = frozenset({"plain", "framed"})
+_ROLE_TITLES = frozenset({"ceo", "cto", "cfo", "coo", "cmo", "vp", "md", "dj", "mc"})
 
 
 def _venue_name(key: str, candidate: Candidate) -> str | None:
@@ -403,9 +404,16 @@ class _Context(PeopleLinks):
                 and not pieces[-1]
                 and position + 1 < len(run)
             )
-            stop = (
-                token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS
-            ) and not self._named_like_a_month(token)
+            # "CEO Emeka 👑": a role's initials before a name are no part of it.
+            titled = (
+                token.folded in _ROLE_TITLES
+                and position + 1 < len(run)
+                and run[position + 1].word[0].isupper()
+            )
+            stop = titled or (
+                (token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS)
+                and not self._named_like_a_month(token)
+            )
             if stop and not article and not _joins(pieces[-1], token, run[position + 1 :]):
                 pieces.append([])
             else:
@@ -574,7 +582,11 @@ class _Context(PeopleLinks):
             return "speaker"
         single = " " not in key
         if single and (
-            key in COMMON_VERBS or key in COMMON_MODIFIERS or key in DEPARTMENTS or key.isdigit()
+            key in COMMON_VERBS
+            or key in COMMON_MODIFIERS
+            or key in DEPARTMENTS
+            or key in ROLE_NOUNS
+            or key.isdigit()
         ):
             return None
         if candidate.acronym or self._addresses_a_person(key):

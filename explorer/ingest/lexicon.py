@@ -180,6 +180,9 @@ LANGUAGES = _words(
     korean arabic russian polish greek turkish hindi swedish norwegian danish finnish irish
     scottish welsh british american canadian australian brazilian mexican european african
     asian latin catalan basque ukrainian czech hungarian romanian
+    gujarati tamil telugu kannada malayalam bengali punjabi marathi urdu yoruba igbo hausa
+    swahili zulu xhosa afrikaans tagalog filipino indonesian malay vietnamese thai persian farsi
+    hebrew nigerian indian pakistani kenyan ghanaian jamaican victorian georgian edwardian
     """
 )
 

@@ -62,6 +62,8 @@ ROLE_WORDS = (
     "trainer|instructor|tutor|administrator|admin|clerk|secretary|agent|broker|advisor|adviser|"
     "member|employee|staff|paediatric nurse|pediatric nurse|nanny|babysitter|supervisor"
 )
+#: One role word is no name ("Nurse says I'm the best patient", "Electrician's coming at 9").
+ROLE_NOUNS = frozenset(ROLE_WORDS.split("|")) - {"paediatric nurse", "pediatric nurse"}
 
 # "she teaches from Porto", "Ada will come down from Manchester": where one is based (a fact
 # here, and a place cue for the name in ``people``).

@@ -135,3 +135,15 @@ def test_a_town_is_not_folded_into_a_body_named_after_it() -> None:
     kinds = {e.name: (e.type, e.aliases) for e in extraction.entities}
     assert kinds.get("Winnipeg") == ("place", ())
     assert kinds.get("Winnipeg City Council") == ("organization", ())
+
+
+def test_roles_and_languages_are_no_peoples_names() -> None:
+    kinds = kinds_of(
+        ("Bea 🌿", "CEO Tomasz 👑 look at you"),
+        ("tomasz.k", "Nurse says I'm the best patient on the ward"),
+        ("Bea 🌿", "Electrician is coming at 9. Bringing you the Tamil sweets you like"),
+    )
+    # A role's initials before a name are no part of it, one role word is no name, and a
+    # language is a topic.
+    assert "CEO Tomasz" not in kinds and "Nurse" not in kinds and "Electrician" not in kinds
+    assert kinds.get("Tamil") in (None, "topic")

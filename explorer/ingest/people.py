@@ -269,6 +269,20 @@ ROLE_ACRONYMS = frozenset(
         "tbh",
         "imo",
         "idk",
+        # everyday things known by their initials, not bodies: "update your CV", "sounds like ITB"
+        "cv",
+        "gps",
+        "isa",
+        "itb",
+        "acl",
+        "ecg",
+        "mri",
+        "atm",
+        "pdf",
+        "usb",
+        "sim",
+        "bmi",
+        "ivf",
     ]
 )
 _ARTICLE = frozenset({"the", "a", "an"})

@@ -142,8 +142,11 @@ def test_roles_and_languages_are_no_peoples_names() -> None:
         ("Bea 🌿", "CEO Tomasz 👑 look at you"),
         ("tomasz.k", "Nurse says I'm the best patient on the ward"),
         ("Bea 🌿", "Electrician is coming at 9. Bringing you the Tamil sweets you like"),
+        ("tomasz.k", "Knee's sore, sounds like ITB. And my GPS watch died"),
     )
     # A role's initials before a name are no part of it, one role word is no name, and a
     # language is a topic.
     assert "CEO Tomasz" not in kinds and "Nurse" not in kinds and "Electrician" not in kinds
     assert kinds.get("Tamil") in (None, "topic")
+    # Everyday things known by their initials are no organisations.
+    assert kinds.get("ITB") in (None, "topic") and kinds.get("GPS") in (None, "topic")

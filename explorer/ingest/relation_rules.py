@@ -162,6 +162,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "VISITED", WHERE | frozenset({"event"})),
     _rule(_PRE + r"(?:visited|toured|explored|stayed\s+(?:at|in)|holiday\s+in|vacation\s+in|"
           r"trip\s+to|landed\s+in|arrived\s+(?:in|at))\s+" + _THE, "VISITED", WHERE),
+    # "I'm on the train to Leicester", "Back from book club at Kettle & Crumb"
+    _rule(_PRE + r"on\s+(?:the|a|my|our)\s+(?:train|bus|coach|plane|flight|ferry)\s+"
+          r"(?:back\s+)?to\s+" + _THE, "VISITED", WHERE),
+    _rule(_PRE + r"back\s+from\s+(?:[\w'’-]+\s+){1,3}?(?:at|in)\s+" + _THE, "VISITED", WHERE),
     _rule(_PRE + r"(?:married|marrying|wed)\s+(?:to\s+)?", "MARRIED_TO", PERSON),
     _rule(_PRE + r"(?:engaged\s+to|dating|seeing\s+someone\s+called|going\s+out\s+with|"
           r"proposed\s+to|in\s+a\s+relationship\s+with)\s+", "PARTNER_OF", PERSON),

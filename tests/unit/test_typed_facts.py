@@ -615,3 +615,16 @@ def test_seeing_ones_doctor_or_physio_by_name_is_a_visit_to_them() -> None:
     assert ("Chi", "SEES", "Bello") in found
     assert ("Ada", "SEES", "Aoife Walsh") in found
     assert ("Chi", "SEES", "Tom Baker") not in found  # a date is no appointment
+
+
+def test_on_the_train_to_a_town_or_back_from_a_club_at_a_venue_is_a_visit() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Rhea Mistry", "Back from book club at Pressed Leaf Café. Loved it"),
+                ("Rhea Mistry", "Now I'm on the train to Leicester for the weekend"),
+            )
+        )
+    )
+    assert ("Rhea Mistry", "VISITED", "Pressed Leaf Café") in found
+    assert ("Rhea Mistry", "VISITED", "Leicester") in found

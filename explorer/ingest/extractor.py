@@ -489,6 +489,8 @@ class _Context(PeopleLinks):
             previous is not None
             and previous.folded in _TITLES
             and previous.sentence == first.sentence
+            # "i miss Ruth": a lower-case "miss" is the verb
+            and (previous.folded != "miss" or previous.word[0].isupper())
         ):
             # Kept as an alias ("Dr. Lee"), never preferred to the plain name as the entity's name.
             candidate.surfaces[text[previous.start : start + len(surface)]] += 0

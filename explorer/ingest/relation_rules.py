@@ -184,7 +184,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:hate|hates|hated|dislike|dislikes|disliked|loathe|loathes|loathed|"
           r"can't\s+stand|can’t\s+stand|not\s+a\s+fan\s+of)\s+" + _THE, "DISLIKES", NAMED),
     _rule(_PRE + r"(?:love|loves|loved|like|likes|liked|enjoy|enjoys|enjoyed|adore|adores|"
-          r"adored|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|into|fond\s+of)\s+" + _THE,
+          r"adored|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|into|fond\s+of|"
+          # "i miss ruth", "she really rates him", "Lakshmi swears by her"
+          r"miss|misses|rate|rates|rated|swear\s+by|swears\s+by|swore\s+by)\s+" + _THE,
           "LIKES", NAMED),
     _rule(_PRE + r"(?:see|sees|seeing|saw|booked|booked\s+in\s+with|appointment\s+with|"
           r"session\s+with|check-?up\s+with|treated\s+by|referred\s+to)\s+"

@@ -292,6 +292,9 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
             if target.type not in NAMED_TYPES or target.id == subject.entity.id:
                 continue
             between = lowered[subject.end : other.start]
+            titled = _TRAILING_MISS.search(text, subject.end, other.start)
+            if titled is not None:
+                between = lowered[subject.end : titled.start()]
             if subject.start == subject.end:
                 between = " " + between  # a dropped "I" stands before the sentence's verb
             read = _verb_fact(between, target, sentence_text, lowered, other)
@@ -422,7 +425,9 @@ def _verb_fact(
 
 
 _CONTRACTED = re.compile(r"['’](?:s|m|re)$")
-_TRAILING_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|mx|miss)\.?\s*$")
+_TRAILING_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|mx)\.?\s*$")
+# "taught by Miss Ellis" (a title); "i miss Ruth" is the verb, so only a capital "Miss" is one.
+_TRAILING_MISS = re.compile(r"\bMiss\.?\s*$")
 _CLOSABLE = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "MARRIED_TO", "PARTNER_OF"})
 
 

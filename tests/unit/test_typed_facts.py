@@ -628,3 +628,23 @@ def test_on_the_train_to_a_town_or_back_from_a_club_at_a_venue_is_a_visit() -> N
     )
     assert ("Rhea Mistry", "VISITED", "Pressed Leaf Café") in found
     assert ("Rhea Mistry", "VISITED", "Leicester") in found
+
+
+def test_missing_rating_or_swearing_by_someone_is_liking_them() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Hanna Vos", "I miss Ruth Ellis so much"),
+                ("Rhi Doyle", "aw. Kemi Adeyemi really rates Ruth Ellis too"),
+                ("Hanna Vos", "Dara Quinn swears by Ruth Ellis"),
+                ("Rhi Doyle", "I was taught by Miss Ellis years ago"),
+            )
+        )
+    )
+    assert {
+        ("Hanna Vos", "LIKES", "Ruth Ellis"),
+        ("Kemi Adeyemi", "LIKES", "Ruth Ellis"),
+        ("Dara Quinn", "LIKES", "Ruth Ellis"),
+    } <= found
+    # A capital "Miss" before a name is a title, not the verb.
+    assert ("Rhi Doyle", "LIKES", "Ruth Ellis") not in found

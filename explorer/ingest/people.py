@@ -440,6 +440,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "organization", False  # "NHS", "Kettle & Crumb": a business, not a person
     if is_known_place(key):
         return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
+    if single and key in _INSTITUTIONS:
+        return "organization", False  # "Ok the Council is great": the one everyone means
     if not single and is_known_place(words[0]) and not is_census_name(words[0]):
         # "Brisbane Lions", "Leeds United": named after a town ("Sofia Reyes" is a person).
         return "organization", False
@@ -577,6 +579,19 @@ def _apposed_kind(words: list[str]) -> str | None:
 _APPOSITION_STOPS = _words("of from by in at on with near for who which that and or")
 
 
+# One word naming an institution, capitalised: "the Council", "the Uni", "the Library".
+_INSTITUTIONS = _words(
+    "council university uni college hospital clinic church library museum bank school ministry "
+    "parliament government police"
+)
+# What only a business does: "tallgrass is doing layoffs", "Haulr is hiring".
+_BUSINESS_AFTER = re.compile(
+    r"^\s+(?:(?:is|are|was|were|has|have|had|just)\s+)*(?:doing\s+|making\s+|announced\s+)?"
+    r"(?:layoffs|redundancies|hiring|been\s+acquired|acquired|went\s+bust|gone\s+bust|"
+    r"bankrupt|raised\s+(?:a|its|their)|closed\s+(?:a|its|their)\s+(?:seed|series|funding))\b"
+)
+
+
 def context_cues(cues: Counter[str], before: str, after: str, previous_word: str | None) -> None:
     """Count what the words around one occurrence of a name say about what it names."""
     tail = before.casefold().rstrip()
@@ -592,7 +607,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["product"] += 1
     if next_word in PLACE_AFTER or _TRIP_AFTER.match(after):
         cues["place"] += 1
-    if next_word in ORGANISATION_AFTER:
+    if next_word in ORGANISATION_AFTER or _BUSINESS_AFTER.match(head):
         cues["organization"] += 1
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)
     appositive = re.match(

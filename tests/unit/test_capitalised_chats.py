@@ -150,3 +150,12 @@ def test_roles_and_languages_are_no_peoples_names() -> None:
     assert kinds.get("Tamil") in (None, "topic")
     # Everyday things known by their initials are no organisations.
     assert kinds.get("ITB") in (None, "topic") and kinds.get("GPS") in (None, "topic")
+
+
+def test_an_institution_or_a_business_is_no_person() -> None:
+    kinds = kinds_of(
+        ("Bea 🌿", "Ok the Council is great. My team is lovely"),
+        ("ollie_t", "weird. there's a rumour Brackwater is doing layoffs"),
+    )
+    assert kinds.get("Council") == "organization"
+    assert kinds.get("Brackwater") == "organization"

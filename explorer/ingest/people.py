@@ -479,7 +479,7 @@ _MOVE_TO = re.compile(
     r"(?:(?:up|down|over|back|out|away)\s+)?(?:to|into)\s*$"
     # "we're going through Heathrow", "flying via Doha", "a layover in Dubai": a way stop.
     r"|\b(?:going|go|went|flying|fly|flew|travell?ing|driving|drove|passing|passed)\s+"
-    r"(?:back\s+)?(?:through|via)\s*$|\b(?:via|layover\s+in|stopover\s+in)\s*$"
+    r"(?:back\s+)?(?:through|via)\s*$|\b(?:layover|stopover)\s+in\s*$"
 )
 _BOUGHT_FROM = re.compile(r"\b(?:bought|buy|buying|ordered|order)\s+(?:[\w'’-]+\s+){0,4}?from\s*$")
 _FROM_PLACE = re.compile(
@@ -506,7 +506,7 @@ PLACE_AFTER = _words(
 )
 ORGANISATION_AFTER = _words(
     "company firm startup agency charity band colleagues coworkers co-workers customers clients "
-    "founders investors payroll"
+    "founders investors payroll alum alumni alumnus alumna grad graduate"
 )
 # "the Lisbon trip", "a Keswick hen weekend": a name that modifies a trip is where it goes.
 _TRIP_AFTER = re.compile(
@@ -636,7 +636,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
             cues[CALLED_KINDS[noun]] += 1
         elif noun in KIN_RELATIONS or _CALLED_PERSON.fullmatch(noun):
             cues["called_person"] += 1
-    if _MEDIUM_BEFORE.search(tail):
+    # "via Zoom" is a medium; "flying via Doha" a way stop.
+    if _MEDIUM_BEFORE.search(tail) and not _MOVE_TO.search(tail):
         cues["product"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1

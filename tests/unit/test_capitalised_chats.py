@@ -159,3 +159,14 @@ def test_an_institution_or_a_business_is_no_person() -> None:
     )
     assert kinds.get("Council") == "organization"
     assert kinds.get("Brackwater") == "organization"
+
+
+def test_a_way_stop_is_a_place_a_medium_a_product_and_an_alum_a_schools() -> None:
+    kinds = kinds_of(
+        ("Bea 🌿", "We're flying via Qadira and I'll call you via Vocall"),
+        ("ollie_t", "My lead Karthik is an Ashbury Institute alum too"),
+        ("Bea 🌿", "We're going through Heathwell, then landing in Lagos"),
+    )
+    assert kinds.get("Qadira") == "place" and kinds.get("Heathwell") == "place"
+    assert kinds.get("Vocall") == "product"
+    assert kinds.get("Ashbury Institute") == "organization"

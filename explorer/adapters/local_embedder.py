@@ -42,7 +42,6 @@ class LocalEmbedder:
         self._batch_size = sanitize.plain_int(batch_size, "batch_size", low=1, high=10_000)
         self._executor = executor
         self._model: Any = None
-        self._lock = threading.Lock()
 
     @property
     def spec(self) -> EmbeddingSpec:
@@ -81,19 +80,36 @@ class LocalEmbedder:
         return unit
 
     def _load(self) -> Any:
-        with self._lock:
-            if self._model is None:
-                WordLlama = _import_quietly()
+        if self._model is None:
+            self._model = _shared_model()
+        return self._model
 
-                # The weights ship inside the wheel (and the bundle); find them as its resources.
-                package_dir = Path(str(files("wordllama")))
-                self._model = WordLlama.load(
-                    config="l2_supercat",
-                    dim=DIMENSION,
-                    cache_dir=package_dir,
-                    disable_download=True,
-                )
-            return self._model
+
+_MODEL_LOCK = threading.Lock()
+_model: Any = None
+
+
+def _shared_model() -> Any:
+    """The one loaded model of the process, loaded by the first embedder that needs it.
+
+    One lock for every embedder: two threads importing the package at once (the window's
+    warm-up beside a first-run import's own embedder) could each see the other's half-made
+    modules ("cannot import name ... from partially initialized module"), and the model is
+    the same for all of them.
+    """
+    global _model
+    with _MODEL_LOCK:
+        if _model is None:
+            WordLlama = _import_quietly()
+            # The weights ship inside the wheel (and the bundle); find them as its resources.
+            package_dir = Path(str(files("wordllama")))
+            _model = WordLlama.load(
+                config="l2_supercat",
+                dim=DIMENSION,
+                cache_dir=package_dir,
+                disable_download=True,
+            )
+        return _model
 
 
 def _import_quietly() -> Any:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import math
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -89,3 +91,31 @@ async def test_bad_input_is_refused(embedder: LocalEmbedder) -> None:
         await embedder.embed(["nul \x00 inside"])
     with pytest.raises(InvalidArgument):
         await embedder.embed(["ok", 3])  # type: ignore[list-item]
+
+
+def test_embedders_load_one_model_even_when_they_start_at_once() -> None:
+    # A fresh interpreter, so the package is imported here for the first time: embedders
+    # warming up in several threads at once (the window's beside a first run's import) must
+    # neither fail on each other's half-imported modules nor load the model twice.
+    script = (
+        "import threading\n"
+        "from explorer.adapters.local_embedder import LocalEmbedder\n"
+        "embedders = [LocalEmbedder() for _ in range(4)]\n"
+        "errors = []\n"
+        "def warm(e):\n"
+        "    try:\n"
+        "        e.warm_up()\n"
+        "    except Exception as error:\n"
+        "        errors.append(error)\n"
+        "threads = [threading.Thread(target=warm, args=(e,)) for e in embedders]\n"
+        "for t in threads: t.start()\n"
+        "for t in threads: t.join()\n"
+        "assert not errors, errors\n"
+        "assert len({id(e._load()) for e in embedders}) == 1\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

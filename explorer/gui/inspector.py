@@ -154,7 +154,11 @@ class InspectorWidget(QTextBrowser):
             parts.append("</ul>")
         self._body = "".join(parts)
         self._reasons = {
-            alias: [ev.reason for ev in e.alias_evidence if ev.alias.casefold() == alias.casefold()]
+            alias: list(
+                dict.fromkeys(
+                    ev.reason for ev in e.alias_evidence if ev.alias.casefold() == alias.casefold()
+                )
+            )
             for alias in e.aliases
         }
         if self._note_for == e.id and self.note:
@@ -189,15 +193,14 @@ class InspectorWidget(QTextBrowser):
             why.setdefault(evidence.alias.casefold(), []).append(evidence)
         parts = [f"<h4 style='margin:6px 0 2px'>Aliases ({len(entity.aliases)})</h4><ul>"]
         for alias in entity.aliases:
-            said = [
-                _esc(evidence.reason)
-                + (
-                    f" (<a href='{self._link('chunk', evidence.chunk_id)}'>the turn</a>)"
-                    if evidence.chunk_id
-                    else ""
-                )
-                for evidence in why.get(alias.casefold(), ())
-            ]
+            # One reason said in many turns ("addressed as Maya by Assistant", six times) is
+            # listed once, with a link to each turn.
+            turns: dict[str, list[str]] = {}
+            for evidence in why.get(alias.casefold(), ()):
+                chunks = turns.setdefault(evidence.reason, [])
+                if evidence.chunk_id and evidence.chunk_id not in chunks:
+                    chunks.append(evidence.chunk_id)
+            said = [_esc(reason) + self._turn_links(chunks) for reason, chunks in turns.items()]
             reason = f" <span style='color:#5f6368'>— {'; '.join(said)}</span>" if said else ""
             detach = (
                 "" if self.read_only else f" · <a href='{self._link('detach', alias)}'>detach</a>"
@@ -205,6 +208,18 @@ class InspectorWidget(QTextBrowser):
             parts.append(f"<li><b>{_esc(alias)}</b>{reason}{detach}</li>")
         parts.append("</ul>")
         return parts + refused
+
+    def _turn_links(self, chunk_ids: list[str]) -> str:
+        """ " (the turn)" for one turn, " (turns 1, 2, 3)" for several, each a link to it."""
+        if not chunk_ids:
+            return ""
+        if len(chunk_ids) == 1:
+            return f" (<a href='{self._link('chunk', chunk_ids[0])}'>the turn</a>)"
+        links = ", ".join(
+            f"<a href='{self._link('chunk', chunk)}'>{number}</a>"
+            for number, chunk in enumerate(chunk_ids, 1)
+        )
+        return f" (turns {links})"
 
     def show_note(self, text: str) -> None:
         """A line above the entity (what a detach or an allow did, or why it could not); it

@@ -166,3 +166,22 @@ def test_a_provenance_link_reads_as_the_turns_time(qtbot: Any, fake: FakeMemory)
     assert chosen == [long_id]
     assert f"[{turn.start}:{turn.end}] ce2d42f938…" in inspector.toPlainText()
     assert long_id not in inspector.toPlainText()
+
+
+def test_a_reason_given_in_several_turns_is_listed_once_with_a_link_to_each(
+    qtbot: Any, fake_window: Any, fake: FakeMemory
+) -> None:
+    marta = fake.graph.entities["marta"]
+    said = "addressed as Tita by Ana"
+    fake.graph.entities["marta"] = replace(
+        marta,
+        aliases=("Tita",),
+        alias_evidence=tuple(
+            AliasEvidence("Tita", chunk, said) for chunk in ("c1", "c2", "c1", "c3")
+        ),
+    )
+    inspector = _show_marta(qtbot, fake_window, said)
+    assert inspector.alias_reasons()["Tita"] == [said]
+    assert inspector.toPlainText().count(said) == 1 and "(turns 1, 2, 3)" in inspector.toPlainText()
+    # The alias's turn links come first (the provenance list after them links its own).
+    assert inspector.link_targets("chunk")[:3] == ["c1", "c2", "c3"]

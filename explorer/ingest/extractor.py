@@ -74,6 +74,7 @@ from explorer.ingest.name_reading import (
     vote,
 )
 from explorer.ingest.people import (
+    ROLE_TITLES,
     addressees,
     context_cues,
     handle_stems,
@@ -244,7 +245,6 @@ _WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
 
 #: Cues every capitalised word has: written plainly, inside a sentence.
 _BARE_CUES = frozenset({"plain", "framed"})
-_ROLE_TITLES = frozenset({"ceo", "cto", "cfo", "coo", "cmo", "vp", "md", "dj", "mc"})
 
 
 def _venue_name(key: str, candidate: Candidate) -> str | None:
@@ -406,7 +406,7 @@ class _Context(PeopleLinks):
             )
             # "CEO Emeka 👑": a role's initials before a name are no part of it.
             titled = (
-                token.folded in _ROLE_TITLES
+                token.folded in ROLE_TITLES
                 and position + 1 < len(run)
                 and run[position + 1].word[0].isupper()
             )

@@ -285,6 +285,8 @@ ROLE_ACRONYMS = frozenset(
         "ivf",
     ]
 )
+#: The role initials written before a name as a title ("CEO Emeka"), of the acronyms above.
+ROLE_TITLES = ROLE_ACRONYMS & {"ceo", "cto", "cfo", "coo", "cmo", "vp", "dj", "mc"}
 _ARTICLE = frozenset({"the", "a", "an"})
 
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -316,31 +319,39 @@ def test_window_and_query_agree_on_a_generated_memory(
         close_window(qloop, window)
 
 
-def test_screenshot_says_what_it_shows(generated_dir: Path, tmp_path: Path) -> None:
-    import subprocess
-    import sys
+#: Seconds a screenshot run may take (about 3 s here), well inside the test's 300 s.
+SCREENSHOT_SECONDS = 120
 
+
+def _screenshot_run(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
+    """The CLI's screenshot run; one that hangs fails the test with every thread's stack (the
+    child dumps them on SIGABRT), well inside the test's own timeout, which would lose them."""
+    env = {
+        "QT_QPA_PLATFORM": "offscreen",
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "PYTHONFAULTHANDLER": "1",
+    }
+    command = [sys.executable, "-m", "explorer.cli", *args]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as child:
+        try:
+            out, err = child.communicate(timeout=SCREENSHOT_SECONDS)
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGABRT)
+            out, err = child.communicate(timeout=30)
+            pytest.fail(f"the screenshot run hung past {SCREENSHOT_SECONDS} s:\n{out}\n{err}")
+    return subprocess.CompletedProcess(command, child.returncode, out, err)
+
+
+def test_screenshot_says_what_it_shows(generated_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "shot.png"
     args = ["--data-dir", str(generated_dir), "--screenshot", str(out), "--size", "1280x800"]
-    env = {"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    first = subprocess.run(
-        [sys.executable, "-m", "explorer.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    first = _screenshot_run(args, tmp_path)
     assert first.returncode == 0, first.stderr
     assert "shown: 20 entities, 0 chunks, scope (root)" in first.stdout  # the overview
-    answer = subprocess.run(
-        [sys.executable, "-m", "explorer.cli", *args, "--query", "Project"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    answer = _screenshot_run([*args, "--query", "Project"], tmp_path)
     assert answer.returncode == 0, answer.stderr
     line = next(x for x in answer.stdout.splitlines() if x.startswith("shown: "))
     entities, chunks = (int(part.split()[0]) for part in line[7:].split(", ")[:2])

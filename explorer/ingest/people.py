@@ -479,8 +479,10 @@ _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on
 _MOVE_TO = re.compile(
     r"\b(?:move|moves|moved|moving|relocate|relocated|relocating)\s+"
     r"(?:(?:up|down|over|back|out|away)\s+)?(?:to|into)\s*$"
-    # "we're going through Heathrow", "flying via Doha", "a layover in Dubai": a way stop.
-    r"|\b(?:going|go|went|flying|fly|flew|travell?ing|driving|drove|passing|passed)\s+"
+)
+# "we're going through Heathrow", "flying via Doha", "a layover in Dubai": a way stop.
+_WAY_STOP = re.compile(
+    r"\b(?:going|go|went|flying|fly|flew|travell?ing|driving|drove|passing|passed)\s+"
     r"(?:back\s+)?(?:through|via)\s*$|\b(?:layover|stopover)\s+in\s*$"
 )
 _BOUGHT_FROM = re.compile(r"\b(?:bought|buy|buying|ordered|order)\s+(?:[\w'’-]+\s+){0,4}?from\s*$")
@@ -639,13 +641,13 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         elif noun in KIN_RELATIONS or _CALLED_PERSON.fullmatch(noun):
             cues["called_person"] += 1
     # "via Zoom" is a medium; "flying via Doha" a way stop.
-    if _MEDIUM_BEFORE.search(tail) and not _MOVE_TO.search(tail):
+    if _MEDIUM_BEFORE.search(tail) and not _WAY_STOP.search(tail):
         cues["product"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1
-    if _FROM_PLACE.search(tail) or _VENUE_BEFORE.search(tail) or _MOVE_TO.search(tail):
+    if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP)):
         cues["place"] += 1
     elif _BOUGHT_FROM.search(tail):
         cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop

@@ -333,7 +333,7 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                         add(subject.entity, partner.entity, "KNOWS")
     found.extend(_kin_facts(turn, span, slots))
     found.extend(_project_facts(turn, slots))
-    found.extend(_advice_facts(turn, span, slots))
+    found.extend(_advice_facts(turn, span, slots, lowered))
     return found
 
 
@@ -346,12 +346,12 @@ _ADVICE = re.compile(
 )
 
 
-def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
-    """What a person tells the other to try, go to or use is what they recommend."""
+def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: str) -> list[Fact]:
+    """What a person tells the other to try, go to or use is what they recommend (``lowered``
+    is the turn's text, case-folded)."""
     speaker = turn.speaker
     if speaker is None:
         return []
-    lowered = turn.text.casefold()
     found = []
     for slot in slots:
         target = slot.entity

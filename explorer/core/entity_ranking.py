@@ -22,6 +22,10 @@ from explorer.core.models import Entity, EntityHit, Neighbour, scope_distance
 
 NAME_TERM_WEIGHT = 1.0
 DESCRIPTION_TERM_WEIGHT = 0.6
+#: A query stem and a word stem match when equal, or when one starts with the other and the
+#: shorter has at least this many letters. As a word's stem is a prefix of the word, a text
+#: whose case-folded form lacks a stem's first letters cannot match it.
+_PREFIX_MIN = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,8 @@ def rank_entities(
     """The best ``k`` of ``candidates``, best first; an entity's first candidate stands for it.
 
     Candidates outside ``scope`` (``None``: no filter) are dropped. ``stem`` turns one query term
-    into a stem, ``word_stems`` a text into the set of its words' stems.
+    into a stem, ``word_stems`` a text into the set of its words' stems (each a prefix of a
+    case-folded word of the text).
     """
     stems = [stem(term) for term in terms]
     ranked: dict[str, RankedEntity] = {}
@@ -116,15 +121,28 @@ def _lexical(
     """Share of the query's terms found in the entity, names counting more than description."""
     if not stems:
         return 0.0
-    name_words = _words_of(names, word_stems)
-    description_words = _words_of(description, word_stems)
+    # Most candidates (the vector read's) share no word with the query: a text whose
+    # case-folded form holds no stem's first letters cannot cover one, and is not split.
+    heads = [stem[:_PREFIX_MIN] for stem in stems]
+    name_words = _words_if_near(names, heads, word_stems)
+    description_words = _words_if_near(description, heads, word_stems)
     total = 0.0
     for stem in stems:
-        if name_words.cover(stem):
+        if name_words is not None and name_words.cover(stem):
             total += NAME_TERM_WEIGHT
-        elif description_words.cover(stem):
+        elif description_words is not None and description_words.cover(stem):
             total += DESCRIPTION_TERM_WEIGHT
     return total / len(stems)
+
+
+def _words_if_near(
+    text: str, heads: Sequence[str], word_stems: Callable[[str], AbstractSet[str]]
+) -> _Words | None:
+    """``text``'s words when one of the stems' ``heads`` occurs in it, else ``None``."""
+    folded = text.casefold()
+    if not any(head in folded for head in heads):
+        return None
+    return _words_of(text, word_stems)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -140,7 +158,7 @@ class _Words:
 
     def __init__(self, words: AbstractSet[str]) -> None:
         self._words = words
-        self._long = tuple(w for w in words if len(w) >= 3)
+        self._long = tuple(w for w in words if len(w) >= _PREFIX_MIN)
         # A space before each word: " stem" occurs in it exactly when a word starts with stem.
         self._joined = "".join(f" {w}" for w in self._long)
 

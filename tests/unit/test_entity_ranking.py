@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
+from explorer.adapters.sanitize import light_stem, word_stems
 from explorer.core.entity_ranking import (
     DESCRIPTION_TERM_WEIGHT,
     EntityCandidate,
+    _lexical,
     _Words,
     rank_entities,
 )
@@ -62,3 +64,23 @@ def test_an_entity_is_ranked_by_its_first_candidate_and_only_if_visible_from_the
     ranked = rank_entities(candidates, [], 10, scope="team/ana", stem=_stem, word_stems=_stems)
     assert [(entity.id, entity.fulltext) for entity in ranked] == [("x", 3.0), ("z", 0.0)]
     assert ranked[0].similarity == 1.0 - 0.9 and ranked[1].similarity == -1.0
+
+
+TEXT = st.lists(st.text(alphabet="abcdeABÉß", min_size=1, max_size=6), max_size=4).map(" ".join)
+
+
+@given(st.lists(WORD, min_size=1, max_size=4), TEXT, TEXT)
+@example(["abcde"], "Abc dé", "")  # a shorter word of the text covers the stem
+@example(["bad"], "aß", "xBade")  # the description's word starts with the stem
+def test_texts_sharing_no_stem_head_score_as_if_split(
+    terms: list[str], names: str, description: str
+) -> None:
+    # The real stemmer: a text is split only when it may cover a stem, and the score is the
+    # one splitting every text gives.
+    stems = [light_stem(term) for term in terms]
+    every = [_Words(frozenset(word_stems(text))) for text in (names, description)]
+    expected = sum(
+        1.0 if every[0].cover(s) else DESCRIPTION_TERM_WEIGHT if every[1].cover(s) else 0.0
+        for s in stems
+    ) / len(stems)
+    assert _lexical(stems, names, description, word_stems) == expected

@@ -14,6 +14,7 @@ only the standard library and core models.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ NAME_TERM_WEIGHT = 1.0
 DESCRIPTION_TERM_WEIGHT = 0.6
 #: A query stem and a word stem match when equal, or when one starts with the other and the
 #: shorter has at least this many letters. As a word's stem is a prefix of the word, a text
-#: whose case-folded form lacks a stem's first letters cannot match it.
+#: in which no case-folded word starts with a stem's first letters cannot match it.
 _PREFIX_MIN = 3
 
 
@@ -121,9 +122,9 @@ def _lexical(
     """Share of the query's terms found in the entity, names counting more than description."""
     if not stems:
         return 0.0
-    # Most candidates (the vector read's) share no word with the query: a text whose
-    # case-folded form holds no stem's first letters cannot cover one, and is not split.
-    heads = [stem[:_PREFIX_MIN] for stem in stems]
+    # Most candidates (the vector read's) share no word with the query: a text in which no
+    # word starts with a stem's first letters cannot cover one, and is not split.
+    heads = _word_heads(tuple(stems))
     name_words = _words_if_near(names, heads, word_stems)
     description_words = _words_if_near(description, heads, word_stems)
     total = 0.0
@@ -135,12 +136,19 @@ def _lexical(
     return total / len(stems)
 
 
+@functools.lru_cache(maxsize=256)
+def _word_heads(stems: tuple[str, ...]) -> re.Pattern[str]:
+    """Matches where a word (a ``core.text`` word: a run of letters and digits) starts with
+    one of the stems' first ``_PREFIX_MIN`` letters."""
+    heads = sorted({stem[:_PREFIX_MIN] for stem in stems})
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, heads)) + ")")
+
+
 def _words_if_near(
-    text: str, heads: Sequence[str], word_stems: Callable[[str], AbstractSet[str]]
+    text: str, heads: re.Pattern[str], word_stems: Callable[[str], AbstractSet[str]]
 ) -> _Words | None:
-    """``text``'s words when one of the stems' ``heads`` occurs in it, else ``None``."""
-    folded = text.casefold()
-    if not any(head in folded for head in heads):
+    """``text``'s words when a word of it starts as a stem does (``heads``), else ``None``."""
+    if heads.search(text.casefold()) is None:
         return None
     return _words_of(text, word_stems)
 

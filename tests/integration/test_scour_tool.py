@@ -25,7 +25,7 @@ from explorer.core.models import WEAK_RELATIONS, MemoryLayer
 from explorer.core.scour import ScourRequest
 from explorer.ingest.importers.base import Turn
 from explorer.ingest.pipeline import ingest_turns
-from explorer.memory import StoreMemoryService
+from explorer.memory import YOUNG_COLLECTION_THRESHOLD, StoreMemoryService
 from explorer.settings import Settings
 from explorer.tools import CORE_MEMORY, ToolContext, discover_tools, execute_tool
 from explorer.tools.scour import TOOL_NAME, run
@@ -345,15 +345,20 @@ async def test_entities_found_by_activation_are_shown_in_full(memory: StoreMemor
         assert len(entity["provenance"]) == min(len(full.mentions), 20) > 0
 
 
-async def test_only_a_cache_build_takes_the_heap_out_of_garbage_collection(
+async def test_only_a_cache_build_takes_the_heap_out_of_garbage_collection_and_spaces_young_ones(
     memory: StoreMemoryService,
 ) -> None:
     request = ScourRequest(query="tomatoes", scope="acme/helper")  # a scope not searched before
     gc.unfreeze()
+    default = gc.get_threshold()
+    gc.set_threshold(700, *default[1:])
     builds = memory.lexical_index.builds
     await memory.scour(request)
     assert memory.lexical_index.builds > builds
     assert gc.get_freeze_count() > 0
+    # Young collections then wait for many more allocations than the default 700.
+    assert gc.get_threshold() == (YOUNG_COLLECTION_THRESHOLD, *default[1:])
+    await memory.settle()  # the graph's shape, loading in the background, is a build too
     gc.unfreeze()
     await memory.scour(request)  # the same scope again: its index is reused
     assert gc.get_freeze_count() == 0

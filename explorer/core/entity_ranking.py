@@ -122,11 +122,11 @@ def _lexical(
     """Share of the query's terms found in the entity, names counting more than description."""
     if not stems:
         return 0.0
-    # Most candidates (the vector read's) share no word with the query: a text in which no
-    # word starts with a stem's first letters cannot cover one, and is not split.
+    # Only a word starting with a stem's first letters can cover it: those words alone are
+    # stemmed, and a text with none (most of the vector read's candidates) not at all.
     heads = _word_heads(tuple(stems))
-    name_words = _words_if_near(names, heads, word_stems)
-    description_words = _words_if_near(description, heads, word_stems)
+    name_words = _words_near(names, heads, word_stems)
+    description_words = _words_near(description, heads, word_stems)
     total = 0.0
     for stem in stems:
         if name_words is not None and name_words.cover(stem):
@@ -138,25 +138,18 @@ def _lexical(
 
 @functools.lru_cache(maxsize=256)
 def _word_heads(stems: tuple[str, ...]) -> re.Pattern[str]:
-    """Matches where a word (a ``core.text`` word: a run of letters and digits) starts with
-    one of the stems' first ``_PREFIX_MIN`` letters."""
+    """Finds the words (``core.text`` words: runs of letters and digits) that start with one
+    of the stems' first ``_PREFIX_MIN`` letters, each whole."""
     heads = sorted({stem[:_PREFIX_MIN] for stem in stems})
-    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, heads)) + ")")
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, heads)) + r")[^\W_]*")
 
 
-def _words_if_near(
+def _words_near(
     text: str, heads: re.Pattern[str], word_stems: Callable[[str], AbstractSet[str]]
 ) -> _Words | None:
-    """``text``'s words when a word of it starts as a stem does (``heads``), else ``None``."""
-    if heads.search(text.casefold()) is None:
-        return None
-    return _words_of(text, word_stems)
-
-
-@functools.lru_cache(maxsize=8192)
-def _words_of(text: str, word_stems: Callable[[str], AbstractSet[str]]) -> _Words:
-    """A text's stems, made once: the same entities are candidates of many queries."""
-    return _Words(frozenset(word_stems(text)))
+    """The stems of ``text``'s words that start as a stem does (``heads``); ``None``: none."""
+    near = heads.findall(text.casefold())
+    return _Words(frozenset(word_stems(" ".join(near)))) if near else None
 
 
 class _Words:

@@ -1,17 +1,20 @@
-"""Measuring tools for the benchmarks: percentiles of samples and a peak-memory sampler.
+"""Measuring tools for the benchmarks: percentiles of samples, a peak-memory sampler, CPU time.
 
 ``summary`` turns millisecond samples into ``{"n", "p50", "p95", "p99", "mean", "max"}`` (nearest
 rank, so a p99 over 200 samples is a real sample, not an interpolation). ``PeakMemory`` samples,
 in a daemon thread, the resident memory of this process and of each named server process
 (PostgreSQL counted as its postmaster plus children by proportional set size, because its
-backends share one buffer pool that plain RSS would count once per backend). Imports the
-standard library and psutil.
+backends share one buffer pool that plain RSS would count once per backend). ``CpuUse`` reads the
+CPU time this process and each server (PostgreSQL with its backends) have used, so a phase's
+cost per call can be told apart from the machine's speed at the time. Imports the standard
+library and psutil.
 """
 
 from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -88,6 +91,8 @@ class PeakMemory:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="bench-rss", daemon=True)
         self.peak: dict[str, float] = {"app": 0.0, **{name: 0.0 for name in servers}}
+        #: CPU seconds the sampling thread has used so far (it runs in this process).
+        self.sampler_seconds = 0.0
 
     def sample(self) -> None:
         self.peak["app"] = max(self.peak["app"], _rss(self._self))
@@ -98,6 +103,7 @@ class PeakMemory:
     def _run(self) -> None:
         while not self._stop.wait(self._interval):
             self.sample()
+            self.sampler_seconds = time.thread_time()
 
     def __enter__(self) -> PeakMemory:
         self.sample()
@@ -116,3 +122,35 @@ class PeakMemory:
         figures = {name: round(value / MB, 1) for name, value in self.peak.items()}
         figures["app_max_rss"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
         return figures
+
+
+def _cpu_seconds(proc: psutil.Process, tree: bool) -> float:
+    total = 0.0
+    for member in [proc, *(proc.children(recursive=True) if tree else ())]:
+        try:
+            used = member.cpu_times()
+            total += used.user + used.system
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return total
+
+
+class CpuUse:
+    """CPU seconds used so far by this process (``app``) and by each named server; a name in
+    ``trees`` counts its children too (PostgreSQL's backends)."""
+
+    def __init__(self, servers: Mapping[str, int | None], *, trees: Iterable[str] = ("postgres",)):
+        self._procs: dict[str, psutil.Process] = {}
+        for name, pid in servers.items():
+            if pid:
+                try:
+                    self._procs[name] = psutil.Process(pid)
+                except psutil.NoSuchProcess:
+                    continue
+        self._trees = set(trees)
+
+    def read(self) -> dict[str, float]:
+        used = {"app": time.process_time()}
+        for name, proc in self._procs.items():
+            used[name] = _cpu_seconds(proc, name in self._trees)
+        return used

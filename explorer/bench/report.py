@@ -127,6 +127,15 @@ def render(figures: dict[str, Any]) -> str:
         )
         + " — the halves run side by side, so shares overlap.",
     ]
+    cpu = figures["warm"].get("cpu_ms")
+    if cpu:
+        names = {"app": "app", "falkordb": "FalkorDB", "postgres": "PostgreSQL"}
+        lines.append(
+            "CPU per warm call (process time over the warm phase; steadier than the clock on a "
+            "shared machine): "
+            + ", ".join(f"{names.get(name, name)} {ms:.1f} ms" for name, ms in cpu.items())
+            + "."
+        )
     ingest = figures["ingest"]
     if "seconds" in ingest:
         lines.append(

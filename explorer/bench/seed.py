@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from explorer.bench.measure import PeakMemory, summary
+from explorer.bench.measure import CpuUse, PeakMemory, summary
 from explorer.bench.report import gui_table, render, targets
 from explorer.core.activation import AdjacencyIndex, SpreadingActivation
 from explorer.core.errors import ExplorerError, InvalidArgument
@@ -487,7 +487,12 @@ async def measure(settings: Settings, scale: str, queries: int) -> dict[str, Any
             await memory.settle()
             settle_ms = (time.perf_counter() - settling) * 1000.0
             _say(f"warm: {len(texts)} queries, one at a time")
+            cpu = CpuUse(_server_pids(memory))
+            cpu_before, sampler_before = cpu.read(), peak.sampler_seconds
             warm = await _sequential(memory, texts, largest)
+            cpu_after = cpu.read()
+            # The memory sampler's thread runs in this process: its share is no scour's.
+            cpu_after["app"] -= peak.sampler_seconds - sampler_before
             _say(f"floor: {len(texts)} queries")
             floor = await _floor(memory, texts)
             concurrency = {}
@@ -497,6 +502,10 @@ async def measure(settings: Settings, scale: str, queries: int) -> dict[str, Any
             _say("activation over the largest neighbourhoods")
             activation = _activation(largest, memory.policy.activation)
     warm_report = warm.report()
+    warm_report["cpu_ms"] = {
+        name: round((cpu_after[name] - cpu_before[name]) * 1000.0 / len(texts), 2)
+        for name in cpu_after
+    }
     cold_report = cold.report()
     cold_report["first"] = round(cold.total[0], 3) if cold.total else 0.0
     cold_report["settle_ms"] = round(settle_ms, 3)

@@ -75,11 +75,14 @@ async def test_bench_builds_measures_and_writes_every_field(
 
     assert set(figures["rss_mb"]) >= {"app", "falkordb", "postgres"}
     assert all(figures["rss_mb"][name] > 0 for name in ("app", "falkordb", "postgres"))
+    # Every process did work for the warm calls: the app and both servers used CPU.
+    assert all(figures["warm"]["cpu_ms"][name] > 0 for name in ("app", "falkordb", "postgres"))
 
     assert [row["key"] for row in figures["targets"]] == [key for key, *_ in TARGETS]
     printed = capsys.readouterr().out
     assert "| warm scour p50 | 15 ms |" in printed
     assert "Scour / floor at p50" in printed
+    assert "CPU per warm call" in printed
 
     # A second preparation finds the memory by its counts and writes nothing. Run in this
     # long-lived process, it starts servers this process owns: stopped here, not at exit.

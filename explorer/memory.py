@@ -158,6 +158,9 @@ class StoreMemoryService:
     _import: asyncio.Task[Any] | None = field(default=None, repr=False)
     # Cache builds already taken out of garbage collection (the shape also builds between calls).
     _exempted_builds: int = field(default=0, repr=False)
+    # One connect at a time: a scour's reconnect and a restarted server's both find a half
+    # down, and two stores connected for it at once left one unclosed.
+    _connecting: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _admission: Admission = field(
         default_factory=lambda: Admission(CONCURRENT_SCOURS, SCOUR_HOLD_SECONDS), repr=False
     )
@@ -310,10 +313,11 @@ class StoreMemoryService:
 
     async def connect(self) -> None:
         """Connect every store not yet connected; failures are kept in ``errors``."""
-        if self.settings.graphiti_graph:
-            await asyncio.gather(self._connect_graphiti(), self._connect_postgres())
-            return
-        await asyncio.gather(self._connect_graph(), self._connect_postgres())
+        async with self._connecting:
+            if self.settings.graphiti_graph:
+                await asyncio.gather(self._connect_graphiti(), self._connect_postgres())
+                return
+            await asyncio.gather(self._connect_graph(), self._connect_postgres())
 
     @property
     def read_only(self) -> bool:

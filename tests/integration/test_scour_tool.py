@@ -388,3 +388,34 @@ async def test_a_chunk_says_where_its_activation_credit_came_from(
         assert 0.0 < credit["credit"] <= 1.0
         if credit["next_to"] is not None:
             assert credit["next_to"]["chunk_id"] != chunk["id"]
+
+
+async def test_connecting_twice_at_once_opens_one_store(
+    memory: StoreMemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A scour's reconnect and a restarted server's can both find the graph half down at once:
+    # the second finds it connected, instead of connecting a store that nobody closes.
+    made: list[Any] = []
+
+    class Counting:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+        async def graph(self) -> Any:
+            made.append(await self.inner.graph())
+            return made[-1]
+
+    monkeypatch.setattr(memory, "connector", Counting(memory.connector))
+    old, memory.graph = memory.graph, None
+    assert old is not None
+    await old.aclose()
+    try:
+        await asyncio.gather(memory.connect(), memory.connect(), memory.connect())
+    finally:
+        for store in made:
+            if store is not memory.graph:
+                await store.aclose()
+    assert len(made) == 1 and memory.graph is made[0]

@@ -46,9 +46,28 @@ def summary(samples: Iterable[float]) -> dict[str, float]:
     }
 
 
+def _processes(servers: Mapping[str, int | None]) -> dict[str, psutil.Process]:
+    """The named servers' processes (one that is gone or never started is left out)."""
+    found: dict[str, psutil.Process] = {}
+    for name, pid in servers.items():
+        if pid:
+            try:
+                found[name] = psutil.Process(pid)
+            except psutil.NoSuchProcess:
+                continue
+    return found
+
+
+def _tree(proc: psutil.Process) -> list[psutil.Process]:
+    try:
+        return [proc, *proc.children(recursive=True)]
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return [proc]
+
+
 def _tree_pss(proc: psutil.Process) -> float:
     total = 0.0
-    for member in [proc, *proc.children(recursive=True)]:
+    for member in _tree(proc):
         try:
             info: Any = member.memory_full_info()
             total += float(getattr(info, "pss", info.rss))
@@ -78,13 +97,7 @@ class PeakMemory:
         trees: Iterable[str] = ("postgres",),
         interval: float = 0.25,
     ) -> None:
-        self._procs: dict[str, psutil.Process] = {}
-        for name, pid in servers.items():
-            if pid:
-                try:
-                    self._procs[name] = psutil.Process(pid)
-                except psutil.NoSuchProcess:
-                    continue
+        self._procs = _processes(servers)
         self._trees = set(trees)
         self._self = psutil.Process()
         self._interval = interval
@@ -125,13 +138,17 @@ class PeakMemory:
 
 
 def _cpu_seconds(proc: psutil.Process, tree: bool) -> float:
+    """CPU seconds of ``proc``, and with ``tree`` of its live children and of those it has
+    reaped (so a backend that exits between two readings does not take its time away)."""
     total = 0.0
-    for member in [proc, *(proc.children(recursive=True) if tree else ())]:
+    for member in _tree(proc) if tree else [proc]:
         try:
             used = member.cpu_times()
-            total += used.user + used.system
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             continue
+        total += used.user + used.system
+        if tree and member is proc:
+            total += used.children_user + used.children_system
     return total
 
 
@@ -140,13 +157,7 @@ class CpuUse:
     ``trees`` counts its children too (PostgreSQL's backends)."""
 
     def __init__(self, servers: Mapping[str, int | None], *, trees: Iterable[str] = ("postgres",)):
-        self._procs: dict[str, psutil.Process] = {}
-        for name, pid in servers.items():
-            if pid:
-                try:
-                    self._procs[name] = psutil.Process(pid)
-                except psutil.NoSuchProcess:
-                    continue
+        self._procs = _processes(servers)
         self._trees = set(trees)
 
     def read(self) -> dict[str, float]:

@@ -478,7 +478,8 @@ async def measure(settings: Settings, scale: str, queries: int) -> dict[str, Any
             raise ExplorerError(f"the bench needs both stores: {memory.errors}")
         graph_counts = await memory.graph.counts()
         chunk_counts = await memory.chunks.counts()
-        with PeakMemory(_server_pids(memory)) as peak:
+        pids = _server_pids(memory)
+        with PeakMemory(pids) as peak:
             _say(f"cold: the first {COLD_QUERIES} queries after start")
             cold = await _sequential(memory, texts[:COLD_QUERIES])
             await _sequential(memory, texts[COLD_QUERIES : COLD_QUERIES + WARMUP_QUERIES])
@@ -487,7 +488,7 @@ async def measure(settings: Settings, scale: str, queries: int) -> dict[str, Any
             await memory.settle()
             settle_ms = (time.perf_counter() - settling) * 1000.0
             _say(f"warm: {len(texts)} queries, one at a time")
-            cpu = CpuUse(_server_pids(memory))
+            cpu = CpuUse(pids)
             cpu_before, sampler_before = cpu.read(), peak.sampler_seconds
             warm = await _sequential(memory, texts, largest)
             cpu_after = cpu.read()

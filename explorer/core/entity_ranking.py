@@ -13,7 +13,6 @@ only the standard library and core models.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -24,8 +23,8 @@ from explorer.core.models import Entity, EntityHit, Neighbour, scope_distance
 NAME_TERM_WEIGHT = 1.0
 DESCRIPTION_TERM_WEIGHT = 0.6
 #: A query stem and a word stem match when equal, or when one starts with the other and the
-#: shorter has at least this many letters. As a word's stem is a prefix of the word, a text
-#: in which no case-folded word starts with a stem's first letters cannot match it.
+#: word stem has at least this many letters. As a word's stem is a prefix of the word, a text
+#: in which no case-folded word starts with a query stem's first letters cannot match it.
 _PREFIX_MIN = 3
 
 
@@ -73,10 +72,11 @@ def rank_entities(
     """The best ``k`` of ``candidates``, best first; an entity's first candidate stands for it.
 
     Candidates outside ``scope`` (``None``: no filter) are dropped. ``stem`` turns one query term
-    into a stem, ``word_stems`` a text into the set of its words' stems (each a prefix of a
-    case-folded word of the text).
+    into a stem, ``word_stems`` a text into the set of its words' stems: its words as
+    ``core.text.words`` splits them, each stem a prefix of its word.
     """
     stems = [stem(term) for term in terms]
+    heads = _word_heads(stems)
     ranked: dict[str, RankedEntity] = {}
     for candidate in candidates:
         if candidate.id in ranked:
@@ -88,7 +88,7 @@ def rank_entities(
         ranked[candidate.id] = RankedEntity(
             id=candidate.id,
             similarity=similarity,
-            lexical=_lexical(stems, candidate.names, candidate.description, word_stems),
+            lexical=_lexical(stems, heads, candidate.names, candidate.description, word_stems),
             fulltext=candidate.fulltext,
             alias_text=candidate.alias_text,
         )
@@ -115,16 +115,17 @@ def entity_hits(
 
 def _lexical(
     stems: Sequence[str],
+    heads: re.Pattern[str],
     names: str,
     description: str,
     word_stems: Callable[[str], AbstractSet[str]],
 ) -> float:
-    """Share of the query's terms found in the entity, names counting more than description."""
+    """Share of the query's terms found in the entity, names counting more than description;
+    ``heads`` is ``_word_heads(stems)``."""
     if not stems:
         return 0.0
     # Only a word starting with a stem's first letters can cover it: those words alone are
     # stemmed, and a text with none (most of the vector read's candidates) not at all.
-    heads = _word_heads(tuple(stems))
     name_words = _words_near(names, heads, word_stems)
     description_words = _words_near(description, heads, word_stems)
     total = 0.0
@@ -136,8 +137,7 @@ def _lexical(
     return total / len(stems)
 
 
-@functools.lru_cache(maxsize=256)
-def _word_heads(stems: tuple[str, ...]) -> re.Pattern[str]:
+def _word_heads(stems: Sequence[str]) -> re.Pattern[str]:
     """Finds the words (``core.text`` words: runs of letters and digits) that start with one
     of the stems' first ``_PREFIX_MIN`` letters, each whole."""
     heads = sorted({stem[:_PREFIX_MIN] for stem in stems})

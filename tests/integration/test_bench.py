@@ -75,8 +75,10 @@ async def test_bench_builds_measures_and_writes_every_field(
 
     assert set(figures["rss_mb"]) >= {"app", "falkordb", "postgres"}
     assert all(figures["rss_mb"][name] > 0 for name in ("app", "falkordb", "postgres"))
-    # Every process did work for the warm calls: the app and both servers used CPU.
-    assert all(figures["warm"]["cpu_ms"][name] > 0 for name in ("app", "falkordb", "postgres"))
+    # The app's CPU a warm call, and the servers' (read in 10 ms steps, so a short run's can
+    # round to nothing, but never below it).
+    cpu = figures["warm"]["cpu_ms"]
+    assert cpu["app"] > 0 and cpu["falkordb"] >= 0 and cpu["postgres"] >= 0
 
     assert [row["key"] for row in figures["targets"]] == [key for key, *_ in TARGETS]
     printed = capsys.readouterr().out

@@ -390,7 +390,7 @@ async def test_a_chunk_says_where_its_activation_credit_came_from(
             assert credit["next_to"]["chunk_id"] != chunk["id"]
 
 
-async def test_connecting_twice_at_once_opens_one_store(
+async def test_connecting_at_once_opens_one_store(
     memory: StoreMemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A scour's reconnect and a restarted server's can both find the graph half down at once:

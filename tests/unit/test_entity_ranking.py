@@ -10,6 +10,7 @@ from explorer.core.entity_ranking import (
     DESCRIPTION_TERM_WEIGHT,
     EntityCandidate,
     _lexical,
+    _word_heads,
     _Words,
     rank_entities,
 )
@@ -82,4 +83,4 @@ def test_stemming_only_the_words_a_stem_could_match_scores_as_stemming_every_wor
         1.0 if every[0].cover(s) else DESCRIPTION_TERM_WEIGHT if every[1].cover(s) else 0.0
         for s in stems
     ) / len(stems)
-    assert _lexical(stems, names, description, word_stems) == expected
+    assert _lexical(stems, _word_heads(stems), names, description, word_stems) == expected

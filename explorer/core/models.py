@@ -7,6 +7,7 @@ Imports only the standard library.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -43,6 +44,7 @@ def normalise_scope(scope: str) -> str:
     return SCOPE_SEPARATOR.join(scope_parts(scope))
 
 
+@functools.lru_cache(maxsize=4096)  # a query asks it per candidate, of a few scopes
 def scope_distance(memory_scope: str, query_scope: str) -> int | None:
     """How many levels above the query's scope a memory sits, or ``None`` if it is unrelated.
 

@@ -113,10 +113,12 @@ async def test_two_overlapping_imports_both_keep_what_they_add(tmp_path: Path) -
             )
             assert all(int(row[1]) == 80 for row in pairs), (pairs, counts, found)
             assert len(pairs) == counts["entities"], (pairs, counts, found)
-            conversations = {
-                chunk.conversation_id
-                for chunk in await memory.chunks.get([m.chunk_id for m in lisbons[0].mentions])
-            }
-            assert conversations == wanted, found  # the latest mentions come from both files
+            latest = lisbons[0].mentions
+            chunks = await memory.chunks.get([m.chunk_id for m in latest])
+            conversations = {chunk.conversation_id for chunk in chunks}
+            # The latest mentions come from both files (b's 40 turns are newer, the cap is 50).
+            # A failure names what was read: each mention's chunk, time and whether it was found.
+            read = [(m.chunk_id[:8], m.timestamp.isoformat()) for m in latest]
+            assert conversations == wanted, (len(latest), len(chunks), read, pairs)
     finally:
         run_cli([*args, "servers", "stop"], tmp_path)

@@ -151,3 +151,12 @@ def test_a_vector_parameter_is_written_as_the_falkordb_client_writes_it(
 def test_a_vector_with_a_non_finite_number_is_refused_naming_where() -> None:
     with pytest.raises(InvalidArgument, match=r"vector\[2\] must be a finite number"):
         sanitize.plain([0.1, 0.2, math.nan, 0.4], "vector")
+
+
+def test_a_vector_written_before_does_not_stand_for_an_equal_one() -> None:
+    from explorer.adapters.falkor.codec import params_header
+
+    # 0.0 == -0.0, yet each vector goes out as itself, the second time as the first.
+    for _ in range(2):
+        assert params_header({"v": [0.0, 1.5]}) == "CYPHER `v`=[0.0,1.5] "
+        assert params_header({"v": [-0.0, 1.5]}) == "CYPHER `v`=[-0.0,1.5] "

@@ -66,6 +66,7 @@ from explorer.ingest.name_reading import (
     Token,
     continues_name,
     is_acronym,
+    is_brand_cased,
     is_name_token,
     is_topic_token,
     sentence_of,
@@ -505,6 +506,8 @@ class _Context(PeopleLinks):
         )
         if acronym:
             candidate.cues["acronym"] += 1
+        if len(piece) == 1 and is_brand_cased(first.word):
+            candidate.cues["brand_cased"] += 1
         if len(piece) <= 2 and is_vocative(text, start, end, sentence):
             if not reads_as_a_word(key):
                 self.vocatives[key].append((index, surface))

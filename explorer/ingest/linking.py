@@ -47,6 +47,15 @@ def _plain_name(written: str) -> str | None:
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 
+_UNABBREVIATED = frozenset({"of", "the", "and", "&", "for", "de", "la"})
+
+
+def _initials(name: str) -> str:
+    """The first letters of a name's words of three or more, small linking words left out."""
+    words = [word for word in name.split() if word not in _UNABBREVIATED]
+    return "".join(fold_letters(word)[:1] for word in words) if len(words) >= 3 else ""
+
+
 def speaker_type(speaker: str) -> str:
     """ "agent" for an assistant-like speaker name, else "person"."""
     return "agent" if speaker.casefold() in AGENT_SPEAKERS else "person"
@@ -177,6 +186,8 @@ class PeopleLinks:
         self._display_names(speakers_of)
         self._kin_names(speakers_of)
         self._nicknames()
+        self._speakers_full_names(speakers_of)
+        self._acronyms()
 
     def _handle_stems(self) -> None:
         """A name that a person speaker's handle begins with is that speaker ("Emi", "emi" or
@@ -304,6 +315,58 @@ class PeopleLinks:
             if full in by:
                 continue
             self._fold_nickname(short, full, people, reason)
+
+    def _speakers_full_names(self, speakers_of: list[str]) -> None:
+        """A speaker shown by a short name ("Chi 💫") is the one person named here whose given
+        name it begins ("Chidinma abeg, who carried that project?"), when only others say that
+        name and no other speaker's short name could be its beginning too."""
+        people = self._given_names()
+        shorts: dict[str, str] = {}
+        for key, written in self.speakers.items():
+            plain = _plain_name(written) or written
+            if " " not in plain and speaker_type(written) == "person":
+                shorts[key] = plain
+        claims: dict[str, list[str]] = {}  # full key → speakers whose short name begins it
+        for full, written in people.items():
+            if full in self.speakers or " " in full or full not in self.names:
+                continue
+            claims[full] = [
+                key
+                for key, plain in shorts.items()
+                if nickname_reason(plain, written) == "beginning"
+            ]
+        for full, speakers in sorted(claims.items()):
+            if len(speakers) != 1 or sum(speakers[0] in c for c in claims.values()) != 1:
+                continue
+            speaker = speakers[0]
+            said_by = {speakers_of[o.chunk] for o in self.names[full].occurrences}
+            if speaker in said_by:
+                continue  # one who says the name speaks of someone else
+            occurrence = self.names[full].occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            reason = f"{shorts[speaker]} is short for {surface}"
+            self._fold_into(full, speaker, occurrence.chunk, surface, reason)
+
+    def _acronyms(self) -> None:
+        """An acronym ("MRI") joins the one name of three or more words here that it abbreviates
+        ("Manchester Royal Infirmary"), unless that name is a person's."""
+        for key in [key for key, candidate in self.names.items() if candidate.acronym]:
+            letters = fold_letters(key)
+            spelled = [
+                full
+                for full, candidate in self.names.items()
+                if full not in self.speakers
+                and _initials(full) == letters
+                and evidence_type(full, candidate.votes, candidate.cues) != "person"
+            ]
+            if len(spelled) != 1 or key in self.speakers:
+                continue
+            occurrence = self.names[key].occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            full = _best(self.names[spelled[0]])
+            self._fold_into(
+                key, spelled[0], occurrence.chunk, surface, f"{surface} abbreviates {full}"
+            )
 
     def _fold_nickname(self, short: str, full: str, people: dict[str, str], reason: str) -> None:
         # The id stays that of a speaker or a full name; between two lone given names, of the one

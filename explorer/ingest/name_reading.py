@@ -96,6 +96,17 @@ def is_acronym(word: str) -> bool:
     return not DRAWN_OUT.search(word)
 
 
+# A capital inside a word: "TradFest", "NoBroker", "iPhone" (a brand), unless the word opens on
+# a family-name prefix ("McKenzie", "MacLeod", "DeShawn", "LaToya", "DiCaprio", "VanDyke").
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_NAME_PREFIX = re.compile(r"(?:Mc|Mac|Fitz|De|Di|Da|Du|Le|La|Van|Von)[A-Z]")
+
+
+def is_brand_cased(word: str) -> bool:
+    """A word with a capital inside it that no family-name prefix explains."""
+    return bool(_INNER_CAPITAL.search(word)) and not _NAME_PREFIX.match(word)
+
+
 def sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:
     for index, (_start, end) in enumerate(sentences):
         if offset < end:

@@ -438,8 +438,9 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
             return best[0], True
     if words[0] in _ARTICLE or any(word in _ARTICLE or word == "of" for word in words):
         return "other", False
-    if cues["acronym"] or "&" in words:
-        return "organization", False  # "NHS", "Kettle & Crumb": a business, not a person
+    if cues["acronym"] or "&" in words or cues["brand_cased"]:
+        # "NHS", "Kettle & Crumb", "NoBroker": a business, not a person
+        return "organization", False
     if is_known_place(key):
         return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
     if single and key in _INSTITUTIONS:

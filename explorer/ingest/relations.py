@@ -178,6 +178,12 @@ _POSSESSIVE_KIN = re.compile(r"^(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?P<kin>[\w-]+)
 _IS_POSSESSED = re.compile(r"^(?:'s|’s)\s+(?P<words>(?:[\w-]+\s*){1,3})")
 _PET_BEFORE = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?P<pet>[\w-]+)\s*,?\s*$", re.I)
 _PET_AFTER = re.compile(r"^\s+(?:is|was)\s+(?:my|our)\s+(?:[\w-]+\s+)?(?P<pet>[\w-]+)\b", re.I)
+# "she has a cat called Pickle", "we've got a rescue dog named Ruth": owned by the subject.
+_PET_CALLED = re.compile(
+    r"\b(?:has|have|had|got|adopted)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?P<pet>[\w-]+)\s+"
+    r"(?:called|named)\s+$",
+    re.IGNORECASE,
+)
 _ACTIVITY = re.compile(
     r"^\s+(?:'m|’m|am|are|is|'re|’re|will\s+be|'ll\s+be|’ll\s+be)\s+\w+ing\s+(?:at|in|to)\s+"
     r"(?:the\s+)?$"
@@ -452,6 +458,16 @@ def _owner(word: str, turn: Turn, slot_start: int, slots: list[Slot]) -> Named |
     return None
 
 
+def _subject_before(slots: list[Slot], start: int, end: int) -> Named | None:
+    """The last person (named or a pronoun, not an object) between ``start`` and ``end``."""
+    people = [
+        slot.entity
+        for slot in slots
+        if start <= slot.start < end and not slot.object_only and slot.entity.type == "person"
+    ]
+    return people[-1] if people else None
+
+
 def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
     text = turn.text
     facts: list[Fact] = []
@@ -472,6 +488,9 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
         pet_after = _PET_AFTER.match(text[slot.end : span[1]])
         if pet_after and pet_after.group("pet").casefold() in PETS:
             add(turn.speaker, entity, "OWNS")
+        called = _PET_CALLED.search(text[span[0] : slot.start])
+        if called and called.group("pet").casefold() in PETS and entity.type != "person":
+            add(_subject_before(slots, span[0], span[0] + called.start()), entity, "OWNS")
         # "Ada's husband Kwame" and "Priya, my manager, is Ada's old flatmate".
         later = names[position + 1] if position + 1 < len(names) else None
         if later is None or entity.type != "person" or later.entity.type != "person":

@@ -172,3 +172,30 @@ def test_a_word_in_a_calls_place_is_no_name_for_the_one_addressed() -> None:
     assert set(entity(extraction, "bex.t").aliases) == {"Bexy"}
     assert entity(extraction, "Corin").aliases == ()
     assert not {"Wait", "Thankfully", "Right", "Mmm", "Heaps", "Wayyy"} & names(turns)
+
+
+def test_a_speaker_shown_by_a_short_name_joins_the_full_name_only_others_use() -> None:
+    turns = chat(
+        ("Obi 🌟", "Remember when you couldn't plan our group trip?"),
+        ("kelechi_a", "Slander 😂 Obinna abeg, who booked every hotel?"),
+        ("tari.w", "It was Obi, let's be honest"),
+    )
+    obi = entity(extract_offline(turns), "Obi 🌟")
+    assert "Obinna" in obi.aliases
+    assert any(e.alias == "Obinna" and "short for" in e.reason for e in obi.alias_evidence)
+    # Said by the speaker themselves, the longer name is someone else.
+    own = chat(
+        ("Obi 🌟", "My cousin Obinna is visiting"),
+        ("kelechi_a", "Tell Obinna I said hi"),
+    )
+    assert "Obinna" in names(own) and "Obinna" not in entity(extract_offline(own), "Obi 🌟").aliases
+
+
+def test_an_acronym_joins_the_one_long_name_it_abbreviates() -> None:
+    turns = chat(
+        ("Ilse", "Anouk got the job at Groningen Royal Infirmary!"),
+        ("Bram", "GRI is huge, she'll love it"),
+    )
+    infirmary = entity(extract_offline(turns), "Groningen Royal Infirmary")
+    assert "GRI" in infirmary.aliases
+    assert any("abbreviates" in e.reason for e in infirmary.alias_evidence)

@@ -648,3 +648,32 @@ def test_missing_rating_or_swearing_by_someone_is_liking_them() -> None:
     } <= found
     # A capital "Miss" before a name is a title, not the verb.
     assert ("Rhi Doyle", "LIKES", "Ruth Ellis") not in found
+
+
+def test_a_pet_called_by_name_is_owned_by_the_one_who_has_it() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Ilse", "Our new flatmate Greta moved in. She has a cat called Mottie"),
+                ("Bram", "We've got a rescue dog named Sokkie, so that will be fun"),
+                ("Ilse", "Greta also has a sister called Anouk"),  # a sister is no pet
+            )
+        )
+    )
+    assert ("Greta", "OWNS", "Mottie") in found
+    assert ("Bram", "OWNS", "Sokkie") in found
+    assert not {fact for fact in found if fact[1] == "OWNS" and fact[2] == "Anouk"}
+
+
+def test_a_name_with_a_capital_inside_is_no_person_unless_a_family_prefix_explains_it() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Ilse", "Bram and I are going to a JazzFest gig on Friday"),
+            ("Bram", "Found the flat on HuisZoeker. Ask Annika McBride, she knows the area"),
+        )
+    )
+    assert entity(extraction, "JazzFest").type != "person"
+    assert entity(extraction, "HuisZoeker").type != "person"
+    assert entity(extraction, "Annika McBride").type == "person"
+    found = facts(extraction)
+    assert {("Ilse", "PLANS", "JazzFest"), ("Bram", "PLANS", "JazzFest")} <= found

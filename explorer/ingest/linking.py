@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from explorer.core.models import AliasEvidence, Chunk
 from explorer.ingest.given_names import is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
+from explorer.ingest.lexicon import KNOWN_ORGANISATIONS, KNOWN_PRODUCTS
 from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import (
     evidence_type,
@@ -47,6 +48,7 @@ def _plain_name(written: str) -> str | None:
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 
+_KNOWN_BODIES = KNOWN_ORGANISATIONS | KNOWN_PRODUCTS  # "NHS", "BBC": known by their letters
 _UNABBREVIATED = frozenset({"of", "the", "and", "&", "for", "de", "la"})
 
 
@@ -186,7 +188,6 @@ class PeopleLinks:
         self._display_names(speakers_of)
         self._kin_names(speakers_of)
         self._nicknames()
-        self._speakers_full_names(speakers_of)
         self._acronyms()
 
     def _handle_stems(self) -> None:
@@ -316,50 +317,25 @@ class PeopleLinks:
                 continue
             self._fold_nickname(short, full, people, reason)
 
-    def _speakers_full_names(self, speakers_of: list[str]) -> None:
-        """A speaker shown by a short name ("Chi 💫") is the one person named here whose given
-        name it begins ("Chidinma abeg, who carried that project?"), when only others say that
-        name and no other speaker's short name could be its beginning too."""
-        people = self._given_names()
-        shorts: dict[str, str] = {}
-        for key, written in self.speakers.items():
-            plain = _plain_name(written) or written
-            if " " not in plain and speaker_type(written) == "person":
-                shorts[key] = plain
-        claims: dict[str, list[str]] = {}  # full key → speakers whose short name begins it
-        for full, written in people.items():
-            if full in self.speakers or " " in full or full not in self.names:
-                continue
-            claims[full] = [
-                key
-                for key, plain in shorts.items()
-                if nickname_reason(plain, written) == "beginning"
-            ]
-        for full, speakers in sorted(claims.items()):
-            if len(speakers) != 1 or sum(speakers[0] in c for c in claims.values()) != 1:
-                continue
-            speaker = speakers[0]
-            said_by = {speakers_of[o.chunk] for o in self.names[full].occurrences}
-            if speaker in said_by:
-                continue  # one who says the name speaks of someone else
-            occurrence = self.names[full].occurrences[0]
-            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
-            reason = f"{shorts[speaker]} is short for {surface}"
-            self._fold_into(full, speaker, occurrence.chunk, surface, reason)
-
     def _acronyms(self) -> None:
-        """An acronym ("MRI") joins the one name of three or more words here that it abbreviates
-        ("Manchester Royal Infirmary"), unless that name is a person's."""
+        """An acronym of three letters or more ("GRI") joins the one name of as many words here
+        that it abbreviates ("Groningen Royal Infirmary"), unless that name is a person's or the
+        acronym is a known body or an everyday thing ("NHS", "MRI" the scan)."""
         for key in [key for key, candidate in self.names.items() if candidate.acronym]:
             letters = fold_letters(key)
+            if len(letters) < 3 or key in self.speakers or key in _KNOWN_BODIES:
+                continue
+            if evidence_type(key, self.names[key].votes, self.names[key].cues) == "topic":
+                continue
             spelled = [
                 full
                 for full, candidate in self.names.items()
-                if full not in self.speakers
+                if full != key
+                and full not in self.speakers
                 and _initials(full) == letters
                 and evidence_type(full, candidate.votes, candidate.cues) != "person"
             ]
-            if len(spelled) != 1 or key in self.speakers:
+            if len(spelled) != 1:
                 continue
             occurrence = self.names[key].occurrences[0]
             surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]

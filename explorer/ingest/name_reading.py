@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from explorer.ingest.given_names import is_census_name
+from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.lexicon import (
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
@@ -97,14 +97,19 @@ def is_acronym(word: str) -> bool:
 
 
 # A capital inside a word: "TradFest", "NoBroker", "iPhone" (a brand), unless the word opens on
-# a family-name prefix ("McKenzie", "MacLeod", "DeShawn", "LaToya", "DiCaprio", "VanDyke").
+# a family-name prefix ("McKenzie", "MacLeod", "DeShawn", "LaToya", "DiCaprio", "VanDyke") or
+# joins given names ("JoAnn", "JaMarcus", "MaryAnn").
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _NAME_PREFIX = re.compile(r"(?:Mc|Mac|Fitz|De|Di|Da|Du|Le|La|Van|Von)[A-Z]")
 
 
 def is_brand_cased(word: str) -> bool:
-    """A word with a capital inside it that no family-name prefix explains."""
-    return bool(_INNER_CAPITAL.search(word)) and not _NAME_PREFIX.match(word)
+    """A word with a capital inside it that no family-name prefix or given name explains."""
+    inner = _INNER_CAPITAL.search(word)
+    if inner is None or _NAME_PREFIX.match(word):
+        return False
+    head, tail = word[: inner.start() + 1], word[inner.start() + 1 :]
+    return not (is_given_name(head) or is_given_name(tail))
 
 
 def sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:

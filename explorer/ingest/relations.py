@@ -458,14 +458,29 @@ def _owner(word: str, turn: Turn, slot_start: int, slots: list[Slot]) -> Named |
     return None
 
 
-def _subject_before(slots: list[Slot], start: int, end: int) -> Named | None:
-    """The last person (named or a pronoun, not an object) between ``start`` and ``end``."""
+def _subject_before(text: str, slots: list[Slot], start: int, verb: int) -> Named | None:
+    """The person (named or a pronoun) whose verb starts at ``verb``: the last one after
+    ``start``, right before it ("she's got", "Tom also has") or in a clause joined by "and"
+    that opens no other subject ("she's from Cork and has"; "her neighbour has" is not hers)."""
     people = [
-        slot.entity
+        slot
         for slot in slots
-        if start <= slot.start < end and not slot.object_only and slot.entity.type == "person"
+        if start <= slot.start < verb and not slot.object_only and slot.entity.type == "person"
     ]
-    return people[-1] if people else None
+    if not people:
+        return None
+    gap = text[people[-1].end : verb]
+    if _VERB_NEXT.fullmatch(gap) or (_AND_NEXT.search(gap) and not _OTHER_SUBJECT.search(gap)):
+        return people[-1].entity
+    return None
+
+
+_VERB_NEXT = re.compile(r"(?:['’](?:s|ve|d))?\s+(?:(?:also|still|just|now|already|even)\s+)*")
+_AND_NEXT = re.compile(r"\band\s+(?:(?:also|still|just|now|already|even)\s+)*$")
+_OTHER_SUBJECT = re.compile(
+    r"\b(?:the|a|an|his|her|their|my|our|your|who|which|that|if|when|because|said|says)\b",
+    re.IGNORECASE,
+)
 
 
 def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
@@ -490,7 +505,7 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
             add(turn.speaker, entity, "OWNS")
         called = _PET_CALLED.search(text[span[0] : slot.start])
         if called and called.group("pet").casefold() in PETS and entity.type != "person":
-            add(_subject_before(slots, span[0], span[0] + called.start()), entity, "OWNS")
+            add(_subject_before(text, slots, span[0], span[0] + called.start()), entity, "OWNS")
         # "Ada's husband Kwame" and "Priya, my manager, is Ada's old flatmate".
         later = names[position + 1] if position + 1 < len(names) else None
         if later is None or entity.type != "person" or later.entity.type != "person":

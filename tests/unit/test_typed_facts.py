@@ -663,6 +663,17 @@ def test_a_pet_called_by_name_is_owned_by_the_one_who_has_it() -> None:
     assert ("Greta", "OWNS", "Mottie") in found
     assert ("Bram", "OWNS", "Sokkie") in found
     assert not {fact for fact in found if fact[1] == "OWNS" and fact[2] == "Anouk"}
+    # Only the subject of "has" owns it, not whoever was named before in the sentence.
+    others = facts(
+        extract_offline(
+            chat(
+                ("Ilse", "Greta said her neighbour has a dog called Biscuit"),
+                ("Bram", "I met Sarah at the park and the guy next to us had a dog named Pip"),
+                ("Ilse", "Ask Tom if the shelter has a dog called Mottie"),
+            )
+        )
+    )
+    assert not {fact for fact in others if fact[1] == "OWNS"}
 
 
 def test_a_name_with_a_capital_inside_is_no_person_unless_a_family_prefix_explains_it() -> None:
@@ -670,10 +681,12 @@ def test_a_name_with_a_capital_inside_is_no_person_unless_a_family_prefix_explai
         chat(
             ("Ilse", "Bram and I are going to a JazzFest gig on Friday"),
             ("Bram", "Found the flat on HuisZoeker. Ask Annika McBride, she knows the area"),
+            ("Ilse", "Tell JoAnn the party starts at 8"),
         )
     )
     assert entity(extraction, "JazzFest").type != "person"
     assert entity(extraction, "HuisZoeker").type != "person"
     assert entity(extraction, "Annika McBride").type == "person"
+    assert entity(extraction, "JoAnn").type == "person"  # given names joined
     found = facts(extraction)
     assert {("Ilse", "PLANS", "JazzFest"), ("Bram", "PLANS", "JazzFest")} <= found

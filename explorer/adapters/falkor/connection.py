@@ -5,23 +5,21 @@
 the FalkorDB client in a worker thread (its constructor runs a blocking probe). Every call after
 that is bounded by ``errors.bounded``; reads go out as ``GRAPH.RO_QUERY`` with a compact reply
 decoded by ``codec.compact_rows``, writes through the client's ``query``, each with its own
-server-side timeout and one at a time across every writer of the graph (``writer_turn``). A
-closed connection raises ``StoreUnavailable``. Imports the core, ``adapters.sanitize``,
-``adapters.falkor.codec``, ``adapters.falkor.errors``, ``falkordb`` and ``redis``.
+server-side timeout. A closed connection raises ``StoreUnavailable``. Imports the core,
+``adapters.sanitize``, ``adapters.falkor.codec``, ``adapters.falkor.errors``, ``falkordb`` and
+``redis``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import redis.asyncio as aredis
 from falkordb.asyncio import FalkorDB
 from falkordb.asyncio.graph import AsyncGraph
-from redis.exceptions import RedisError
 
 from explorer.adapters import sanitize
 from explorer.adapters.falkor.codec import compact_rows, module_version, params_header
@@ -31,14 +29,6 @@ from explorer.core.errors import InvalidArgument, StoreUnavailable
 T = TypeVar("T")
 
 WRITE_BATCH = 500
-# Writes take turns on the graph through a lock kept on the server, so every process and machine
-# writing it waits for the others: FalkorDB runs write queries side by side, and two MERGEs of
-# one relationship then both create it (two overlapping imports duplicated mention edges). The
-# lock lives WRITER_TTL seconds unless its holder renews it, so a killed writer frees it that
-# fast.
-WRITER_KEY = "scour:writer:"
-WRITER_TTL = 5.0
-WRITER_POLL = 0.005
 #: Seconds a close waits for calls still under way (their connections closed, they end fast).
 CLOSE_WAIT = 2.0
 
@@ -227,41 +217,12 @@ class FalkorConnection:
     async def write(self, statement: str, params: Mapping[str, object]) -> list[list[Any]]:
         plain = sanitize.plain_params(params)
         millis = max(1, int(self._write_timeout * 1000))
-
-        async def in_turn() -> Any:
-            async with self.writer_turn():
-                return await self._graph.query(statement, plain, timeout=millis)
-
-        # The write's deadline covers waiting for its turn.
-        result = await self.call(in_turn, self._write_timeout, "write")
-        return list(result.result_set)
-
-    @contextlib.asynccontextmanager
-    async def writer_turn(self) -> AsyncIterator[None]:
-        """Hold the graph's writer lock (see ``WRITER_TTL``), renewed while the body runs."""
-        lock = self.client().lock(
-            WRITER_KEY + self._graph_name,
-            timeout=WRITER_TTL,
-            sleep=WRITER_POLL,
-            thread_local=False,
-            raise_on_release_error=False,  # expired while renewal was starved: nothing to free
+        result = await self.call(
+            lambda: self._graph.query(statement, plain, timeout=millis),
+            self._write_timeout,
+            "write",
         )
-        await lock.acquire()
-
-        async def renew() -> None:
-            while True:
-                await asyncio.sleep(WRITER_TTL / 3)
-                await lock.reacquire()
-
-        renewing = asyncio.create_task(renew())
-        try:
-            yield
-        finally:
-            renewing.cancel()
-            await asyncio.gather(renewing, return_exceptions=True)
-            # A lock that cannot be freed (the server went away) expires by itself.
-            with contextlib.suppress(RedisError, OSError):
-                await lock.release()
+        return list(result.result_set)
 
     async def write_batches(self, statement: str, rows: Sequence[dict[str, object]]) -> None:
         for start in range(0, len(rows), WRITE_BATCH):

@@ -320,6 +320,16 @@ SCHEMA = (
     ("NODE", "Entity", "type", "RANGE", "CREATE INDEX FOR (n:Entity) ON (n.type)"),
     ("NODE", "Source", "id", "RANGE", "CREATE INDEX FOR (s:Source) ON (s.id)"),
     ("RELATIONSHIP", "REL", "id", "RANGE", "CREATE INDEX FOR ()-[r:REL]-() ON (r.id)"),
+    # Every label and relationship type a MERGE writes must exist before two writers meet: on
+    # a graph that lacks the type, two concurrent MERGEs of one relationship both create it.
+    (
+        "RELATIONSHIP",
+        "MENTIONED_IN",
+        "start",
+        "RANGE",
+        "CREATE INDEX FOR ()-[m:MENTIONED_IN]-() ON (m.start)",
+    ),
+    ("NODE", "Shape", "id", "RANGE", "CREATE INDEX FOR (v:Shape) ON (v.id)"),
 )
 FULLTEXT_FIELDS = ("name", "description", "alias_text")
 CREATE_FULLTEXT = "CREATE FULLTEXT INDEX FOR (n:Entity) ON (n.name, n.description, n.alias_text)"

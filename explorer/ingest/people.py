@@ -434,6 +434,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
     if tally:
         best = sorted(tally.items(), key=lambda item: (-item[1], _rank(item[0])))[0]
+        if best[0] == "product" and cues["employer"]:
+            return "organization", True  # "a new job at Shopify": the company, not its product
         if best[1] > 0:
             return best[0], True
     if words[0] in _ARTICLE or any(word in _ARTICLE or word == "of" for word in words):
@@ -646,6 +648,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["product"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1
+        cues["employer"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1
     if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP)):

@@ -690,3 +690,15 @@ def test_a_name_with_a_capital_inside_is_no_person_unless_a_family_prefix_explai
     assert entity(extraction, "JoAnn").type == "person"  # given names joined
     found = facts(extraction)
     assert {("Ilse", "PLANS", "JazzFest"), ("Bram", "PLANS", "JazzFest")} <= found
+
+
+def test_a_known_product_someone_works_at_is_the_company() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Ilse", "My brother Joost is good, busy with his new job at Shopify"),
+            ("Bram", "I moved the shop to Shopify last year, Jira for the tickets"),
+        )
+    )
+    assert entity(extraction, "Shopify").type == "organization"
+    assert ("Joost", "WORKS_AT", "Shopify") in facts(extraction)
+    assert entity(extraction, "Jira").type == "product"  # only used, not worked at

@@ -242,6 +242,14 @@ KNOWN_ORGANISATIONS = _words(
     """
 ) | frozenset({"british airways", "air france", "virgin atlantic", "whole foods", "trader joe's"})
 
+#: Bodies everyone knows by their letters: never the initials of some other long name here.
+KNOWN_ACRONYM_BODIES = _words(
+    """
+    nhs bbc itv rte hse cnn nbc abc fbi cia nasa nba nfl nhl mlb fifa uefa ibm mit ucla nyu
+    lse ucl unicef nato opec imf
+    """
+)
+
 #: Holidays and festivals: named occasions, not people ("home for Diwali", "Christmas with my
 #: parents"), whatever a bare capitalised name would default to.
 KNOWN_EVENTS = _words(

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from explorer.core.models import AliasEvidence, Chunk
 from explorer.ingest.given_names import is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
-from explorer.ingest.lexicon import KNOWN_ORGANISATIONS, KNOWN_PRODUCTS
+from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_ORGANISATIONS, KNOWN_PRODUCTS
 from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import (
     evidence_type,
@@ -48,7 +48,7 @@ def _plain_name(written: str) -> str | None:
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 
-_KNOWN_BODIES = KNOWN_ORGANISATIONS | KNOWN_PRODUCTS  # "NHS", "BBC": known by their letters
+_KNOWN_BODIES = KNOWN_ACRONYM_BODIES | KNOWN_ORGANISATIONS | KNOWN_PRODUCTS
 _UNABBREVIATED = frozenset({"of", "the", "and", "&", "for", "de", "la"})
 
 

@@ -109,7 +109,10 @@ def is_brand_cased(word: str) -> bool:
     if inner is None or _NAME_PREFIX.match(word):
         return False
     head, tail = word[: inner.start() + 1], word[inner.start() + 1 :]
-    return not (is_given_name(head) or is_given_name(tail))
+    # Two given names ("JoAnn", "MaryAnn"), or one after a short prefix ("JaMarcus", "KeShawn");
+    # one given name beside a word is still a brand ("RayBan", "RoseBud").
+    joined = is_given_name(tail) and (len(head) <= 3 or is_given_name(head))
+    return not joined
 
 
 def sentence_of(sentences: Sequence[tuple[int, int]], offset: int) -> int:

@@ -464,6 +464,10 @@ def _rank(kind: str) -> int:
     return TYPE_ORDER.index(kind) if kind in TYPE_ORDER else len(TYPE_ORDER)
 
 
+# Someone's job is there: "a new job at Shopify", "works at Netflix" (not "a team for Slack").
+_EMPLOYED_AT = re.compile(
+    r"\b(?:job|jobs|role|position|internship|work|works|working|worked|employed)\s+at\s*$"
+)
 _WORK_BEFORE_AT = re.compile(
     r"\b(?:job|jobs|work|works|working|worked|role|position|interview|internship|team|office|"
     r"employed|staff|shift|" + ROLE_WORDS + r")\s+(?:at|for)\s*$"
@@ -648,6 +652,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["product"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1
+    if _EMPLOYED_AT.search(tail):
         cues["employer"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1

@@ -459,24 +459,30 @@ def _owner(word: str, turn: Turn, slot_start: int, slots: list[Slot]) -> Named |
 
 
 def _subject_before(text: str, slots: list[Slot], start: int, verb: int) -> Named | None:
-    """The person (named or a pronoun) whose verb starts at ``verb``: the last one after
-    ``start``, right before it ("she's got", "Tom also has") or in a clause joined by "and"
-    that opens no other subject ("she's from Cork and has"; "her neighbour has" is not hers)."""
+    """The person (named or a pronoun) whose verb starts at ``verb``: right before it ("she's
+    got", "Tom finally has"), or the first person of a clause joined by "and" that opens no
+    other subject ("she's from Cork and has"; "Ana hates Tom and has" is Ana's; "her
+    neighbour has" is not hers)."""
+    comma = max(text.rfind(mark, start, verb) for mark in ",;:")
+    clause = max(start, comma + 1)
     people = [
         slot
         for slot in slots
-        if start <= slot.start < verb and not slot.object_only and slot.entity.type == "person"
+        if clause <= slot.start < verb and not slot.object_only and slot.entity.type == "person"
     ]
     if not people:
         return None
-    gap = text[people[-1].end : verb]
-    if _VERB_NEXT.fullmatch(gap) or (_AND_NEXT.search(gap) and not _OTHER_SUBJECT.search(gap)):
+    if _VERB_NEXT.fullmatch(text[people[-1].end : verb]):
         return people[-1].entity
+    gap = text[people[0].end : verb]
+    if _AND_NEXT.search(gap) and not _OTHER_SUBJECT.search(gap):
+        return people[0].entity
     return None
 
 
-_VERB_NEXT = re.compile(r"(?:['’](?:s|ve|d))?\s+(?:(?:also|still|just|now|already|even)\s+)*")
-_AND_NEXT = re.compile(r"\band\s+(?:(?:also|still|just|now|already|even)\s+)*$")
+_ADVERBS = r"(?:(?:also|still|just|now|already|even|finally|recently|actually|officially)\s+)*"
+_VERB_NEXT = re.compile(r"(?:['’](?:s|ve|d))?\s+" + _ADVERBS + r"(?:(?:has|have|had)\s+)?")
+_AND_NEXT = re.compile(r"\band\s+" + _ADVERBS + r"$")
 _OTHER_SUBJECT = re.compile(
     r"\b(?:the|a|an|his|her|their|my|our|your|who|which|that|if|when|because|said|says)\b",
     re.IGNORECASE,

@@ -47,5 +47,6 @@ async def test_concurrent_merges_into_a_new_graph_create_each_record_once(
             assert await read("MATCH (s:Source) RETURN count(s)", {}) == [[SOURCES]]
             assert await read("MATCH (v:Shape) RETURN count(v)", {}) == [[1]]
         finally:
+            await first.delete_graph(recreate_schema=False)
             await first.aclose()
             await second.aclose()

@@ -191,3 +191,10 @@ def test_an_acronym_joins_the_one_long_name_it_abbreviates() -> None:
     found = {e.name: e for e in extract_offline(scan).entities}
     assert "MRI" in found and "MRI" not in found["Manchester Royal Infirmary"].aliases
     assert "МГУ" in found
+    # Letters everyone knows stand for their own body.
+    known = chat(
+        ("Ilse", "The NHS is a mess, waited 6 hours"),
+        ("Bram", "Sofie started at Newcastle High School today"),
+    )
+    school = entity(extract_offline(known), "Newcastle High School")
+    assert "NHS" not in school.aliases

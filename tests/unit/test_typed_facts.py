@@ -674,6 +674,18 @@ def test_a_pet_called_by_name_is_owned_by_the_one_who_has_it() -> None:
         )
     )
     assert not {fact for fact in others if fact[1] == "OWNS"}
+    # The first person of a clause joined by "and" is its subject, not its object.
+    joined = facts(
+        extract_offline(
+            chat(
+                ("Bram", "Tom and Ana came over"),
+                ("Ilse", "Ana hates Tom and has a dog called Rex"),
+                ("Bram", "Tom has had a cat called Mottie for years"),
+            )
+        )
+    )
+    owned = {fact for fact in joined if fact[1] == "OWNS"}
+    assert owned == {("Ana", "OWNS", "Rex"), ("Tom", "OWNS", "Mottie")}
 
 
 def test_a_name_with_a_capital_inside_is_no_person_unless_a_family_prefix_explains_it() -> None:
@@ -682,12 +694,14 @@ def test_a_name_with_a_capital_inside_is_no_person_unless_a_family_prefix_explai
             ("Ilse", "Bram and I are going to a JazzFest gig on Friday"),
             ("Bram", "Found the flat on HuisZoeker. Ask Annika McBride, she knows the area"),
             ("Ilse", "Tell JoAnn the party starts at 8"),
+            ("Bram", "I lost my RayBan on the beach"),
         )
     )
     assert entity(extraction, "JazzFest").type != "person"
     assert entity(extraction, "HuisZoeker").type != "person"
     assert entity(extraction, "Annika McBride").type == "person"
     assert entity(extraction, "JoAnn").type == "person"  # given names joined
+    assert entity(extraction, "RayBan").type != "person"  # one given name beside a word
     found = facts(extraction)
     assert {("Ilse", "PLANS", "JazzFest"), ("Bram", "PLANS", "JazzFest")} <= found
 
@@ -697,6 +711,7 @@ def test_a_known_product_someone_works_at_is_the_company() -> None:
         chat(
             ("Ilse", "My brother Joost is good, busy with his new job at Shopify"),
             ("Bram", "I moved the shop to Shopify last year, Jira for the tickets"),
+            ("Ilse", "I have an interview for Jira's team"),
         )
     )
     assert entity(extraction, "Shopify").type == "organization"

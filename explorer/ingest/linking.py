@@ -53,7 +53,8 @@ _UNABBREVIATED = frozenset({"of", "the", "and", "&", "for", "de", "la"})
 
 
 def _initials(name: str) -> str:
-    """The first letters of a name's words of three or more, small linking words left out."""
+    """The first letters of a name of three words or more (small linking words left out);
+    empty for a shorter name."""
     words = [word for word in name.split() if word not in _UNABBREVIATED]
     return "".join(fold_letters(word)[:1] for word in words) if len(words) >= 3 else ""
 

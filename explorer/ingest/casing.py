@@ -57,9 +57,8 @@ from explorer.ingest.lexicon import (
     COMMON_VERBS,
     FUNCTION_WORDS,
     INTERJECTIONS,
-    KNOWN_ORGANISATIONS,
+    KNOWN_BRANDS,
     KNOWN_PLACES,
-    KNOWN_PRODUCTS,
     ORGANISATION_SUFFIXES,
     PLACE_SUFFIXES,
 )
@@ -165,7 +164,6 @@ _WORD_NAMES = frozenset(
 #: A given name in a name's place is a name unless among this many of the most frequent
 #: words ("with josh", "craig made me"; "with grace" and "will said" stay words).
 GIVEN_RANK = 2_000
-KNOWN_BRANDS = KNOWN_PRODUCTS | KNOWN_ORGANISATIONS
 #: A conversation with at least this share of its turns typed all in lower case is typed
 #: casually: its mixed turns ("Kasia!! how's edinburgh") have lower-case names too.
 CASUAL_SHARE = 0.25

@@ -242,7 +242,10 @@ KNOWN_ORGANISATIONS = _words(
     """
 ) | frozenset({"british airways", "air france", "virgin atlantic", "whole foods", "trader joe's"})
 
-#: Bodies everyone knows by their letters: never the initials of some other long name here.
+KNOWN_BRANDS = KNOWN_PRODUCTS | KNOWN_ORGANISATIONS
+
+#: Bodies everyone knows by their letters: never the initials of some other long name here
+#: (kept apart from the brands, which casual chats also write in lower case).
 KNOWN_ACRONYM_BODIES = _words(
     """
     nhs bbc itv rte hse cnn nbc abc fbi cia nasa nba nfl nhl mlb fifa uefa ibm mit ucla nyu

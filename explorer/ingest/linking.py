@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from explorer.core.models import AliasEvidence, Chunk
 from explorer.ingest.given_names import is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
-from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_ORGANISATIONS, KNOWN_PRODUCTS
+from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
 from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import (
     evidence_type,
@@ -48,7 +48,6 @@ def _plain_name(written: str) -> str | None:
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 
-_KNOWN_BODIES = KNOWN_ACRONYM_BODIES | KNOWN_ORGANISATIONS | KNOWN_PRODUCTS
 _UNABBREVIATED = frozenset({"of", "the", "and", "&", "for", "de", "la"})
 
 
@@ -324,7 +323,9 @@ class PeopleLinks:
         acronym is a known body or an everyday thing ("NHS", "MRI" the scan)."""
         for key in [key for key, candidate in self.names.items() if candidate.acronym]:
             letters = fold_letters(key)
-            if len(letters) < 3 or key in self.speakers or key in _KNOWN_BODIES:
+            if len(letters) < 3 or key in self.speakers:
+                continue
+            if key in KNOWN_ACRONYM_BODIES or key in KNOWN_BRANDS:
                 continue
             if evidence_type(key, self.names[key].votes, self.names[key].cues) == "topic":
                 continue

@@ -859,7 +859,7 @@ class _Context(PeopleLinks):
         linked: set[frozenset[str]] = set()
 
         def add(
-            source_id: str, target_id: str, kind: str, start: int, end: int
+            source_id: str, target_id: str, kind: str, start: int, end: int, earlier: bool = False
         ) -> _RelationBuilder:
             if kind in _SYMMETRIC_OR_WEAK and target_id < source_id:
                 source_id, target_id = target_id, source_id
@@ -868,15 +868,19 @@ class _Context(PeopleLinks):
             builder = relations.setdefault(
                 key, _RelationBuilder(source_id, target_id, kind, confidence)
             )
-            fact = chunk.text[start:end][:MAX_FACT_CHARS]
-            builder.evidence.append((chunk.timestamp, index, start, end, fact))
+            at = index - 1 if earlier else index
+            said = self.chunks[at]
+            fact = said.text[start:end][:MAX_FACT_CHARS]
+            builder.evidence.append((said.timestamp, at, start, end, fact))
             linked.add(frozenset((source_id, target_id)))
             return builder
 
         for fact in facts:
             if fact.source.id == fact.target.id:
                 continue
-            typed = add(fact.source.id, fact.target.id, fact.relation, fact.start, fact.end)
+            typed = add(
+                fact.source.id, fact.target.id, fact.relation, fact.start, fact.end, fact.earlier
+            )
             if fact.ended and typed.ended is None:
                 typed.ended = chunk.timestamp
         if speaker is not None:

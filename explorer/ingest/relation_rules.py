@@ -254,10 +254,13 @@ def apply_polarity(relation: str, words: str) -> str | None:
 COUPLE = re.compile(
     r"^\s+and\s+$",
 )
+# "together" states a couple only with a verb or a length of time ("are together", "been together
+# for years"); "a session with Marcus and Owen together" is two people in one room.
 COUPLE_AFTER = re.compile(
-    r"^(?:'s|’s)?\s+(?:(?:have|are|got|just|finally|are\s+getting|have\s+just)\s+)*(?:set\s+a\s+"
-    r"date|engaged|married|getting\s+married|wedding|together|dating|a\s+couple|moved\s+in\s+"
-    r"together|anniversary|honeymoon)\b"
+    r"^(?:'s|’s)?\s+(?:(?:have|are|got|just|finally|are\s+getting|have\s+just|still)\s+)*(?:set\s+a\s+"
+    r"date|engaged|married|getting\s+married|wedding|dating|a\s+couple|moved\s+in\s+"
+    r"together|anniversary|honeymoon|(?:are|were|'re|’re|been|got|get|getting|back)\s+together|"
+    r"together\s+(?:for|since)\s+(?:\w+\s+){0,2}(?:years?|months?|yrs?|ages))\b"
 )
 PAIR_MET = re.compile(r"^\s+(?:(?:have|had|just|finally|first)\s+)*(?:met|know\s+each\s+other)\b")
 

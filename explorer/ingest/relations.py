@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from explorer.ingest.name_reading import Token
@@ -80,6 +80,8 @@ class Fact:
     start: int  # the sentence stating it
     end: int
     ended: bool = False
+    earlier: bool = False  # the sentence is in the turn before (a question this turn confirmed)
+    presupposed: bool = False  # holds in a question too ("is my sister Ada coming?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +270,11 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
     for sentence, members in sorted(by_sentence.items()):
         span = turn.sentences[sentence]
         found = _sentence_facts(turn, span, members)
-        (asked if _is_question(turn.text, span) else stated).extend(found)
+        if _is_question(turn.text, span):
+            stated.extend(fact for fact in found if fact.presupposed)
+            asked.extend(fact for fact in found if not fact.presupposed)
+        else:
+            stated.extend(found)
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     return stated, asked
@@ -502,10 +508,13 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
     for position, slot in enumerate(names):
         entity = slot.entity
         window = text[max(span[0], slot.start - 60) : slot.start]
-        for match in (_KIN_BEFORE.search(window), _KIN_AFTER.match(text[slot.end : span[1]])):
+        before = _KIN_BEFORE.search(window)
+        for match in (before, _KIN_AFTER.match(text[slot.end : span[1]])):
             if match is not None:
                 owner = _owner(match.group("owner"), turn, slot.start, slots)
-                facts.extend(_kin_word_facts(match, owner, slot, names, text, span))
+                read = _kin_word_facts(match, owner, slot, names, text, span)
+                # "my sister Rosie" names her as such whatever the sentence asks.
+                facts.extend(replace(f, presupposed=match is before) for f in read)
         pet_after = _PET_AFTER.match(text[slot.end : span[1]])
         if pet_after and pet_after.group("pet").casefold() in PETS:
             add(turn.speaker, entity, "OWNS")
@@ -614,10 +623,10 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
     first = answer.sentences[0]
     facts: list[Fact] = []
     if AFFIRMATIVE.match(answer.text):
-        facts.extend(
-            Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended)
-            for fact in asked
-        )
+        # Cited twice: the question's words state the fact, the answer's yes confirms it.
+        for fact in asked:
+            facts.append(replace(fact, earlier=True))
+            facts.append(Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended))
     facts.extend(_who_is(question, answer, answerer, first))
     questions = [
         question.text[start:end].casefold()

@@ -31,7 +31,6 @@ from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.people import EVENT_WORDS
-from explorer.ingest.places import is_known_place
 
 PERSON_LIKE = frozenset({"person", "other"})
 MAX_NAME_WORDS = 4
@@ -116,7 +115,7 @@ def resolve_short_names(
 
 
 THING_FIRST = frozenset({"organization", "event"})
-_NOT_SHORT = frozenset({"date", "topic", "agent"})
+_NOT_SHORT = frozenset({"date", "topic", "agent", "place"})
 
 
 def _thing_short_names(
@@ -125,10 +124,11 @@ def _thing_short_names(
     """ "Corvid" for Corvid Labs, "Tern" for Project Tern: a one-word name that is the first word
     of exactly one organisation or event of its scope, the last word of exactly one
     "Project ..." name, or the word that makes an event one ("the Fringe" of the Edinburgh
-    Fringe), is its short form; a place is never an event's."""
+    Fringe), is its short form. A place is never one: the place a body or an event is named
+    after is still the place ("our flat in Partick" beside Partick Vets, "Lisbon" beside the
+    Lisbon Data Summit)."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
     refusing: dict[str, Entity] = {}
-    events: set[str] = set()
     for entity in (*known, *entities):
         if entity.refused_aliases:
             refusing.setdefault(entity.id, entity)
@@ -137,10 +137,8 @@ def _thing_short_names(
             continue
         if entity.type in THING_FIRST:
             owners[(entity.scope, words[0])].add(entity.id)
-            if entity.type == "event":
-                events.add(entity.id)
-                if words[-1] in EVENT_WORDS:  # "the Fringe" of the Edinburgh Fringe
-                    owners[(entity.scope, words[-1])].add(entity.id)
+            if entity.type == "event" and words[-1] in EVENT_WORDS:  # "the Fringe"
+                owners[(entity.scope, words[-1])].add(entity.id)
         if entity.type == "project" and words[0] == "project":
             owners[(entity.scope, words[-1])].add(entity.id)
     found: dict[str, str] = {}
@@ -151,11 +149,7 @@ def _thing_short_names(
         ids = {
             owner
             for owner in owners.get((entity.scope, key), set())
-            if (owner not in refusing or not refuses(refusing[owner], entity.name))
-            # A city an event or a body is named after is still the city ("Lisbon" beside the
-            # Lisbon Data Summit, "Brisbane" beside Brisbane City Council): a place is never
-            # folded into an event, nor a known town into anything.
-            and not (entity.type == "place" and (owner in events or is_known_place(key)))
+            if owner not in refusing or not refuses(refusing[owner], entity.name)
         }
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))

@@ -57,6 +57,36 @@ def test_a_question_and_its_answer_state_a_fact_about_the_one_who_answers() -> N
     assert entity(extraction, "UCLA").type == "organization"
 
 
+def test_a_confirmed_question_cites_the_question_and_the_yes() -> None:
+    chunks = chat(
+        ("jules", "Do you live in Pasadena?"),
+        ("dev", "Yeah, since March."),
+    )
+    extraction = extract_offline(chunks)
+    texts = {chunk.id: chunk.text for chunk in chunks}
+    names = {e.id: e.name for e in extraction.entities}
+    (lives,) = [
+        r for r in extraction.relations if r.type == "LIVES_IN" and names[r.target_id] == "Pasadena"
+    ]
+    cited = [texts[m.chunk_id][m.start : m.end] for m in lives.mentions]
+    assert cited == ["Do you live in Pasadena?", "Yeah, since March."]
+    assert lives.fact == "Do you live in Pasadena?"
+
+
+def test_a_kin_word_before_a_name_holds_in_a_question_too() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("nellie", "also my sister Rosie is moving to Rotterdam, can she message you?"),
+                ("gus", "tell her to bring a bike"),
+            )
+        )
+    )
+    assert ("nellie", "FAMILY_OF", "Rosie") in found or ("Rosie", "FAMILY_OF", "nellie") in found
+    # what the question asks still waits for a yes
+    assert not any(kind == "KNOWS" for _source, kind, _target in found)
+
+
 def test_first_person_statements_have_the_speaker_as_subject() -> None:
     found = facts(
         extract_offline(
@@ -182,6 +212,24 @@ def test_kinship_possessives_couples_and_pets() -> None:
     assert ("Lior", "OWNS", "Pilpel") in found
 
 
+@pytest.mark.parametrize(
+    ("text", "couple"),
+    [
+        ("Marcus and Owen are together now.", True),
+        ("Marcus and Owen have been together for years.", True),
+        ("Marcus and Owen together for 5 years now, can you believe it", True),
+        ("I had a session with Marcus and Owen together on Friday.", False),
+        ("Marcus and Owen went together.", False),
+    ],
+)
+def test_together_states_a_couple_only_with_a_verb_or_a_length_of_time(
+    text: str, couple: bool
+) -> None:
+    found = facts(extract_offline(chat(("Ana", text))))
+    pair = {("Marcus", "PARTNER_OF", "Owen"), ("Owen", "PARTNER_OF", "Marcus")}
+    assert bool(found & pair) is couple, found
+
+
 def test_questions_state_nothing_without_an_answer() -> None:
     found = facts(
         extract_offline(
@@ -243,6 +291,20 @@ def test_short_forms_of_organisations_and_projects_join_the_full_name() -> None:
     assert names["Project Lark"].alias_evidence[0].reason == (
         "Lark is the short form of Project Lark"
     )
+
+
+def test_a_place_is_never_the_short_form_of_what_is_named_after_it() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("nell", "the park by our flat in Partick has about 40 other dogs"),
+                ("nell", "Dr Fraser at Partick Vets was very calm about it"),
+            )
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Partick"] == "place" and kinds["Partick Vets"] == "organization"
+    assert ("nell", "LIVES_IN", "Partick") in facts(extraction)
 
 
 def test_vocatives_and_addressees() -> None:

@@ -148,7 +148,7 @@ async def ingest(settings: Settings, args: argparse.Namespace) -> int:
 
 async def stats(settings: Settings, *, as_json: bool) -> int:
     """``stats``: counts by layer, type, scope and domain; the embedding model; versions."""
-    from explorer.ingest.pipeline import memory_stats
+    from explorer.ingest.stats import answered, memory_stats
 
     async with open_memory(settings) as memory:
         figures = await memory_stats(memory)
@@ -157,12 +157,8 @@ async def stats(settings: Settings, *, as_json: bool) -> int:
     else:
         for key, value in figures.items():
             print(f"{key}: {value}")
-    errors = figures.get("errors")
-    if isinstance(errors, dict) and {"graph", "chunks"} <= set(errors):
-        # Zeros from two stores that did not answer are not a count of an empty memory.
-        print(
-            "scour-explorer: neither store answered; the counts above are not real", file=sys.stderr
-        )
+    if not answered(figures):
+        print("scour-explorer: neither store answered; nothing was counted", file=sys.stderr)
         return 1
     return 0
 

@@ -205,7 +205,17 @@ class StoreMemoryService:
             down.add("graph")
         if down - result.failed_halves:
             result = replace(result, failed_halves=result.failed_halves | down)
+        if result.failed_halves or result.kg_error or result.chunks_error:
+            await self._look_after_servers()
         return result
+
+    async def _look_after_servers(self) -> None:
+        """A half failed: restart its embedded server in the background if it died, as the
+        window's health poll does, so every client (an agent's MCP server too) recovers."""
+        try:
+            await self.supervise()
+        except ExplorerError as error:
+            log.warning("checking the embedded servers failed: %s", error)
 
     async def settle(self) -> None:
         """Wait for caches still loading in the background (the graph's shape, after a first

@@ -10,6 +10,7 @@ journal holds no secrets. Imports only the standard library and core.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,8 +28,10 @@ MAX_ARGUMENTS = 20
 
 def _plain(value: Any) -> Any:
     """A JSON-safe stand-in for one argument value as the caller sent it."""
-    if value is None or type(value) in (bool, int, float):
+    if value is None or type(value) in (bool, int):
         return value
+    if type(value) is float:
+        return value if math.isfinite(value) else repr(value)  # JSON has no inf or NaN
     if type(value) is str:
         # NUL and lone surrogates cannot be stored as PostgreSQL text; they are kept escaped.
         return printable(value[:MAX_ARGUMENT_CHARS]).replace("\x00", "\\x00")

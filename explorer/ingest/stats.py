@@ -4,7 +4,8 @@ Counts of chunks, pending chunks, entities, relations and mentions; entities by 
 scope and domain, concepts by scope and everything by layer; the stored and the configured
 embedding model (and, for a store that can tell, whether vector search is on and why not); the
 servers' versions when the memory runs embedded ones. A store that fails
-to answer is listed under ``errors`` instead of failing the whole report. Imports the standard
+to answer is listed under ``errors`` instead of failing the whole report, and its counts are
+``None``. Imports the standard
 library, core errors and ingest helpers; the stores come in through the ports.
 """
 
@@ -49,16 +50,23 @@ async def memory_stats(memory: MemoryStores) -> dict[str, object]:
             figures["vector_search"] = (await refusal(spec)) or "on"
         except ExplorerError as error:
             errors["chunks"] = str(error)
-    figures["chunks"] = chunk_counts.get("chunks", 0)
-    figures["pending"] = chunk_counts.get("pending", 0)
-    figures["entities"] = graph_counts.get("entities", 0)
-    figures["relations"] = graph_counts.get("relations", 0)
-    figures["mentions"] = graph_counts.get("mentions", 0)
+    # A store that did not answer has no count: ``None``, never a zero that reads as empty.
+    chunks_read = memory.chunks is not None and "chunks" not in errors
+    graph_read = memory.graph is not None and "graph" not in errors
+
+    def counted(read: bool, value: object) -> object:
+        return value if read else None
+
+    figures["chunks"] = counted(chunks_read, chunk_counts.get("chunks", 0))
+    figures["pending"] = counted(chunks_read, chunk_counts.get("pending", 0))
+    figures["entities"] = counted(graph_read, graph_counts.get("entities", 0))
+    figures["relations"] = counted(graph_read, graph_counts.get("relations", 0))
+    figures["mentions"] = counted(graph_read, graph_counts.get("mentions", 0))
     by_type = prefixed_counts(graph_counts, "type:")
-    figures["entities_by_type"] = by_type
+    figures["entities_by_type"] = counted(graph_read, by_type)
     scopes = prefixed_counts(chunk_counts, "scope:")
-    figures["chunks_by_scope"] = scopes
-    figures["chunks_by_domain"] = prefixed_counts(chunk_counts, "domain:")
+    figures["chunks_by_scope"] = counted(chunks_read, scopes)
+    figures["chunks_by_domain"] = counted(chunks_read, prefixed_counts(chunk_counts, "domain:"))
     concepts_by_scope: dict[str, int] = {}
     if memory.concepts is not None:
         try:
@@ -69,13 +77,14 @@ async def memory_stats(memory: MemoryStores) -> dict[str, object]:
                 concepts_by_scope[agent] = len(await memory.concepts.names(agent))
         except ExplorerError as error:
             errors["concepts"] = str(error)
-    figures["concepts"] = sum(concepts_by_scope.values())
-    figures["concepts_by_scope"] = concepts_by_scope
+    concepts_read = memory.concepts is not None and "concepts" not in errors
+    figures["concepts"] = counted(concepts_read, sum(concepts_by_scope.values()))
+    figures["concepts_by_scope"] = counted(concepts_read, concepts_by_scope)
     profile = by_type.get("person", 0)
     figures["by_layer"] = {
         "episodic": figures["chunks"],
-        "semantic": max(int(graph_counts.get("entities", 0)) - profile, 0),
-        "profile": profile,
+        "semantic": counted(graph_read, max(int(graph_counts.get("entities", 0)) - profile, 0)),
+        "profile": counted(graph_read, profile),
         "concept": figures["concepts"],
     }
     figures["versions"] = _versions(memory)
@@ -85,6 +94,11 @@ async def memory_stats(memory: MemoryStores) -> dict[str, object]:
 
 
 stats = memory_stats
+
+
+def answered(figures: Mapping[str, object]) -> bool:
+    """Whether a ``memory_stats`` report counted anything (one store at least answered)."""
+    return figures.get("chunks") is not None or figures.get("entities") is not None
 
 
 def _versions(memory: object) -> dict[str, str]:

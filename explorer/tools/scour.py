@@ -12,6 +12,8 @@ tool registry's types only.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from datetime import UTC, datetime
 from typing import Any
@@ -27,6 +29,8 @@ from explorer.tools import CORE_MEMORY, ToolContext, error_json
 
 TOOL_NAME = "scour"
 AUDIT_QUERY_CHARS = 120
+#: Longest a call's answer waits for its journal write (a store in trouble has its own deadline).
+JOURNAL_WAIT = 1.0
 
 audit = logging.getLogger("explorer.audit")
 log = logging.getLogger(__name__)
@@ -125,13 +129,32 @@ async def _journal(
     result: ScourResult | None,
     full: dict[str, Any],
 ) -> None:
-    """Journal the call when the memory keeps a journal; a failing journal never fails it."""
+    """Journal the call when the memory keeps a journal; a failing journal never fails it, and
+    a slow one holds the answer back at most ``JOURNAL_WAIT`` seconds (the write goes on)."""
     journal = getattr(ctx.memory, "journal", None)
     if journal is None:
         return
     try:
-        at = datetime.now(UTC)
-        call = recall_call(str(ctx.user_id), at, arguments, answer, result, full)
-        await journal.record(call)
-    except ExplorerError as error:
+        call = recall_call(str(ctx.user_id), datetime.now(UTC), arguments, answer, result, full)
+    except (ExplorerError, ValueError, TypeError) as error:
+        log.warning("the recall journal could not record the call: %s", error)
+        return
+    writing = asyncio.ensure_future(journal.record(call))
+    _writes.add(writing)
+    writing.add_done_callback(_written)
+    # Shielded: a write that outlasts the wait is not cancelled, only no longer waited for.
+    with contextlib.suppress(Exception):  # a failed write is logged by ``_written``
+        await asyncio.wait_for(asyncio.shield(writing), JOURNAL_WAIT)
+
+
+#: Journal writes still running, kept referenced until they end.
+_writes: set[asyncio.Future[Any]] = set()
+
+
+def _written(writing: asyncio.Future[Any]) -> None:
+    _writes.discard(writing)
+    if writing.cancelled():
+        return
+    error = writing.exception()
+    if error is not None:
         log.warning("the recall journal did not take the call: %s", error)

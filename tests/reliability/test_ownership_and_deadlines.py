@@ -246,6 +246,26 @@ async def test_a_killed_server_is_restarted_with_its_data(
     assert answer["kg_count"] > 0 and answer["chunk_count"] > 0
 
 
+async def test_a_killed_server_comes_back_through_scour_alone(memory: StoreMemoryService) -> None:
+    """No health poll here, as under an agent's MCP server: the failing calls restart it."""
+    servers = memory.servers
+    assert servers is not None
+    pid = servers.falkordb_pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    with suppress(psutil.NoSuchProcess):
+        psutil.Process(pid).wait(timeout=10)
+    began = time.monotonic()
+    while True:
+        _, answer = await _timed_scour(memory)
+        if answer.get("kg_error") is None and answer["kg_count"] > 0:
+            break
+        assert time.monotonic() - began < 20.0, answer.get("kg_error")
+        await asyncio.sleep(0.3)
+    assert time.monotonic() - began < 10.0
+    assert servers.falkordb_pid() not in (None, pid)
+
+
 async def test_a_restart_reports_restarting_until_it_is_done_and_the_watchdog_keeps_out(
     memory: StoreMemoryService,
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -194,6 +195,33 @@ async def test_stats_gather_counts_by_type_scope_layer_and_the_embedder() -> Non
     assert by_scope == {"acme/helper/rosa": 5, "locomo/trail-1": 7, "locomo/trail-2": 2}
     assert figures["concepts"] == sum(figures["concepts_by_scope"].values()) > 0  # type: ignore[attr-defined]
     assert figures["entities_by_type"]["person"] >= 4  # type: ignore[index]
+
+
+async def test_stats_of_a_store_that_did_not_answer_are_unknown_not_zero() -> None:
+    from dataclasses import replace
+
+    from explorer.ingest.stats import answered
+    from explorer.tools import CORE_MEMORY, ToolContext, execute_tool
+
+    stores = make_stores(embedder=embedder())
+    await import_all(stores)
+    graph_down = replace(stores, graph=None)
+    figures = await memory_stats(graph_down)
+    assert figures["chunks"] == 14 and answered(figures)
+    assert figures["entities"] is None and figures["entities_by_type"] is None
+    assert figures["by_layer"] == {  # type: ignore[comparison-overlap]
+        "episodic": 14,
+        "semantic": None,
+        "profile": None,
+        "concept": figures["concepts"],
+    }
+    both_down = replace(stores, graph=None, chunks=None, concepts=None)
+    assert not answered(await memory_stats(both_down))
+    ctx = ToolContext(user_id="t", privileges=CORE_MEMORY, memory=both_down)
+    reply = json.loads(await execute_tool("memory_stats", {}, ctx))
+    assert reply["success"] is False and "neither store answered" in reply["error"]
+    partial = json.loads(await execute_tool("memory_stats", {}, replace(ctx, memory=graph_down)))
+    assert partial["success"] is True and partial["entities"] is None and partial["chunks"] == 14
 
 
 async def test_the_demo_loads_once_and_again_on_reset() -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
 from datetime import UTC, datetime
+from typing import Any
 
 from explorer.core.journal import MAX_ARGUMENT_CHARS, journal_arguments, recall_call
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scour import ScourRequest, scour
-from explorer.testing import sample_memory
+from explorer.testing import FakeMemory, sample_memory
+from explorer.tools import CORE_MEMORY, ToolContext, execute_tool
 
 AT = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -56,3 +61,41 @@ async def test_an_answer_carries_a_case_that_decides_again_to_the_same_hits() ->
     again = case.scour_result().to_json_dict()
     assert [e["id"] for e in again["kg_entities"]] == [e["id"] for e in full["kg_entities"]]
     assert [c["id"] for c in again["chunks"]] == [c["id"] for c in full["chunks"]]
+
+
+class SlowJournal:
+    """Takes each call after ``delay`` seconds, as a journal on a store in trouble would."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.calls: list[Any] = []
+
+    async def record(self, call: Any) -> Any:
+        await asyncio.sleep(self.delay)
+        self.calls.append(call)
+        return call
+
+
+def _context(journal: SlowJournal) -> ToolContext:
+    memory = FakeMemory()
+    memory.journal = journal  # type: ignore[attr-defined]
+    return ToolContext(user_id="agent", privileges=CORE_MEMORY, memory=memory)
+
+
+async def test_a_slow_journal_holds_the_answer_back_a_second_at_most_and_still_writes() -> None:
+    journal = SlowJournal(2.5)
+    began = time.monotonic()
+    body = json.loads(await execute_tool("scour", {"query": "Lisbon"}, _context(journal)))
+    assert body["success"] is True and time.monotonic() - began < 2.0
+    assert journal.calls == []
+    await asyncio.sleep(2.0)
+    assert [call.arguments["query"] for call in journal.calls] == ["Lisbon"]
+
+
+async def test_a_count_that_is_no_finite_number_is_refused_and_journaled() -> None:
+    journal = SlowJournal(0.0)
+    arguments = {"query": "Lisbon", "n_chunks": float("inf")}
+    body = json.loads(await execute_tool("scour", arguments, _context(journal)))
+    assert body["success"] is False and "n_chunks must be an integer" in body["error"]
+    (call,) = journal.calls
+    assert call.arguments["n_chunks"] == "inf" and call.success is False

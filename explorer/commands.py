@@ -95,13 +95,14 @@ async def query(settings: Settings, args: argparse.Namespace) -> int:
     """``query TEXT``: scour's JSON on stdout; non-zero with one line when it fails."""
     from explorer.tools.scour import run
 
+    scope = settings.default_scope if args.scope is None else args.scope
     async with open_memory(settings) as memory:
         await memory.ensure_demo()
         ctx = ToolContext(
             user_id=args.user,
             privileges=CORE_MEMORY,
             memory=memory,
-            scope=settings.default_scope if args.scope is None else args.scope,
+            scope=scope,
             policy=_policy(args, memory.policy),
         )
         answer = await run(
@@ -113,10 +114,25 @@ async def query(settings: Settings, args: argparse.Namespace) -> int:
             explain=args.explain,
             ctx=ctx,
         )
+        parsed = json.loads(answer)
+        # Nothing found in a scope nothing is stored under is a typo, not an empty answer.
+        unknown = (
+            parsed.get("success") is True
+            and not parsed.get("kg_count")
+            and not parsed.get("chunk_count")
+            and scope.strip("/")
+            and (await memory.overview()).scopes.find(scope) is None
+        )
     print(answer)
-    parsed = json.loads(answer)
     if not parsed.get("success"):
         print(f"scour-explorer: {parsed.get('error', 'scour failed')}", file=sys.stderr)
+        return 1
+    if unknown:
+        print(
+            f"scour-explorer: no memory is stored under scope {scope!r} "
+            "(`scour-explorer stats` lists the scopes)",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

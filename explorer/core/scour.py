@@ -67,7 +67,7 @@ from explorer.core.sources import (
     describe_error,
 )
 from explorer.core.termscan import TermScan
-from explorer.core.validate import printable, validate_scour_arguments
+from explorer.core.validate import printable, validate_scope, validate_scour_arguments
 
 #: Provenance entries listed per entity in JSON (``provenance_count`` gives the full number).
 MAX_PROVENANCE = 20
@@ -94,6 +94,9 @@ class ScourRequest:
         checked = validate_scour_arguments(
             self.query, self.n_chunks, self.kg_top_k, self.domain, self.temporal
         )
+        validate_scope(self.scope)
+        if self.agent is not None:
+            validate_scope(self.agent, "agent")
         object.__setattr__(self, "period", checked[4])
 
     def memory_query(self) -> MemoryQuery:

@@ -8,14 +8,17 @@ says what was wrong and what is accepted. Imports only the standard library and 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from explorer.core.errors import InvalidArgument
-from explorer.core.models import Period
+from explorer.core.models import Period, scope_parts
 from explorer.core.temporal import parse_period
 
 MAX_QUERY_CHARS = 4_000
 MAX_COUNT = 100
 MAX_DOMAIN_CHARS = 64
+MAX_SCOPE_CHARS = 512
+MAX_SCOPE_PART_CHARS = 128
 _DOMAIN = re.compile(r"[\w-]+")
 
 
@@ -78,6 +81,29 @@ def validate_temporal(temporal: object) -> Period | None:
     if type(temporal) is not str:
         raise InvalidArgument(f"temporal must be a string or null, not {type(temporal).__name__}")
     return parse_period(temporal)
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (a newline, NUL, an escape...)."""
+    return any(unicodedata.category(char) == "Cc" for char in text)
+
+
+def validate_scope(scope: object, what: str = "scope") -> str:
+    """A scope path as a query may name it: a string (empty for the root) of bounded length,
+    without control characters or lone surrogates."""
+    if type(scope) is not str:
+        raise InvalidArgument(f"{what} must be a string, not {type(scope).__name__}")
+    parts = scope_parts(scope)
+    if len(scope) > MAX_SCOPE_CHARS or any(len(part) > MAX_SCOPE_PART_CHARS for part in parts):
+        raise InvalidArgument(
+            f"{what} {printable(scope[:60])!r}… is too long: at most {MAX_SCOPE_CHARS} "
+            f"characters, {MAX_SCOPE_PART_CHARS} a level"
+        )
+    if has_control(scope):
+        raise InvalidArgument(f"{what} {printable(scope[:60])!r} contains control characters")
+    if printable(scope) != scope:
+        raise InvalidArgument(f"{what} {printable(scope[:60])!r} is not valid Unicode")
+    return scope
 
 
 def validate_scour_arguments(

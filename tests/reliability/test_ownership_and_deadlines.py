@@ -8,6 +8,7 @@ answer, recovery without reopening the memory and that nothing is left running a
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -134,6 +135,22 @@ async def test_a_command_beside_a_frozen_store_fails_in_time_and_stops_nothing(
     assert (servers.falkordb_pid(), servers.postgres_pid()) == pids
     _, answer = await _timed_scour(memory)
     assert "kg_error" not in answer and answer["chunk_count"] > 0
+
+
+async def test_a_scope_nothing_is_stored_under_or_with_control_characters_fails_the_command(
+    memory: StoreMemoryService, data_dir: Path, tmp_path: Path
+) -> None:
+    def query(scope: str) -> Any:
+        args = ["--data-dir", str(data_dir), "query", "Ada", "--scope", scope]
+        return run_cli(args, tmp_path)
+
+    typo = await asyncio.to_thread(query, SCOPE + "x")
+    assert typo.returncode == 1 and "no memory is stored under scope" in typo.stderr
+    assert json.loads(typo.stdout)["success"] is True  # the answer itself is still printed
+    odd = await asyncio.to_thread(query, "a\nb")
+    assert odd.returncode == 1 and "control characters" in odd.stderr
+    known = await asyncio.to_thread(query, SCOPE)
+    assert known.returncode == 0, known.stderr
 
 
 async def test_a_second_process_starting_and_exiting_leaves_the_first_working(

@@ -158,3 +158,28 @@ def test_all_arguments_together() -> None:
     query, n, k, domain, period = validate_scour_arguments("trip", 3, 5, "travel", "2024")
     assert (query, n, k, domain) == ("trip", 3, 5, "travel")
     assert period is not None and period.start == utc(2024, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("scope", "message"),
+    [
+        (3, "scope must be a string"),
+        ("a\nb", "control characters"),
+        ("a/\x1b[31m", "control characters"),
+        ("x" * 600, "too long"),
+        ("a/" + "y" * 200, "too long"),
+        ("a\udcff", "not valid Unicode"),
+    ],
+)
+def test_a_request_scope_is_checked(scope: object, message: str) -> None:
+    from explorer.core.scour import ScourRequest
+
+    with pytest.raises(InvalidArgument, match=message):
+        ScourRequest(query="Lisbon", scope=scope)  # type: ignore[arg-type]
+
+
+def test_a_plain_scope_of_any_letters_is_a_scope() -> None:
+    from explorer.core.scour import ScourRequest
+
+    for scope in ("", "demo/assistant/maya", "a') OR 1=1 --", "家族/チャット"):
+        assert ScourRequest(query="Lisbon", scope=scope).scope == scope

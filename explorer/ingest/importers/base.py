@@ -9,16 +9,14 @@ Imports only the standard library and core models/errors.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from explorer.core.models import DEFAULT_SCOPE, SCOPE_SEPARATOR, scope_parts
+from explorer.core.validate import MAX_SCOPE_CHARS, MAX_SCOPE_PART_CHARS, has_control
 
-MAX_SCOPE_CHARS = 512
-MAX_SCOPE_PART_CHARS = 128
 MAX_NAME_CHARS = 200  # speakers, conversation and turn ids
 MAX_DOMAINS = 32
 MAX_DOMAIN_CHARS = 64
@@ -89,10 +87,6 @@ class BadValue(ValueError):
     """Raised by the field checkers below; the importer turns it into a ``BadRecord``."""
 
 
-def _has_control(text: str) -> bool:
-    return any(unicodedata.category(char) == "Cc" for char in text)
-
-
 def check_text(value: object, what: str, limits: ImportLimits) -> str:
     """A message text: a string PostgreSQL can store, within the size cap (may be empty)."""
     if not isinstance(value, str):
@@ -122,7 +116,7 @@ def check_name(value: object, what: str, *, numbers: bool = True) -> str:
         raise BadValue(f"{what} is empty")
     if len(value) > MAX_NAME_CHARS:
         raise BadValue(f"{what} is longer than {MAX_NAME_CHARS} characters")
-    if _has_control(value):
+    if has_control(value):
         raise BadValue(f"{what} contains control characters")
     try:
         value.encode("utf-8")
@@ -144,7 +138,7 @@ def check_domains(value: object) -> tuple[str, ...]:
         if not isinstance(tag, str):
             raise BadValue(f"domains must be strings, not {type_name(tag)}")
         folded = " ".join(tag.casefold().split())
-        if not folded or len(folded) > MAX_DOMAIN_CHARS or _has_control(folded):
+        if not folded or len(folded) > MAX_DOMAIN_CHARS or has_control(folded):
             raise BadValue(f"domain {tag[:40]!r} is empty, too long or has control characters")
         if folded not in tags:
             tags.append(folded)
@@ -161,7 +155,7 @@ def check_scope(value: object) -> str:
     joined = SCOPE_SEPARATOR.join(parts)
     if len(joined) > MAX_SCOPE_CHARS or any(len(part) > MAX_SCOPE_PART_CHARS for part in parts):
         raise BadValue(f"scope {value[:60]!r} is too long")
-    if _has_control(joined):
+    if has_control(joined):
         raise BadValue("scope contains control characters")
     return joined
 

@@ -53,6 +53,7 @@ from explorer.ingest.lexicon import (
     KNOWN_ORGANISATIONS,
     MONTH_ABBREVIATIONS,
     NAME_STOPWORDS,
+    SET_PHRASES,
     TOPIC_STOPWORDS,
     keyword_domains,
 )
@@ -555,8 +556,10 @@ class _Context(PeopleLinks):
 
     def _read_topics(self, index: int, text: str, tokens: list[Token]) -> None:
         run: list[Token] = []
+        previous = ""
         for token in tokens:
-            if not is_topic_token(token):
+            said_with, previous = previous, token.folded
+            if not is_topic_token(token) or (said_with, token.folded) in SET_PHRASES:
                 if run:
                     self._add_topic(index, text, run)
                 run = []

@@ -53,7 +53,7 @@ INTERJECTIONS = _words(
     totally exactly indeed anyway anyways plus btw ugh oops phew woah woohoo oof agreed yikes
     ohh ahh hmmm huh meh whew geez ya yea wowza yess aw ok omw tbh imo ikr np thx ty ha hah heh
     wfh idk lmk brb ngl smh irl fyi asap pls plz hbu wyd tbf ffs lmao rofl xoxo ofc deffo
-    gotcha dang damn darn gosh nah welp
+    gotcha dang damn darn gosh nah welp rip
     """
 )
 
@@ -152,6 +152,21 @@ TOPIC_STOPWORDS = (
     | GENERIC_NOUNS
     | frozenset(MONTHS)
     | frozenset(WEEKDAYS)
+)
+
+# Set phrases whose last word is no topic ("of course!" is not the course).
+SET_PHRASES = frozenset(
+    {
+        ("of", "course"),
+        ("in", "fact"),
+        ("at", "least"),
+        ("for", "sure"),
+        ("in", "general"),
+        ("no", "worries"),
+        ("for", "real"),
+        ("no", "problem"),
+        ("no", "idea"),
+    }
 )
 
 # Words just before a capitalised name that say it is a person.

@@ -83,7 +83,8 @@ _ALTERNATIVES = (
         rf"(?P<which>last|this|next|past|coming)\s+"
         rf"(?P<period>weekend|week|month|year|{_WEEKDAY_NAMES})",
     ),
-    ("weekday", rf"(?:on\s+)?(?P<wd>{_WEEKDAY_NAMES})"),
+    # "Monday 8 June" is the date that follows it, not a Monday of its own.
+    ("weekday", rf"(?:on\s+)?(?P<wd>{_WEEKDAY_NAMES})(?!,?\s+(?:the\s+)?\d)"),
     ("word", "|".join(sorted(_SAID_WORDS, key=len, reverse=True))),
     ("year", rf"(?:in|since|during|of|by|until|from|back in)\s+(?P<y5>{_YEAR})"),
 )
@@ -159,6 +160,26 @@ def _relative(which: str, period: str, said: date) -> tuple[str, str]:
     return _weekday(said, period, which).isoformat(), "day"
 
 
+# Words that put a bare weekday ahead: "starting on the ward monday", "see you Friday".
+_UPCOMING = re.compile(
+    r"\b(?:will|going to|gonna|shall|start|starts|starting|until|till|see you|see u|"
+    r"can't wait|can’t wait|cant wait|plan|planning|hoping|free|available|still on|"
+    r"let's|let’s|lets)\b|['’]ll\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(r"[.!?;,\n]|\b(?:and|but|so|then)\b", re.IGNORECASE)
+
+
+def _bare_weekday_side(match: re.Match[str]) -> str:
+    """Which of its two nearest days a bare weekday names: the coming one when the words of its
+    clause before it look ahead ("starting on the ward monday", "they'll finish on Friday"),
+    else the last one (chat mostly recounts a day gone by: "it arrived on Friday")."""
+    text, start = match.string, match.start()
+    breaks = [found.end() for found in _CLAUSE_BREAK.finditer(text, 0, start)]
+    clause = text[breaks[-1] if breaks else 0 : start]
+    return "next" if _UPCOMING.search(clause) else "last"
+
+
 def _resolve(match: re.Match[str], said: date) -> tuple[str, str] | None:
     kind = match.lastgroup
     get = match.group
@@ -179,7 +200,7 @@ def _resolve(match: re.Match[str], said: date) -> tuple[str, str] | None:
     if kind == "relative":
         return _relative(get("which").casefold(), get("period").casefold(), said)
     if kind == "weekday":
-        return _weekday(said, get("wd"), "last").isoformat(), "day"
+        return _weekday(said, get("wd"), _bare_weekday_side(match)).isoformat(), "day"
     if kind == "word":
         offset = _SAID_WORDS[" ".join(get("word").casefold().split())]
         return (said + timedelta(days=offset)).isoformat(), "day"

@@ -133,11 +133,22 @@ def test_dates_resolve_against_the_turn_and_keep_the_phrase_as_alias() -> None:
         ("last weekend", "2024-03-02"),
         ("next month", "2024-04"),
         ("three days ago", "2024-03-01"),
+        # a bare weekday is the last one, unless its sentence looks ahead
+        ("went to the gym on Thursday", "2024-02-29"),
+        ("starting on the cardiac ward thursday", "2024-03-07"),
+        ("see you Friday! we met on a Tuesday.", "2024-03-08"),
+        ("starting Monday 11 March", "2024-03-11"),  # the weekday of a date is that date
     ],
 )
 def test_time_phrases(text: str, value: str) -> None:
-    (found,) = find_times(text, MONDAY)
+    found = find_times(text, MONDAY)[0]
     assert found.value == value
+
+
+def test_a_bare_weekday_looks_ahead_only_in_a_clause_that_does() -> None:
+    said = "the worktop arrived on Friday and Declan says they'll finish on Friday"
+    assert [found.value for found in find_times(said, MONDAY)] == ["2024-03-01", "2024-03-08"]
+    assert len(find_times("starting Monday 11 March", MONDAY)) == 1
 
 
 def test_vague_or_impossible_dates_are_left_out() -> None:

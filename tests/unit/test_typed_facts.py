@@ -779,3 +779,41 @@ def test_a_known_product_someone_works_at_is_the_company() -> None:
     assert entity(extraction, "Shopify").type == "organization"
     assert ("Joost", "WORKS_AT", "Shopify") in facts(extraction)
     assert entity(extraction, "Jira").type == "product"  # only used, not worked at
+
+
+def test_a_name_already_a_persons_alias_in_the_scope_joins_that_person() -> None:
+    first = extract_offline(
+        chat(("nell", "Augie!!! glasgow is grey as ever"), ("gus_m", "ha"), conversation="a")
+    )
+    second = extract_offline(
+        chat(
+            ("nell", "Augie, emergency. Pickle ate a sock"),
+            ("gus_m", "oh no"),
+            ("nell", "deal. Augie you're the best"),
+            conversation="b",
+        )
+    )
+    assert "Augie" in entity(first, "gus_m").aliases
+    assert any(e.name == "Augie" for e in second.entities)  # the second chat alone cannot tell
+    merged = merge_short_names(combine([first, second]))
+    assert not any(e.name == "Augie" for e in merged.entities)
+    gus = entity(merged, "gus_m")
+    assert [(a.alias, a.reason) for a in gus.alias_evidence][-1] == (
+        "Augie",
+        "Augie is already a name of gus_m",
+    )
+
+
+def test_set_phrases_and_chat_interjections_are_no_names_or_topics() -> None:
+    extraction = extract_offline(
+        chat(
+            ("nell", "of course. the course starts in May"),
+            ("gus", "of course! see you then"),
+            ("nell", "is Marijke still your flatmate?"),
+            ("gus", "she moved out. RIP Marijke's spot"),
+        )
+    )
+    names = {e.name for e in extraction.entities}
+    assert "Marijke" in names and "RIP Marijke" not in names
+    course = [e for e in extraction.entities if e.name == "course"]
+    assert all(len(e.mentions) == 1 for e in course)  # "the course", never "of course"

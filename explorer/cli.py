@@ -42,8 +42,8 @@ def _size(text: str) -> tuple[int, int]:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"size must look like 1400x900, not {text!r}") from None
-    if not (200 <= width <= 8000 and 200 <= height <= 8000):
-        raise argparse.ArgumentTypeError("size must be between 200x200 and 8000x8000")
+    if not (200 <= width <= 8000 and 150 <= height <= 8000):
+        raise argparse.ArgumentTypeError("size must be between 200x150 and 8000x8000")
     return width, height
 
 

@@ -412,8 +412,8 @@ async def scour(
     query = request.memory_query()
     unbounded_graph = graph
     if deadline is not None:
-        graph_budget = Budget("the knowledge graph", deadline)
-        chunk_budget = Budget("the chunk store", deadline)
+        graph_budget = Budget("the graph half (entities and concepts)", deadline)
+        chunk_budget = Budget("the chunk half", deadline)
         graph = budgeted(graph, graph_budget)
         concepts = budgeted(concepts, graph_budget)
         associations = budgeted(associations, graph_budget)

@@ -47,6 +47,15 @@ def clip_spans(spans: Iterable[Span], length: int) -> list[Span]:
     return sorted(out)
 
 
+# Direction overrides and isolates would reorder what is shown ("evil" drawn as "live"): a
+# verbatim view shows them as their code points instead.
+_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _shown_code(found: re.Match[str]) -> str:
+    return f"[U+{ord(found.group()):04X}]"
+
+
 def highlight_html(text: str, mentions: Iterable[Span] = (), terms: Iterable[Span] = ()) -> str:
     """Escaped HTML of ``text`` with mention spans and term spans wrapped in styled ``<span>``s."""
     length = len(text)
@@ -64,7 +73,7 @@ def highlight_html(text: str, mentions: Iterable[Span] = (), terms: Iterable[Spa
         j = i
         while j < length and marks[j] == kind:
             j += 1
-        piece = html.escape(text[i:j]).replace("\n", "<br/>")
+        piece = _BIDI_CONTROL.sub(_shown_code, html.escape(text[i:j])).replace("\n", "<br/>")
         if kind == 2:
             parts.append(f'<span style="{MENTION_STYLE}">{piece}</span>')
         elif kind == 1:

@@ -109,9 +109,10 @@ class IngestReport:
 
     def summary(self) -> str:
         lines = [
-            f"imported {self.path or 'turns'} ({self.format or 'turns'}): {self.turns} turns → "
-            f"{self.chunks} chunks ({self.chunks_new} new), {self.entities} entities, "
-            f"{self.relations} relations, {self.concepts} concepts in {self.seconds:.1f} s",
+            f"imported {self.path or 'turns'} ({self.format or 'turns'}): {_n(self.turns, 'turn')}"
+            f" → {_n(self.chunks, 'chunk')} ({self.chunks_new} new), "
+            f"{_n(self.entities, 'entity', 'entities')}, {_n(self.relations, 'relation')}, "
+            f"{_n(self.concepts, 'concept')} in {self.seconds:.1f} s",
         ]
         if self.conversations_unchanged:
             lines.append(
@@ -119,7 +120,10 @@ class IngestReport:
                 "already imported and left as they are"
             )
         if self.duplicates:
-            lines.append(f"{self.duplicates} chunks repeated ones already stored and were skipped")
+            lines.append(
+                f"skipped {_n(self.duplicates, 'chunk')} whose text was already stored or "
+                "earlier in the file"
+            )
         if self.reconciled:
             lines.append(f"finished {self.reconciled} chunks an earlier import left pending")
         if self.skipped_empty:
@@ -687,3 +691,8 @@ async def reembed_all(
         previous=previous,
         seconds=time.perf_counter() - started,
     )
+
+
+def _n(count: int, word: str, plural: str | None = None) -> str:
+    """``count`` and the word for that many ("1 turn", "3 turns")."""
+    return f"{count:,} {word if count == 1 else plural or word + 's'}"

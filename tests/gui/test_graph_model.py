@@ -156,3 +156,11 @@ def test_namesakes_from_different_scopes_are_labelled_with_their_scope() -> None
     # Scope ends that collide too: the whole scope says which is which.
     assert shown["x1"] == "Lisbon · a/one" and shown["x2"] == "Lisbon · b/one"
     assert state.nodes["m1"].name == "Maya Okafor"  # the name itself is untouched
+
+
+def test_direction_overrides_in_a_chunk_are_shown_not_obeyed() -> None:
+    from explorer.gui.highlight import highlight_html
+
+    shown = highlight_html("say \u202eevil\u202c, ok", mentions=[(5, 9)])
+    assert "\u202e" not in shown and "\u202c" not in shown
+    assert shown.startswith("say [U+202E]<span") and "[U+202C], ok" in shown

@@ -155,6 +155,15 @@ def test_jsonl_unpaired_surrogate_is_a_bad_line(tmp_path: Path) -> None:
         read_turns(path, "jsonl")
 
 
+def test_a_speaker_no_one_can_see_is_a_bad_line(tmp_path: Path) -> None:
+    invisible = GOOD.replace(b'"S"', b'"\\u200b\\u200d"')
+    path = _write_lines(tmp_path / "invisible.jsonl", [GOOD, invisible])
+    with pytest.raises(ImportFormatError, match=r"line 2: speaker has no visible characters"):
+        read_turns(path, "jsonl")
+    named = GOOD.replace(b'"S"', b'"Ana\\u200d"')  # a joiner inside a real name is kept
+    assert len(read_turns(_write_lines(tmp_path / "ok.jsonl", [named]), "jsonl").turns) == 1
+
+
 def test_jsonl_utf16_file_is_refused_by_name(tmp_path: Path) -> None:
     path = tmp_path / "utf16.jsonl"
     path.write_text(GOOD.decode() + "\n", encoding="utf-16")

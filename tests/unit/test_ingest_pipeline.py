@@ -240,3 +240,13 @@ async def test_the_demo_is_not_added_to_someone_elses_memory() -> None:
     stores = make_stores(embedder=embedder())
     await ingest_file(stores, *SOURCES[1])
     assert await load_demo(stores) is False
+
+
+def test_an_import_summary_counts_in_words_that_agree() -> None:
+    from explorer.ingest.pipeline import IngestReport
+
+    report = IngestReport(path="big.jsonl", format="jsonl", turns=1, chunks=1, chunks_new=1)
+    report.duplicates = 949
+    first, skipped = report.summary().splitlines()
+    assert "1 turn → 1 chunk (1 new), 0 entities, 0 relations, 0 concepts" in first
+    assert skipped == "skipped 949 chunks whose text was already stored or earlier in the file"

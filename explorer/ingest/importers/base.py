@@ -9,6 +9,7 @@ Imports only the standard library and core models/errors.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -114,6 +115,9 @@ def check_name(value: object, what: str, *, numbers: bool = True) -> str:
     value = value.strip()
     if not value:
         raise BadValue(f"{what} is empty")
+    if all(char.isspace() or unicodedata.category(char) == "Cf" for char in value):
+        # Zero-width spaces and joiners, direction marks: a name no one could see or type.
+        raise BadValue(f"{what} has no visible characters")
     if len(value) > MAX_NAME_CHARS:
         raise BadValue(f"{what} is longer than {MAX_NAME_CHARS} characters")
     if has_control(value):

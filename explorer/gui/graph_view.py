@@ -515,6 +515,7 @@ class GraphView(LabelsMixin, VisibilityMixin, StylingMixin, ExportMixin, QGraphi
             fixed={n: p for n, p in state.positions.items() if n in state.nodes},
             parents=dict(parents),
             request_id=self._layout_seq,
+            radii={node: self.node_radius(data) for node, data in state.nodes.items()},
         )
         self._pending[request.request_id] = settle
         self.layout_requested.emit(request)

@@ -23,6 +23,12 @@ import numpy as np
 Point = tuple[float, float]
 
 GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
+DEFAULT_RADIUS = 20.0
+#: Space kept between two circles, so neither covers the other's edge ends or label.
+NODE_GAP = 14.0
+SEPARATION_ROUNDS = 20
+#: The most a fresh layout is scaled up to clear its circles of each other.
+MAX_SPREAD = 3.0
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,8 @@ class LayoutRequest:
     edge_length: float = 90.0
     iterations: int | None = None
     request_id: int = 0
+    #: Each node's drawn radius; a node not listed has ``DEFAULT_RADIUS``.
+    radii: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -207,8 +215,13 @@ def compute_layout(request: LayoutRequest) -> LayoutResult:
             iterations,
             gravity=not fixed.any(),
         )
+        radii = np.asarray(
+            [request.radii.get(node, DEFAULT_RADIUS) for node in ids], dtype=np.float64
+        )
         if not fixed.any():
+            _spread_out(pos, radii)
             _pack_components(pos, adjacency, k)
+        _separate(pos, free, radii)
     positions = {node: (float(pos[i, 0]), float(pos[i, 1])) for node, i in index.items()}
     for node, point in request.fixed.items():
         if node in positions:
@@ -293,6 +306,90 @@ def _relax(
         temperature = max(temperature - cooling, k * 0.02)
     pos[free, 0] = xs[free]
     pos[free, 1] = ys[free]
+
+
+def _spread_out(pos: np.ndarray, radii: np.ndarray) -> None:
+    """Scale a fresh layout about its centre so that nearly every node's nearest neighbour is
+    clear of it: the shape stays, the circles stop piling up, and ``_separate`` has little
+    left to do."""
+    n = pos.shape[0]
+    if n < 2:
+        return
+    xs, ys = pos[:, 0].astype(np.float32), pos[:, 1].astype(np.float32)
+    r = radii.astype(np.float32)
+    wanted = np.empty(
+        n, dtype=np.float32
+    )  # per node: how much closer its neighbour is than it may be
+    block = max(1, min(n, 2_000_000 // n))
+    for start in range(0, n, block):
+        rows = np.arange(start, min(n, start + block))
+        dx = xs[rows, None] - xs[None, :]
+        dy = ys[rows, None] - ys[None, :]
+        ratio = (r[rows, None] + r[None, :] + np.float32(NODE_GAP)) / np.maximum(
+            np.sqrt(dx * dx + dy * dy), np.float32(1e-3)
+        )
+        ratio[np.arange(rows.size), rows] = 0.0
+        wanted[rows] = ratio.max(axis=1)
+    factor = min(float(np.quantile(wanted, 0.9)), MAX_SPREAD)
+    if factor > 1.0:
+        centre = pos.mean(axis=0)
+        pos[:] = centre + (pos - centre) * factor
+
+
+def _separate(pos: np.ndarray, free: np.ndarray, radii: np.ndarray) -> None:
+    """Push the ``free`` nodes apart until no two circles come closer than ``NODE_GAP``.
+
+    Forces alone leave a dense cluster's big circles piled on each other (a few dozen
+    well-connected entities pull together). A free node overlapping a fixed one moves the
+    whole way, two free ones half each; a few rounds settle what one push unsettles. Only
+    pairs already near each other are looked at, found once per pass over all of them.
+    """
+    n = pos.shape[0]
+    share = np.ones(n)
+    share[free] = 0.5  # the mover's part of an overlap with another free node
+    reach = NODE_GAP + 2.0 * float(radii.max())  # how far a push may carry a near pair apart
+    for _ in range(2):  # the second pass finds pairs the first one's pushes brought close
+        near, other = _near_pairs(pos, free, radii, reach)
+        if near.size == 0:
+            return
+        need = radii[near] + radii[other] + NODE_GAP
+        # Two nodes on the same spot part along a direction of their own.
+        spread = near * GOLDEN_ANGLE
+        for _ in range(SEPARATION_ROUNDS):
+            dx = pos[near, 0] - pos[other, 0]
+            dy = pos[near, 1] - pos[other, 1]
+            distance = np.hypot(dx, dy)
+            overlap = np.maximum(need - distance, 0.0)
+            if not overlap.any():
+                break
+            same = distance < 1e-6
+            dx = np.where(same, np.cos(spread), dx)
+            dy = np.where(same, np.sin(spread), dy)
+            push = overlap * share[other] / np.maximum(np.hypot(dx, dy), 1e-6)
+            pos[:, 0] += np.bincount(near, weights=dx * push, minlength=n)
+            pos[:, 1] += np.bincount(near, weights=dy * push, minlength=n)
+
+
+def _near_pairs(
+    pos: np.ndarray, free: np.ndarray, radii: np.ndarray, reach: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """(free node, other node) index pairs whose circles are within ``reach`` of touching."""
+    xs, ys = pos[:, 0].astype(np.float32), pos[:, 1].astype(np.float32)
+    r = radii.astype(np.float32)
+    block = max(1, min(free.size, 2_000_000 // max(pos.shape[0], 1)))
+    found_near: list[np.ndarray] = []
+    found_other: list[np.ndarray] = []
+    for start in range(0, free.size, block):
+        rows = free[start : start + block]
+        dx = xs[rows, None] - xs[None, :]
+        dy = ys[rows, None] - ys[None, :]
+        limit = r[rows, None] + r[None, :] + np.float32(reach)
+        close = dx * dx + dy * dy < limit * limit
+        close[np.arange(rows.size), rows] = False
+        row, column = np.nonzero(close)
+        found_near.append(rows[row])
+        found_other.append(column)
+    return np.concatenate(found_near), np.concatenate(found_other)
 
 
 def _components(adjacency: list[list[int]]) -> list[list[int]]:

@@ -184,3 +184,37 @@ def test_many_nodes_without_relations_are_set_in_rows_not_one_column() -> None:
     assert max(xs) - min(xs) >= max(ys) - min(ys)  # wider than tall, like a pane
     spots = {(round(points[n][0]), round(points[n][1])) for n in alone}
     assert len(spots) == len(alone)  # none on top of another
+
+
+def _clearance(positions: dict[str, tuple[float, float]], radii: dict[str, float]) -> float:
+    """The least gap between two circles (negative when two overlap)."""
+    nodes = list(positions)
+    return min(
+        math.dist(positions[a], positions[b]) - radii[a] - radii[b]
+        for i, a in enumerate(nodes)
+        for b in nodes[i + 1 :]
+    )
+
+
+def test_the_circles_of_a_dense_cluster_do_not_overlap() -> None:
+    from explorer.gui.layout import NODE_GAP
+
+    # Twenty well-connected entities, drawn large: forces alone pile them on each other.
+    nodes = [f"n{i}" for i in range(20)]
+    edges = [(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1 :] if (i * 7 + len(b)) % 3]
+    radii = {node: 12.0 + (i % 9) for i, node in enumerate(nodes)}
+    fresh = compute_layout(LayoutRequest(nodes=nodes, edges=edges, radii=radii)).positions
+    assert _clearance(fresh, radii) >= NODE_GAP - 0.5
+    # Grown around fixed nodes: the new ones keep clear of the old and of each other.
+    more = [f"m{i}" for i in range(15)]
+    grown = compute_layout(
+        LayoutRequest(
+            nodes=nodes + more,
+            edges=edges + [(nodes[0], m) for m in more],
+            fixed=fresh,
+            parents=dict.fromkeys(more, nodes[0]),
+            radii={**radii, **dict.fromkeys(more, 7.0)},
+        )
+    ).positions
+    assert all(grown[node] == fresh[node] for node in nodes)
+    assert _clearance(grown, {**radii, **dict.fromkeys(more, 7.0)}) >= NODE_GAP - 0.5

@@ -434,8 +434,12 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
     if tally:
         best = sorted(tally.items(), key=lambda item: (-item[1], _rank(item[0])))[0]
-        if best[0] == "product" and cues["employer"]:
-            return "organization", True  # "a new job at Shopify": the company, not its product
+        if cues["employer"] and (
+            best[0] == "product" or (best[0] == "place" and not is_known_place(key))
+        ):
+            # "a new job at Shopify", "got the job at St Columba's": the employer, not its
+            # product or a spot on a map
+            return "organization", True
         if best[1] > 0:
             return best[0], True
     if words[0] in _ARTICLE or any(word in _ARTICLE or word == "of" for word in words):

@@ -104,6 +104,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:joined|join|joining|started\s+at|start\s+at|starting\s+at)\s+" + _THE,
           "WORKS_AT", ORG),
     _rule(r"^\s+at\s+" + _THE, "WORKS_AT", ORG),
+    # "yep still at Brightwater Labs", "now at Monzo": where one still is, said of a body.
+    _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
     _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+in\s+(?:my|his|her|their|a)\s+"
           r"notice\s+(?:at|to)\s+" + _THE, "WORKS_AT", ORG),

@@ -153,6 +153,7 @@ _DROPPED_SUBJECT = frozenset(
         "visiting",
         "staying",
         "used",
+        "still",
         "handed",
         "going",
         "planning",
@@ -233,12 +234,32 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
                 p for p in turn.recent if p.id not in excluded
             ]
             entity = people[-1] if people else None
-        elif token.clause_start and word in _DROPPED_SUBJECT and turn.speaker is not None:
-            # Also after a colon: "ok news from me: handed in my notice at Nuvola".
-            slots.append(Slot(token.start, token.start, token.sentence, turn.speaker, True))
+        elif word in _DROPPED_SUBJECT and _opens_clause(turn, position):
+            # Also after a colon: "ok news from me: handed in my notice at Nuvola". Asked, the
+            # dropped subject is the one asked: "still at Brightwater?" is "are you".
+            span = turn.sentences[token.sentence]
+            dropped = turn.addressee if _is_question(turn.text, span) else turn.speaker
+            if dropped is not None:
+                slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots
+
+
+# Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
+_OPENERS = frozenset({"yep", "yeah", "yes", "yup", "ya", "nah", "no", "ok", "okay", "lol", "haha"})
+
+
+def _opens_clause(turn: Turn, position: int) -> bool:
+    """Whether the token at ``position`` opens its clause, or follows only a "yep" or two."""
+    token = turn.tokens[position]
+    while not token.clause_start:
+        position -= 1
+        before = turn.tokens[position] if position >= 0 else None
+        if before is None or before.sentence != token.sentence or before.folded not in _OPENERS:
+            return False
+        token = before
+    return True
 
 
 # A subject and its verb before an object pronoun: "Marco loves her", "Kemi really rates him".

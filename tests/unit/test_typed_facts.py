@@ -817,3 +817,25 @@ def test_set_phrases_and_chat_interjections_are_no_names_or_topics() -> None:
     assert "Marijke" in names and "RIP Marijke" not in names
     course = [e for e in extraction.entities if e.name == "course"]
     assert all(len(e.mentions) == 1 for e in course)  # "the course", never "of course"
+
+
+def test_a_dropped_subject_after_a_yep_or_in_a_question_and_a_job_at_a_saints_name() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("nell", "how's rotterdam? still at Brightwater Labs?"),
+                ("gus", "yep still at Brightwater Labs, data engineer"),
+                ("nell", "and I got the job at St Columba's, starting monday"),
+            )
+        )
+    )
+    assert ("gus", "WORKS_AT", "Brightwater Labs") in found
+    assert ("nell", "WORKS_AT", "Brightwater Labs") not in found  # asked of gus, not said by nell
+    assert ("St Columba", "HIRED", "nell") in found
+
+
+def test_asked_with_a_dropped_subject_the_fact_waits_for_the_yes_of_the_one_asked() -> None:
+    found = facts(
+        extract_offline(chat(("nell", "still at Brightwater Labs?"), ("gus", "no, left in May")))
+    )
+    assert not any(target == "Brightwater Labs" for _source, _kind, target in found)

@@ -114,7 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = sub.add_parser("ingest", help="import conversations")
     ingest.add_argument("path", type=Path)
     ingest.add_argument("--format", required=True, choices=["locomo", "jsonl", "chatgpt"])
-    ingest.add_argument("--scope", default="imported")
+    ingest.add_argument(
+        "--scope", help="where the conversations go (default: the file's name, as in the window)"
+    )
     ingest.add_argument("--skip-bad", action="store_true", help="import good records, report bad")
 
     stats = sub.add_parser("stats", help="counts by layer, type, scope and domain")

@@ -146,15 +146,18 @@ async def mcp(settings: Settings) -> int:
 
 async def ingest(settings: Settings, args: argparse.Namespace) -> int:
     """``ingest PATH --format F``: import conversations with a progress bar."""
+    from explorer.ingest.importers import suggest_scope
     from explorer.ingest.pipeline import ingest_file
     from explorer.ingest.progress import ProgressBar
 
+    # The window's default too: a file imported from either lands in the same scope.
+    scope = args.scope if args.scope is not None else suggest_scope(args.path)
     async with open_memory(settings) as memory:
         report = await ingest_file(
             memory,
             args.path,
             args.format,
-            scope=args.scope,
+            scope=scope,
             skip_bad=args.skip_bad,
             progress=ProgressBar(),
         )

@@ -11,6 +11,7 @@ of it is testable without a display.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -43,7 +44,25 @@ class NodeData:
 
     @property
     def shown_name(self) -> str:
-        return self.label or self.name
+        """The label, or the name; a display handle ("nellie.h") with the name people call
+        its owner by ("Nellie (nellie.h)")."""
+        if self.label:
+            return self.label
+        called = called_name(self.name, self.aliases)
+        return f"{called} ({self.name})" if called else self.name
+
+
+_HANDLE = re.compile(r"[a-z0-9._-]+")
+_PLAIN_NAME = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ '’-][^\W\d_]+)*")
+
+
+def called_name(name: str, aliases: Sequence[str]) -> str:
+    """For a lower-case handle with a dot, underscore or digit in it, the longest capitalised
+    plain name among its aliases; else ``""``."""
+    if not _HANDLE.fullmatch(name) or not any(char in "._-0123456789" for char in name):
+        return ""
+    names = [alias for alias in aliases if alias[:1].isupper() and _PLAIN_NAME.fullmatch(alias)]
+    return max(names, key=len, default="")
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,3 +164,14 @@ def test_direction_overrides_in_a_chunk_are_shown_not_obeyed() -> None:
     shown = highlight_html("say \u202eevil\u202c, ok", mentions=[(5, 9)])
     assert "\u202e" not in shown and "\u202c" not in shown
     assert shown.startswith("say [U+202E]<span") and "[U+202C], ok" in shown
+
+
+def test_a_display_handle_is_shown_with_the_name_its_owner_is_called_by() -> None:
+    from explorer.gui.graph_model import NodeData
+
+    handle = NodeData(id="a", name="nellie.h", type="person", aliases=("El", "Nellie"))
+    assert handle.shown_name == "Nellie (nellie.h)"
+    named = NodeData(id="b", name="Maya Okafor", type="person", aliases=("Maya",))
+    assert named.shown_name == "Maya Okafor"
+    bare = NodeData(id="c", name="layla99", type="person", aliases=("hamoudi",))
+    assert bare.shown_name == "layla99"  # no capitalised name to show

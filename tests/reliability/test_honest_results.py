@@ -126,4 +126,7 @@ def test_ingest_names_the_bad_record_and_skip_bad_skips_only_it(tmp_path: Path, 
     )
     assert "Traceback" not in skipping.stderr
     assert "2 turns" in skipping.stdout and "line 2" in skipping.stdout
+    # Without --scope the file's name is the scope, as the window's import suggests.
+    stats = run_cli(["--data-dir", str(data), "stats", "--json"], tmp_path)
+    assert set(json.loads(stats.stdout)["chunks_by_scope"]) == {"talk"}
     assert servers_under(data) == []

@@ -209,7 +209,7 @@ async def test_stats_of_a_store_that_did_not_answer_are_unknown_not_zero() -> No
     figures = await memory_stats(graph_down)
     assert figures["chunks"] == 14 and answered(figures)
     assert figures["entities"] is None and figures["entities_by_type"] is None
-    assert figures["by_layer"] == {  # type: ignore[comparison-overlap]
+    assert figures["by_layer"] == {
         "episodic": 14,
         "semantic": None,
         "profile": None,

@@ -101,6 +101,8 @@ def validate_scope(scope: object, what: str = "scope") -> str:
         )
     if has_control(scope):
         raise InvalidArgument(f"{what} {printable(scope[:60])!r} contains control characters")
+    if any(part.strip() in (".", "..") for part in parts):
+        raise InvalidArgument(f"{what} {printable(scope[:60])!r} has a '.' or '..' level")
     if printable(scope) != scope:
         raise InvalidArgument(f"{what} {printable(scope[:60])!r} is not valid Unicode")
     return scope

@@ -365,3 +365,11 @@ def test_a_chatgpt_create_time_of_400_digits_is_one_bad_conversation(tmp_path: P
     assert [t.conversation_id for t in result.turns] == ["b"]
     assert result.bad[0].location == "conversation 0 (a)"
     assert "number too large" in result.bad[0].reason
+
+
+def test_an_import_scope_of_dot_levels_is_refused() -> None:
+    from explorer.ingest.importers.base import BadValue, check_scope
+
+    assert check_scope(" friends / chat ") == "friends/chat"
+    with pytest.raises(BadValue, match=r"'\.' or '\.\.' level"):
+        check_scope("../../etc")

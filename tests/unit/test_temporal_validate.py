@@ -169,6 +169,7 @@ def test_all_arguments_together() -> None:
         ("x" * 600, "too long"),
         ("a/" + "y" * 200, "too long"),
         ("a\udcff", "not valid Unicode"),
+        ("../../etc", "'.' or '..' level"),
     ],
 )
 def test_a_request_scope_is_checked(scope: object, message: str) -> None:

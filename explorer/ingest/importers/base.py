@@ -161,6 +161,8 @@ def check_scope(value: object) -> str:
         raise BadValue(f"scope {value[:60]!r} is too long")
     if has_control(joined):
         raise BadValue("scope contains control characters")
+    if any(part in (".", "..") for part in parts):
+        raise BadValue(f"scope {value[:60]!r} has a '.' or '..' level, which names no place")
     return joined
 
 

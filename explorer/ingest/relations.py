@@ -315,6 +315,8 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
     for index, subject in enumerate(slots):
         if subject.object_only or subject.entity.type not in SUBJECT_TYPES:
             continue
+        if _SUPPOSED.search(lowered, span[0], subject.start):
+            continue  # "if Dr Okonjo likes me", "I wonder if Sam works at Google": not said
         mine = facts_of.setdefault(index, [])
         for other in slots[index + 1 :]:
             if other.start - subject.end > MAX_GAP:
@@ -368,6 +370,13 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
     found.extend(_project_facts(turn, slots))
     found.extend(_advice_facts(turn, span, slots, lowered))
     return found
+
+
+# A condition or a wondering right before a subject: what follows is supposed, not stated.
+_SUPPOSED = re.compile(
+    r"\b(?:if|unless|whether|in case)\s+(?:(?:my|your|his|her|our|their|the)\s+(?:[\w-]+\s+){0,2})?"
+    r"(?:(?:dr|mr|mrs|ms)\.?\s+)?$"
+)
 
 
 # Advice opening a clause, up to the name it points at: "Try Stoneybatter or Phibsboro", "but go

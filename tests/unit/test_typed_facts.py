@@ -839,3 +839,18 @@ def test_asked_with_a_dropped_subject_the_fact_waits_for_the_yes_of_the_one_aske
         extract_offline(chat(("nell", "still at Brightwater Labs?"), ("gus", "no, left in May")))
     )
     assert not any(target == "Brightwater Labs" for _source, _kind, target in found)
+
+
+def test_what_follows_if_or_whether_is_supposed_not_stated() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("nell", "charge nurse maybe next year if Dr Okonjo likes me"),
+                ("ana", "I wonder if my sister Priya works at Google"),
+                ("ana", "and my brother Tomasz works at Allegro, if you can believe it"),
+            )
+        )
+    )
+    assert not any(source == "Okonjo" for source, _kind, _target in found)
+    assert ("Priya", "WORKS_AT", "Google") not in found
+    assert ("Tomasz", "WORKS_AT", "Allegro") in found

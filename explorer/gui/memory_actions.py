@@ -65,6 +65,8 @@ class MemoryActions(QObject):
         window.side.setCurrentWidget(self.overview_area)
         self.import_dialog: ImportDialog | None = None
         self.dialog: SettingsDialog | ConnectDialog | GraphitiDialog | None = None
+        # What the last import said, kept for the status line the overview writes after it.
+        self._imported = ""
 
         menu = window.file_menu
         first = menu.actions()[0]
@@ -122,9 +124,10 @@ class MemoryActions(QObject):
         self.window.graph_view.show_entities(
             overview_entities(overview), {}, question=QueryParams(query="")
         )
+        counts = f"{overview.chunks:,} chunks and {overview.entities:,} entities"
+        said, self._imported = self._imported, ""
         self.window.status_message.setText(
-            f"{overview.chunks:,} chunks and {overview.entities:,} entities: "
-            "try an example or type a query"
+            f"{said} · {counts} in all" if said else f"{counts}: try an example or type a query"
         )
 
     def overview_shown(self) -> bool:
@@ -150,7 +153,8 @@ class MemoryActions(QObject):
     def _on_bridge_import_finished(self, outcome: ImportOutcome) -> None:
         if outcome.report is not None or outcome.completed:
             scope = outcome.request.scope
-            self.window.status_message.setText(f"Imported into “{scope}”; it is in the scope box")
+            self._imported = f"Imported into “{scope}”; it is in the scope box"
+            self.window.status_message.setText(self._imported)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.DragEnter:

@@ -120,6 +120,9 @@ def test_import_then_query_without_a_scope(qtbot: Any, own_window: Any) -> None:
     node = window.memory_actions.overview.scopes.find("mine/notes")
     assert node is not None and node.chunks == outcome.report.chunks_new and node.entities > 0
     assert window.query_bar.scope_picker.text() == ""
+    # The status line still says where the import went once the overview is redrawn.
+    qtbot.waitUntil(lambda: "chunks and" in window.status_message.text(), timeout=30_000)
+    assert window.status_message.text().startswith("Imported into “mine/notes”")
     token = window.run_query("Who planted tomatoes at the allotment?")
     qtbot.waitUntil(
         lambda: window.outcome is not None and window.outcome.token == token, timeout=60_000

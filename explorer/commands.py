@@ -121,7 +121,7 @@ async def query(settings: Settings, args: argparse.Namespace) -> int:
             and not parsed.get("kg_count")
             and not parsed.get("chunk_count")
             and scope.strip("/")
-            and (await memory.overview()).scopes.find(scope) is None
+            and _unknown_scope(await memory.overview(), scope)
         )
     print(answer)
     if not parsed.get("success"):
@@ -135,6 +135,11 @@ async def query(settings: Settings, args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def _unknown_scope(overview: Any, scope: str) -> bool:
+    """Whether both stores answered and neither holds anything under ``scope``."""
+    return not overview.errors and overview.scopes.find(scope) is None
 
 
 async def mcp(settings: Settings) -> int:

@@ -161,6 +161,7 @@ class StoreMemoryService:
     # One connect at a time: a scour's reconnect and a restarted server's both find a half
     # down, and two stores connected for it at once left one unclosed.
     _connecting: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    _supervising: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _admission: Admission = field(
         default_factory=lambda: Admission(CONCURRENT_SCOURS, SCOUR_HOLD_SECONDS), repr=False
     )
@@ -214,7 +215,7 @@ class StoreMemoryService:
         window's health poll does, so every client (an agent's MCP server too) recovers."""
         try:
             await self.supervise()
-        except ExplorerError as error:
+        except Exception as error:  # best effort: the answer in hand is never lost to it
             log.warning("checking the embedded servers failed: %s", error)
 
     async def settle(self) -> None:
@@ -397,10 +398,12 @@ class StoreMemoryService:
 
     async def supervise(self) -> dict[str, str]:
         """Restart embedded servers that died (see ``explorer.supervise``); the halves being
-        restarted and how it goes. Only looks at processes while everything runs."""
+        restarted and how it goes. Only looks at processes while everything runs. One look at
+        a time: scours that fail together and the health poll would each start a restart."""
         from explorer.supervise import supervise
 
-        return await supervise(self)
+        async with self._supervising:
+            return await supervise(self)
 
     async def reconnect_half(self, half: str) -> None:
         """Connect the stores of one half (``graph``, ``chunks``) anew."""

@@ -48,7 +48,7 @@ class NodeData:
         its owner by ("Nellie (nellie.h)")."""
         if self.label:
             return self.label
-        called = called_name(self.name, self.aliases)
+        called = called_name(self.name, self.aliases) if self.type in ("person", "agent") else ""
         return f"{called} ({self.name})" if called else self.name
 
 

@@ -38,6 +38,7 @@ class VerbRule:
     relation: str
     objects: frozenset[str]
     reverse: bool = False  # the object is the relation's source ("signed with X" → X HIRED me)
+    cue: re.Pattern[str] | None = None  # what the sentence must also say for the rule to hold
 
 
 _ADV = r"(?:(?:just|also|still|now|currently|really|finally|recently|actually|already|even|"
@@ -65,6 +66,11 @@ ROLE_WORDS = (
 #: One role word is no name ("Nurse says I'm the best patient", "Electrician's coming at 9").
 ROLE_NOUNS = frozenset(ROLE_WORDS.split("|")) - {"paediatric nurse", "pediatric nurse"}
 
+# A word of work: a role, the job itself, the people or the place of it.
+WORK_CUE = re.compile(
+    r"\b(?:work|working|job|shift|office|colleagues?|contract|" + ROLE_WORDS + r")s?\b"
+)
+
 # "she teaches from Porto", "Ada will come down from Manchester": where one is based (a fact
 # here, and a place cue for the name in ``people``).
 BASED_FROM = (
@@ -77,9 +83,14 @@ EARNING = r"(?:earn|earns|earned|earning|paid)"
 
 
 def _rule(
-    pattern: str, relation: str, objects: frozenset[str], *, reverse: bool = False
+    pattern: str,
+    relation: str,
+    objects: frozenset[str],
+    *,
+    reverse: bool = False,
+    cue: re.Pattern[str] | None = None,
 ) -> VerbRule:
-    return VerbRule(re.compile(pattern + r"$"), relation, objects, reverse)
+    return VerbRule(re.compile(pattern + r"$"), relation, objects, reverse, cue)
 
 
 VERB_RULES: tuple[VerbRule, ...] = (
@@ -104,8 +115,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:joined|join|joining|started\s+at|start\s+at|starting\s+at)\s+" + _THE,
           "WORKS_AT", ORG),
     _rule(r"^\s+at\s+" + _THE, "WORKS_AT", ORG),
-    # "yep still at Brightwater Labs", "now at Monzo": where one still is, said of a body.
-    _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG),
+    # "yep still at Brightwater Labs, data engineer": where one still is, with a word of work
+    # in the sentence ("still at Tesco, the queue is huge" is an errand).
+    _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
     _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+in\s+(?:my|his|her|their|a)\s+"
           r"notice\s+(?:at|to)\s+" + _THE, "WORKS_AT", ORG),

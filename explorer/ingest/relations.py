@@ -238,13 +238,20 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             # Also after a colon: "ok news from me: handed in my notice at Nuvola". Asked, the
             # dropped subject is the one asked: "still at Brightwater?" is "are you".
             span = turn.sentences[token.sentence]
-            dropped = turn.addressee if _is_question(turn.text, span) else turn.speaker
+            # Only the clause that is the question: "started at Google today, can you believe
+            # it?" is still the speaker's own news.
+            asked = _is_question(turn.text, span) and not _CLAUSE_BREAK.search(
+                turn.text, token.start, span[1]
+            )
+            dropped = turn.addressee if asked else turn.speaker
             if dropped is not None:
                 slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots
 
+
+_CLAUSE_BREAK = re.compile(r"[,;:]")
 
 # Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
 _OPENERS = frozenset({"yep", "yeah", "yes", "yup", "ya", "nah", "no", "ok", "okay", "lol", "haha"})
@@ -445,6 +452,8 @@ def _verb_fact(
     for rule in VERB_RULES:
         if target.type not in rule.objects or not rule.pattern.fullmatch(between):
             continue
+        if rule.cue is not None and not rule.cue.search(sentence_text):
+            continue
         relation = apply_polarity(rule.relation, between)
         if relation is None:
             return None
@@ -543,8 +552,10 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
             if match is not None:
                 owner = _owner(match.group("owner"), turn, slot.start, slots)
                 read = _kin_word_facts(match, owner, slot, names, text, span)
-                # "my sister Rosie" names her as such whatever the sentence asks.
-                facts.extend(replace(f, presupposed=match is before) for f in read)
+                # "my sister Rosie", "ur sister gabi??" name her as such whatever the sentence
+                # asks; "is that your sister Rosie?" asks exactly that.
+                given = match is before and not _IDENTITY_ASKED.search(window[: match.start()])
+                facts.extend(replace(f, presupposed=given) for f in read)
         pet_after = _PET_AFTER.match(text[slot.end : span[1]])
         if pet_after and pet_after.group("pet").casefold() in PETS:
             add(turn.speaker, entity, "OWNS")
@@ -567,6 +578,11 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
     return facts
 
 
+# "is that", "was he", "isn't it" right before a kin word: who someone is, asked.
+_IDENTITY_ASKED = re.compile(
+    r"\b(?:is|was|are|isn't|isn’t|wasn't|wasn’t)\s+(?:(?:that|this|he|she|it|they)\s+)?$",
+    re.IGNORECASE,
+)
 _IS_GAP = re.compile(r"(?:\s*,[^,.;]{1,30},)?\s+(?:is|was|'s|’s)\s+", re.IGNORECASE)
 
 

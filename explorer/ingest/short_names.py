@@ -12,10 +12,8 @@ both "Maya Okafor" and "Maya Lin") leave the short name alone, and a full name t
 the short name from is no candidate for it (``evidence.refuses``). A merge can make the long name a
 person, which can settle another short name, so the rule is applied until nothing changes.
 Nicknames ("Tom" for Tomás) and kinship words ("Dad") are not words of the full name and stay
-as they are, unless the name is already an alias of exactly one person of the scope ("Augie", the
-speaker gus_m was addressed as in another conversation). Every mention keeps its span, which is
-the short name, and the short name joins the aliases, so each span still reads as the entity's
-name or an alias. Ids are those of the full
+as they are. Every mention keeps its span, which is the short name, and the short name joins the
+aliases, so each span still reads as the entity's name or an alias. Ids are those of the full
 names, so a re-import lands on the same nodes; an import resumed after a crash sees the same
 people (the finished conversations' are stored, the rest are redone together). Imports the
 standard library, core models and ingest helpers.
@@ -33,7 +31,6 @@ from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.people import EVENT_WORDS
-from explorer.ingest.relation_rules import names_kin
 
 PERSON_LIKE = frozenset({"person", "other"})
 MAX_NAME_WORDS = 4
@@ -114,40 +111,7 @@ def resolve_short_names(
                 match.person = True
     for short_id, full_id in _thing_short_names(entities, known, protected).items():
         resolved.setdefault(short_id, full_id)
-    for short_id, full_id in _known_aliases(entities, known, protected).items():
-        resolved.setdefault(short_id, full_id)
     return resolved
-
-
-def _known_aliases(
-    entities: list[Entity], known: Iterable[Entity], protected: Collection[str]
-) -> dict[str, str]:
-    """ "Augie" in one chat, where the speaker gus_m was called Augie in another: a one-word
-    name that is already the alias of exactly one person of its scope is that person."""
-    owners: dict[tuple[str, str], set[str]] = defaultdict(set)
-    refusing: dict[str, Entity] = {}
-    for entity in (*known, *entities):
-        if entity.type != "person":
-            continue
-        if entity.refused_aliases:
-            refusing.setdefault(entity.id, entity)
-        for alias in entity.aliases:
-            owners[(entity.scope, normalise_name(alias))].add(entity.id)
-    found: dict[str, str] = {}
-    for entity in entities:
-        key = short_name(entity)
-        # "Mum" is whoever the one saying it calls so: never settled by another chat's alias.
-        if key is None or entity.id in protected or names_kin(key):
-            continue
-        ids = {
-            owner
-            for owner in owners.get((entity.scope, key), set())
-            if owner != entity.id
-            and (owner not in refusing or not refuses(refusing[owner], entity.name))
-        }
-        if len(ids) == 1:
-            found[entity.id] = next(iter(ids))
-    return found
 
 
 THING_FIRST = frozenset({"organization", "event"})
@@ -215,16 +179,10 @@ def merge_short_names(
         target = merged.get(full_id) or own.get(full_id)
         if target is None:
             target = _standing_in(stored[full_id], short)
-        known_as = {normalise_name(alias) for alias in target.aliases}
-        why = (
-            "is already a name of"
-            if normalise_name(short.name) in known_as
-            else "is the short form of"
-        )
         said = AliasEvidence(
             short.name,
             short.mentions[0].chunk_id if short.mentions else "",
-            f"{short.name} {why} {target.name}",
+            f"{short.name} is the short form of {target.name}",
         )
         merged[full_id] = merge_entity(
             target,

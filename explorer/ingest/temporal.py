@@ -83,8 +83,13 @@ _ALTERNATIVES = (
         rf"(?P<which>last|this|next|past|coming)\s+"
         rf"(?P<period>weekend|week|month|year|{_WEEKDAY_NAMES})",
     ),
-    # "Monday 8 June" is the date that follows it, not a Monday of its own.
-    ("weekday", rf"(?:on\s+)?(?P<wd>{_WEEKDAY_NAMES})(?!,?\s+(?:the\s+)?\d)"),
+    # "Monday 8 June" and "Monday, January 8" are the date that follows, not Mondays of their
+    # own ("Monday 9am" still is one).
+    (
+        "weekday",
+        rf"(?:on\s+)?(?P<wd>{_WEEKDAY_NAMES})(?!,?\s+(?:the\s+)?\d{{1,2}}{_ORDINAL}\s+"
+        rf"(?:of\s+)?(?:{_MONTH_NAMES})\b|,?\s+(?:{_MONTH_NAMES})\.?\s+\d)",
+    ),
     ("word", "|".join(sorted(_SAID_WORDS, key=len, reverse=True))),
     ("year", rf"(?:in|since|during|of|by|until|from|back in)\s+(?P<y5>{_YEAR})"),
 )
@@ -162,10 +167,10 @@ def _relative(which: str, period: str, said: date) -> tuple[str, str]:
 
 # Words that put a bare weekday ahead: "starting on the ward monday", "see you Friday".
 _UPCOMING = re.compile(
-    r"\b(?:will|going to|gonna|shall|start|starts|starting|until|till|see you|see u|"
-    r"can't wait|can’t wait|cant wait|plan|planning|hoping|free|available|still on|"
-    r"let's|let’s|lets)\b|['’]ll\b",
-    re.IGNORECASE,
+    r"(?i:\b(?:going to|gonna|shall|start|starts|starting|see you|see u|can't wait|"
+    r"can’t wait|cant wait|plan|planning|hoping|available|still on|let's|let’s)\b)"
+    # "will" in lower case, or opening the clause: "I saw Will on Monday" is a name
+    r"|\bwill\b|^\s*Will\b|['’]ll\b"
 )
 _CLAUSE_BREAK = re.compile(r"[.!?;,\n]|\b(?:and|but|so|then)\b", re.IGNORECASE)
 

@@ -175,3 +175,5 @@ def test_a_display_handle_is_shown_with_the_name_its_owner_is_called_by() -> Non
     assert named.shown_name == "Maya Okafor"
     bare = NodeData(id="c", name="layla99", type="person", aliases=("hamoudi",))
     assert bare.shown_name == "layla99"  # no capitalised name to show
+    day = NodeData(id="d", name="2023-12-31", type="date", aliases=("Yesterday",))
+    assert day.shown_name == "2023-12-31"  # only people have handles

@@ -151,6 +151,20 @@ def test_a_bare_weekday_looks_ahead_only_in_a_clause_that_does() -> None:
     assert len(find_times("starting Monday 11 March", MONDAY)) == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("see you Monday 9am", ["2024-03-11"]),  # a time, not a date, follows the weekday
+        ("Monday, January 8", ["2024-01-08"]),
+        ("I saw Will on Monday", ["2024-02-26"]),  # Will is a name here
+        ("I was off until Monday", ["2024-02-26"]),
+        ("Will you come on Friday?", ["2024-03-08"]),
+    ],
+)
+def test_weekdays_beside_times_names_and_dates(text: str, values: list[str]) -> None:
+    assert [found.value for found in find_times(text, MONDAY)] == values
+
+
 def test_vague_or_impossible_dates_are_left_out() -> None:
     assert find_times("a while ago, may I ask, on 31 February", MONDAY) == []
 
@@ -515,3 +529,8 @@ def test_a_sentence_opening_verb_is_no_part_of_the_name_after_it() -> None:
     assert not {"Saw Rosa Lindqvist", "Walking Kwame Mensah", "Kestrel", "Meeting Owen Price"} & (
         names
     )
+
+
+def test_i_will_looks_ahead_too() -> None:
+    (found,) = find_times("I'll see the finished kitchen on Sunday night", MONDAY)
+    assert found.value == "2024-03-10"

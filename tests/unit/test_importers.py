@@ -373,3 +373,11 @@ def test_an_import_scope_of_dot_levels_is_refused() -> None:
     assert check_scope(" friends / chat ") == "friends/chat"
     with pytest.raises(BadValue, match=r"'\.' or '\.\.' level"):
         check_scope("../../etc")
+
+
+def test_a_suggested_scope_fits_a_scope_level() -> None:
+    from explorer.core.validate import MAX_SCOPE_PART_CHARS
+    from explorer.ingest.importers import suggest_scope
+
+    assert suggest_scope("Friends chat.jsonl") == "friends-chat"
+    assert len(suggest_scope("x" * 300 + ".jsonl")) == MAX_SCOPE_PART_CHARS

@@ -781,29 +781,6 @@ def test_a_known_product_someone_works_at_is_the_company() -> None:
     assert entity(extraction, "Jira").type == "product"  # only used, not worked at
 
 
-def test_a_name_already_a_persons_alias_in_the_scope_joins_that_person() -> None:
-    first = extract_offline(
-        chat(("nell", "Augie!!! glasgow is grey as ever"), ("gus_m", "ha"), conversation="a")
-    )
-    second = extract_offline(
-        chat(
-            ("nell", "Augie, emergency. Pickle ate a sock"),
-            ("gus_m", "oh no"),
-            ("nell", "deal. Augie you're the best"),
-            conversation="b",
-        )
-    )
-    assert "Augie" in entity(first, "gus_m").aliases
-    assert any(e.name == "Augie" for e in second.entities)  # the second chat alone cannot tell
-    merged = merge_short_names(combine([first, second]))
-    assert not any(e.name == "Augie" for e in merged.entities)
-    gus = entity(merged, "gus_m")
-    assert [(a.alias, a.reason) for a in gus.alias_evidence][-1] == (
-        "Augie",
-        "Augie is already a name of gus_m",
-    )
-
-
 def test_set_phrases_and_chat_interjections_are_no_names_or_topics() -> None:
     extraction = extract_offline(
         chat(
@@ -854,3 +831,33 @@ def test_what_follows_if_or_whether_is_supposed_not_stated() -> None:
     assert not any(source == "Okonjo" for source, _kind, _target in found)
     assert ("Priya", "WORKS_AT", "Google") not in found
     assert ("Tomasz", "WORKS_AT", "Allegro") in found
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [("ana", "still at Costa waiting for you")],  # an errand, no word of work
+        [("ana", "haha still at the Apple store")],
+        [("ana", "where are you?"), ("ben", "still at Tesco, the queue is huge")],
+    ],
+)
+def test_still_at_a_place_of_business_is_no_job_without_a_word_of_work(
+    lines: list[tuple[str, str]],
+) -> None:
+    found = facts(extract_offline(chat(*lines)))
+    assert not any(kind == "WORKS_AT" for _source, kind, _target in found)
+
+
+def test_a_tag_question_leaves_the_news_with_its_speaker_and_identity_questions_ask() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ana", "started at Google today, can you believe it?"),
+                ("ben", "yes!! congrats"),
+                ("ana", "who's in the photo, is that your sister Rosie?"),
+                ("ben", "no, a friend from work"),
+            )
+        )
+    )
+    assert ("ana", "WORKS_AT", "Google") in found and ("ben", "WORKS_AT", "Google") not in found
+    assert not any("Rosie" in (source, target) for source, _kind, target in found)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from explorer.core.errors import ImportFormatError, InvalidArgument
+from explorer.core.validate import MAX_SCOPE_PART_CHARS
 from explorer.ingest.importers.base import (
     BadRecord,
     BadValue,
@@ -115,6 +116,6 @@ def detect_format(path: Path | str) -> str | None:
 
 def suggest_scope(path: Path | str) -> str:
     """A scope for a file imported from the window: its name, made safe, under the root."""
-    stem = Path(path).name.split(".")[0].casefold()
+    stem = Path(path).name.split(".")[0].casefold()[:MAX_SCOPE_PART_CHARS]
     cleaned = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in stem).strip("-_")
     return "-".join(part for part in cleaned.split("-") if part) or "imported"

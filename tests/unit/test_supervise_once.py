@@ -1,0 +1,45 @@
+"""Scours failing together, and the window's health poll, start one restart between them."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from explorer.memory import StoreMemoryService
+from explorer.settings import Settings
+from explorer.testing import FakeEmbedder
+
+
+class DeadServers:
+    """Embedded servers whose PostgreSQL has died; counts the restarts asked of it."""
+
+    def __init__(self) -> None:
+        self.revived = 0
+
+    def dead(self) -> list[str]:
+        time.sleep(0.05)  # a look at the processes takes a moment, in a thread
+        return ["postgres"] if not self.revived else []
+
+    def revive(self) -> None:
+        self.revived += 1
+        time.sleep(0.1)
+
+
+async def test_concurrent_looks_at_a_dead_server_restart_it_once(tmp_path: Any) -> None:
+    servers = DeadServers()
+    memory = StoreMemoryService(
+        settings=Settings(data_dir=tmp_path, load_demo=False, falkordb_url="redis://x:1"),
+        embedder=FakeEmbedder(dimension=8),
+        connector=None,  # type: ignore[arg-type]  # connect() is not reached: see below
+        servers=servers,  # type: ignore[arg-type]
+    )
+
+    async def connect() -> None:  # the reconnect after a restart
+        await asyncio.sleep(0)
+
+    memory.connect = connect  # type: ignore[method-assign]
+    reports = await asyncio.gather(*(memory.supervise() for _ in range(4)))
+    assert all(report == {"chunks": "restarting…"} for report in reports)
+    await asyncio.sleep(0.5)
+    assert servers.revived == 1

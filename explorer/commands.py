@@ -180,7 +180,7 @@ async def stats(settings: Settings, *, as_json: bool) -> int:
         _print_json(figures)
     else:
         for key, value in figures.items():
-            print(f"{key}: {value}")
+            print(f"{key}: {'unknown (its store did not answer)' if value is None else value}")
     if not answered(figures):
         print("scour-explorer: neither store answered; nothing was counted", file=sys.stderr)
         return 1

@@ -172,15 +172,18 @@ async def ingest(settings: Settings, args: argparse.Namespace) -> int:
 
 async def stats(settings: Settings, *, as_json: bool) -> int:
     """``stats``: counts by layer, type, scope and domain; the embedding model; versions."""
-    from explorer.ingest.stats import answered, memory_stats
+    from explorer.ingest.stats import COUNTS_OF, answered, memory_stats
 
     async with open_memory(settings) as memory:
         figures = await memory_stats(memory)
     if as_json:
         _print_json(figures)
     else:
+        errors = figures.get("errors")
+        unanswered = set(errors) if isinstance(errors, dict) else set()
         for key, value in figures.items():
-            print(f"{key}: {'unknown (its store did not answer)' if value is None else value}")
+            lost = value is None and COUNTS_OF.get(key) in unanswered
+            print(f"{key}: {'unknown (its store did not answer)' if lost else value}")
     if not answered(figures):
         print("scour-explorer: neither store answered; nothing was counted", file=sys.stderr)
         return 1

@@ -96,6 +96,14 @@ async def memory_stats(memory: MemoryStores) -> dict[str, object]:
 stats = memory_stats
 
 
+#: The counts each store gives (``None`` when it did not answer), by the store's half.
+COUNTS_OF = {
+    **dict.fromkeys(("chunks", "pending", "chunks_by_scope", "chunks_by_domain"), "chunks"),
+    **dict.fromkeys(("entities", "relations", "mentions", "entities_by_type"), "graph"),
+    **dict.fromkeys(("concepts", "concepts_by_scope"), "concepts"),
+}
+
+
 def answered(figures: Mapping[str, object]) -> bool:
     """Whether a ``memory_stats`` report counted anything (one store at least answered)."""
     return figures.get("chunks") is not None or figures.get("entities") is not None

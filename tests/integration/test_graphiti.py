@@ -334,6 +334,9 @@ def test_cli_query_and_stats_open_a_graphiti_graph(
     stats = json.loads(capsys.readouterr().out)
     assert (stats["chunks"], stats["entities"], stats["relations"]) == (4, 8, 6)
     assert "graphiti does not record which model" in stats["vector_search"]
+    assert _cli(servers, graphiti.graph, "stats") == 0
+    text = capsys.readouterr().out
+    assert "embedding: None" in text and "did not answer" not in text  # none recorded, not lost
 
 
 def test_cli_names_a_graph_that_is_not_graphiti(

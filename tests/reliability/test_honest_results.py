@@ -35,6 +35,8 @@ def test_every_half_down_is_a_failure_with_a_non_zero_exit(tmp_path: Path) -> No
     assert skipped.returncode == 1 and json.loads(skipped.stdout)["success"] is False
     stats = run_cli([*args, "stats"], tmp_path)
     assert stats.returncode == 1 and "neither store answered" in stats.stderr
+    assert "chunks: unknown (its store did not answer)" in stats.stdout
+    assert "embedder: {" in stats.stdout  # what the process knows itself is still said
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:

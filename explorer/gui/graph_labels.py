@@ -39,6 +39,7 @@ from explorer.gui.graph_items import (
     OFFSCREEN_REACH,
     add_arrow,
     edge_caption,
+    is_weak,
     item_styles,
 )
 from explorer.gui.graph_model import (
@@ -63,8 +64,9 @@ class LabelsMixin(_Parts):
         return self._hovered
 
     def _update_focus(self) -> None:
-        """Draw the focused node's relations in the accent colour, with arrows; their types are
-        labelled where there is room (placed with the node labels, ``_place_edge_labels``)."""
+        """Draw the focused node's facts in the accent colour, with arrows; their types are
+        labelled where there is room (placed with the node labels, ``_place_edge_labels``).
+        Weak signals (came up together) keep their dashed line: an arrow would state a fact."""
         focus = self._focus_node()
         path = QPainterPath()
         pairs: dict[tuple[str, str], list[EdgeData]] = {}
@@ -73,6 +75,8 @@ class LabelsMixin(_Parts):
             for edge in self.state.edges_of(focus)[: MAX_EDGE_LABELS * 4]:
                 a, b = self._items.get(edge.source), self._items.get(edge.target)
                 if a is None or b is None or edge.source in hidden or edge.target in hidden:
+                    continue
+                if is_weak(edge):
                     continue
                 add_arrow(path, a.pos(), b.pos(), b.radius)
                 pairs.setdefault(tuple(sorted((edge.source, edge.target))), []).append(edge)  # type: ignore[arg-type]

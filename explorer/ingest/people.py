@@ -470,7 +470,10 @@ def _rank(kind: str) -> int:
 
 # Someone's job is there: "a new job at Shopify", "works at Netflix" (not "a team for Slack").
 _EMPLOYED_AT = re.compile(
-    r"\b(?:job|jobs|role|position|internship|work|works|working|worked|employed)\s+at\s*$"
+    r"\b(?:job|jobs|role|position|internship|work|works|working|worked|employed|"
+    # "a backend engineer at Shopify"
+    + ROLE_WORDS
+    + r")\s+at\s*$"
 )
 _WORK_BEFORE_AT = re.compile(
     r"\b(?:job|jobs|work|works|working|worked|role|position|interview|internship|team|office|"

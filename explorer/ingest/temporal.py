@@ -168,7 +168,9 @@ def _relative(which: str, period: str, said: date) -> tuple[str, str]:
 # Words that put a bare weekday ahead: "starting on the ward monday", "see you Friday".
 _UPCOMING = re.compile(
     r"(?i:\b(?:going to|gonna|shall|start|starts|starting|see you|see u|can't wait|"
-    r"can’t wait|cant wait|plan|planning|hoping|available|still on|let's|let’s)\b)"
+    r"can’t wait|cant wait|plan|planning|hoping|available|still on|let's|let’s|"
+    # a trip in the present tense is still to come: "we land Friday", "she flies Monday"
+    r"land|lands|arrive|arrives|fly|flies|leave|leaves|due)\b)"
     # "will" in lower case, or opening the clause: "I saw Will on Monday" is a name
     r"|\bwill\b|^\s*Will\b|['’]ll\b"
 )

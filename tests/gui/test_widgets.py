@@ -456,3 +456,27 @@ def test_selecting_a_node_in_view_leaves_the_view_where_it_was(
     view.select_entity(node)
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     assert shown.contains(view._items[node].pos())
+
+
+def test_a_selected_node_draws_arrows_for_its_facts_not_for_what_came_up_with_it(
+    qtbot: Any, fake_window: Any
+) -> None:
+    from explorer.gui.graph_model import EdgeData, GraphState, NodeData
+
+    view = fake_window.graph_view
+    state = GraphState()
+    for node_id in ("meera", "vancouver", "toronto"):
+        state.nodes[node_id] = NodeData(id=node_id, name=node_id.title(), type="person")
+    state.positions.update({"meera": (0.0, 0.0), "vancouver": (200.0, 0.0), "toronto": (0, 200.0)})
+    state.edges["w"] = EdgeData(id="w", source="meera", target="vancouver", type="CO_OCCURS")
+    view._apply_state(state)
+    view.select_entity("meera")
+    qtbot.waitUntil(lambda: view.selected_ids() == ["meera"], timeout=5_000)
+    assert view._focus_edges.path().isEmpty()  # came up together: no arrow, no fact drawn
+    with_fact = state.copy()
+    with_fact.edges["f"] = EdgeData(id="f", source="meera", target="toronto", type="LIVES_IN")
+    view._apply_state(with_fact)
+    view.select_entity("meera")
+    qtbot.waitUntil(lambda: not view._focus_edges.path().isEmpty(), timeout=5_000)
+    assert view._focus_edges.path().boundingRect().bottom() > 150  # towards Toronto
+    assert view._focus_edges.path().boundingRect().right() < 100  # not towards Vancouver

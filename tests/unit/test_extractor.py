@@ -159,6 +159,8 @@ def test_a_bare_weekday_looks_ahead_only_in_a_clause_that_does() -> None:
         ("I saw Will on Monday", ["2024-02-26"]),  # Will is a name here
         ("I was off until Monday", ["2024-02-26"]),
         ("Will you come on Friday?", ["2024-03-08"]),
+        ("We land Friday at 10am", ["2024-03-08"]),
+        ("we landed Friday at 10am", ["2024-03-01"]),
     ],
 )
 def test_weekdays_beside_times_names_and_dates(text: str, values: list[str]) -> None:

@@ -861,3 +861,11 @@ def test_a_tag_question_leaves_the_news_with_its_speaker_and_identity_questions_
     )
     assert ("ana", "WORKS_AT", "Google") in found and ("ben", "WORKS_AT", "Google") not in found
     assert not any("Rosie" in (source, target) for source, _kind, target in found)
+
+
+def test_a_role_at_a_known_product_makes_it_the_employer() -> None:
+    extraction = extract_offline(
+        chat(("user", "I've been a backend engineer at Shopify in Ottawa for four years"))
+    )
+    assert entity(extraction, "Shopify").type == "organization"
+    assert ("user", "WORKS_AT", "Shopify") in facts(extraction)

@@ -113,7 +113,7 @@ def chunk_turns(turns: Iterable[Turn], max_chars: int = MAX_CHUNK_CHARS) -> list
                     domains=domains,
                     scope=turn.scope,
                     content_hash=content_hash(
-                        turn.scope, turn.conversation_id, turn.speaker, turn.timestamp, text
+                        turn.scope, turn.conversation_id, turn.speaker, turn.timestamp, text, start
                     ),
                     turn_id=turn.turn_id,
                     turn_offset=start,

@@ -24,14 +24,22 @@ def chunk_id(scope: str, conversation_id: str, turn_id: str, turn_offset: int) -
 
 
 def content_hash(
-    scope: str, conversation_id: str, speaker: str, timestamp: datetime, text: str
+    scope: str,
+    conversation_id: str,
+    speaker: str,
+    timestamp: datetime,
+    text: str,
+    offset: int = 0,
 ) -> str:
     """What makes two chunks the same words: the same speaker saying them in the same place, then.
 
     The timestamp is part of it, so the same sentence said on two days is two chunks, while a
-    re-import of the same message is recognised as a duplicate.
+    re-import of the same message is recognised as a duplicate. ``offset`` is where the chunk
+    starts in its message: two equal pieces of one long message are two chunks (kept verbatim),
+    and a message's first piece hashes as it always has.
     """
-    return _digest("content", scope, conversation_id, speaker, timestamp.isoformat(), text)
+    where = () if offset == 0 else (str(offset),)
+    return _digest("content", scope, conversation_id, speaker, timestamp.isoformat(), text, *where)
 
 
 def normalise_name(name: str) -> str:

@@ -118,3 +118,25 @@ def test_names_normalise_for_case_space_and_possessive() -> None:
     assert normalise_name("Lantern   Books") == "lantern books"
     assert entity_id("s", "person", "Caroline's") == entity_id("s", "other", "caroline")
     assert entity_id("s", "topic", "pottery") != entity_id("s", "person", "pottery")
+
+
+def test_equal_pieces_of_one_long_message_are_all_kept() -> None:
+    text = "Same line again and again. " * 150  # pieces of it repeat word for word
+    chunks = chunk_turns([turn(text)])
+    assert len(chunks) > 2 and len({c.text for c in chunks}) < len(chunks)
+    assert len({c.content_hash for c in chunks}) == len(chunks)
+    assert all(text[c.turn_offset : c.turn_offset + len(c.text)] == c.text for c in chunks)
+    assert " ".join(c.text for c in chunks).split() == text.split()
+    # A message's first piece hashes as before, so re-imports still recognise stored messages.
+    assert chunks[0].content_hash == content_hash("s", "c", "Iris", WHEN, chunks[0].text)
+
+
+async def test_an_import_keeps_every_piece_of_a_repetitive_message() -> None:
+    from explorer.ingest.pipeline import ingest_turns
+    from explorer.testing import FakeEmbedder
+    from tests.unit.ingest_fakes import make_stores
+
+    stores = make_stores(embedder=FakeEmbedder(dimension=64))
+    text = "Same line again and again. " * 150
+    report = await ingest_turns(stores, [turn(text)])
+    assert report.duplicates == 0 and report.chunks == len(chunk_turns([turn(text)]))

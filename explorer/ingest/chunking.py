@@ -100,8 +100,13 @@ def chunk_turns(turns: Iterable[Turn], max_chars: int = MAX_CHUNK_CHARS) -> list
     for turn in turns:
         domains = turn.domains or infer_domains(turn.text)
         key = (turn.scope, turn.conversation_id)
+        said: set[str] = set()  # the pieces of this turn so far
         for start, end in split_text(turn.text, max_chars):
             text = turn.text[start:end]
+            # A piece equal to an earlier one of its message hashes with its offset, so both are
+            # kept; every other piece hashes as earlier versions stored it.
+            offset = start if text in said else 0
+            said.add(text)
             chunks.append(
                 Chunk(
                     id=chunk_id(turn.scope, turn.conversation_id, turn.turn_id, start),
@@ -113,7 +118,7 @@ def chunk_turns(turns: Iterable[Turn], max_chars: int = MAX_CHUNK_CHARS) -> list
                     domains=domains,
                     scope=turn.scope,
                     content_hash=content_hash(
-                        turn.scope, turn.conversation_id, turn.speaker, turn.timestamp, text, start
+                        turn.scope, turn.conversation_id, turn.speaker, turn.timestamp, text, offset
                     ),
                     turn_id=turn.turn_id,
                     turn_offset=start,

@@ -35,8 +35,8 @@ def content_hash(
 
     The timestamp is part of it, so the same sentence said on two days is two chunks, while a
     re-import of the same message is recognised as a duplicate. ``offset`` is where the chunk
-    starts in its message: two equal pieces of one long message are two chunks (kept verbatim),
-    and a message's first piece hashes as it always has.
+    starts in its message, given only for a piece equal to an earlier piece of the same message:
+    both are kept (verbatim), and every other piece hashes as it always has.
     """
     where = () if offset == 0 else (str(offset),)
     return _digest("content", scope, conversation_id, speaker, timestamp.isoformat(), text, *where)

@@ -238,9 +238,9 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             # Also after a colon: "ok news from me: handed in my notice at Nuvola". Asked, the
             # dropped subject is the one asked: "still at Brightwater?" is "are you".
             span = turn.sentences[token.sentence]
-            # Only the clause that is the question: "started at Google today, can you believe
-            # it?" is still the speaker's own news.
-            asked = _is_question(turn.text, span) and not _CLAUSE_BREAK.search(
+            # Asked, unless a question of another kind follows the news: "started at Google
+            # today, can you believe it?" ("still at Brightwater, gus?" is asked).
+            asked = _is_question(turn.text, span) and not _NEWS_THEN_QUESTION.search(
                 turn.text, token.start, span[1]
             )
             dropped = turn.addressee if asked else turn.speaker
@@ -251,7 +251,11 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
     return slots
 
 
-_CLAUSE_BREAK = re.compile(r"[,;:]")
+_NEWS_THEN_QUESTION = re.compile(
+    r"[,;:]\s*(?:can you believe|could you believe|any (?:tips|ideas|advice|recommendations)|"
+    r"did i tell you|guess what|what do you think|thoughts|wdyt)\b",
+    re.IGNORECASE,
+)
 
 # Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
 _OPENERS = frozenset({"yep", "yeah", "yes", "yup", "ya", "nah", "no", "ok", "okay", "lol", "haha"})
@@ -578,9 +582,10 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
     return facts
 
 
-# "is that", "was he", "isn't it" right before a kin word: who someone is, asked.
+# "is that", "was he", "isn't it" right before a kin word: who someone is, asked ("is my
+# sister Ada coming?" asks something else).
 _IDENTITY_ASKED = re.compile(
-    r"\b(?:is|was|are|isn't|isn’t|wasn't|wasn’t)\s+(?:(?:that|this|he|she|it|they)\s+)?$",
+    r"\b(?:is|was|are|isn't|isn’t|wasn't|wasn’t)\s+(?:that|this|he|she|it|they)\s+$",
     re.IGNORECASE,
 )
 _IS_GAP = re.compile(r"(?:\s*,[^,.;]{1,30},)?\s+(?:is|was|'s|’s)\s+", re.IGNORECASE)

@@ -83,12 +83,13 @@ _ALTERNATIVES = (
         rf"(?P<which>last|this|next|past|coming)\s+"
         rf"(?P<period>weekend|week|month|year|{_WEEKDAY_NAMES})",
     ),
-    # "Monday 8 June" and "Monday, January 8" are the date that follows, not Mondays of their
-    # own ("Monday 9am" still is one).
+    # "Monday 8 June", "Monday, January 8" and "Monday the 11th" are the day that follows, not
+    # Mondays of their own ("Monday 9am" still is one).
     (
         "weekday",
-        rf"(?:on\s+)?(?P<wd>{_WEEKDAY_NAMES})(?!,?\s+(?:the\s+)?\d{{1,2}}{_ORDINAL}\s+"
-        rf"(?:of\s+)?(?:{_MONTH_NAMES})\b|,?\s+(?:{_MONTH_NAMES})\.?\s+\d)",
+        rf"(?:on\s+)?(?P<wd>{_WEEKDAY_NAMES})(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|"
+        rf",?\s+(?:the\s+)?\d{{1,2}}\s+(?:of\s+)?(?:{_MONTH_NAMES})\b|"
+        rf",?\s+(?:{_MONTH_NAMES})\.?\s+\d)",
     ),
     ("word", "|".join(sorted(_SAID_WORDS, key=len, reverse=True))),
     ("year", rf"(?:in|since|during|of|by|until|from|back in)\s+(?P<y5>{_YEAR})"),
@@ -168,22 +169,33 @@ def _relative(which: str, period: str, said: date) -> tuple[str, str]:
 # Words that put a bare weekday ahead: "starting on the ward monday", "see you Friday".
 _UPCOMING = re.compile(
     r"(?i:\b(?:going to|gonna|shall|start|starts|starting|see you|see u|can't wait|"
-    r"can’t wait|cant wait|plan|planning|hoping|available|still on|let's|let’s|"
+    r"can’t wait|cant wait|plan|planning|hoping|available|free|until|till|still on|let's|"
     # a trip in the present tense is still to come: "we land Friday", "she flies Monday"
-    r"land|lands|arrive|arrives|fly|flies|leave|leaves|due)\b)"
+    r"let’s|land|lands|arrive|arrives|fly|flies|leave|leaves|due)\b)"
     # "will" in lower case, or opening the clause: "I saw Will on Monday" is a name
     r"|\bwill\b|^\s*Will\b|['’]ll\b"
+)
+# Past tense in the clause wins over any of those: "I was free on Monday", "it was due Friday".
+_PAST = re.compile(
+    r"\b(?:was|were|wasn't|weren't|had|did|didn't|went|got|came|saw|met|left|flew|ate|took|"
+    r"arrived|landed|happened)\b",
+    re.IGNORECASE,
 )
 _CLAUSE_BREAK = re.compile(r"[.!?;,\n]|\b(?:and|but|so|then)\b", re.IGNORECASE)
 
 
 def _bare_weekday_side(match: re.Match[str]) -> str:
     """Which of its two nearest days a bare weekday names: the coming one when the words of its
-    clause before it look ahead ("starting on the ward monday", "they'll finish on Friday"),
-    else the last one (chat mostly recounts a day gone by: "it arrived on Friday")."""
-    text, start = match.string, match.start()
+    clause before it look ahead ("starting on the ward monday", "they'll finish on Friday")
+    and nothing in the clause is in the past, else the last one (chat mostly recounts a day
+    gone by: "it arrived on Friday", "Friday was fun")."""
+    text, start, end = match.string, match.start(), match.end()
     breaks = [found.end() for found in _CLAUSE_BREAK.finditer(text, 0, start)]
     clause = text[breaks[-1] if breaks else 0 : start]
+    after = _CLAUSE_BREAK.search(text, end)
+    rest = text[end : after.start() if after else len(text)]  # "Friday was fun"
+    if _PAST.search(clause) or _PAST.search(rest):
+        return "last"
     return "next" if _UPCOMING.search(clause) else "last"
 
 

@@ -157,10 +157,15 @@ def test_a_bare_weekday_looks_ahead_only_in_a_clause_that_does() -> None:
         ("see you Monday 9am", ["2024-03-11"]),  # a time, not a date, follows the weekday
         ("Monday, January 8", ["2024-01-08"]),
         ("I saw Will on Monday", ["2024-02-26"]),  # Will is a name here
-        ("I was off until Monday", ["2024-02-26"]),
+        ("I was off until Monday", ["2024-02-26"]),  # the past tense wins
         ("Will you come on Friday?", ["2024-03-08"]),
         ("We land Friday at 10am", ["2024-03-08"]),
         ("we landed Friday at 10am", ["2024-03-01"]),
+        ("are you free Friday?", ["2024-03-08"]),
+        ("I'm off until Friday", ["2024-03-08"]),
+        ("the essay was due Friday", ["2024-03-01"]),
+        ("fly fishing Friday was fun", ["2024-03-01"]),
+        ("Monday the 11th", []),
     ],
 )
 def test_weekdays_beside_times_names_and_dates(text: str, values: list[str]) -> None:

@@ -863,6 +863,22 @@ def test_a_tag_question_leaves_the_news_with_its_speaker_and_identity_questions_
     assert not any("Rosie" in (source, target) for source, _kind, target in found)
 
 
+def test_a_question_with_a_comma_still_asks_the_one_it_asks() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("nell", "still working at Brightwater Labs, gus?"),
+                ("gus", "yep"),
+                ("ana", "is my sister Ada coming tonight?"),
+                ("ben", "no idea"),
+            )
+        )
+    )
+    assert ("gus", "WORKS_AT", "Brightwater Labs") in found
+    assert ("nell", "WORKS_AT", "Brightwater Labs") not in found
+    assert ("Ada", "FAMILY_OF", "ana") in found or ("ana", "FAMILY_OF", "Ada") in found
+
+
 def test_a_role_at_a_known_product_makes_it_the_employer() -> None:
     extraction = extract_offline(
         chat(("user", "I've been a backend engineer at Shopify in Ottawa for four years"))

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from explorer.core.models import Chunk
 from explorer.ingest.chunking import MAX_CHUNK_CHARS, chunk_turns, sentence_spans, split_text
 from explorer.ingest.ids import chunk_id, content_hash, entity_id, normalise_name
 from explorer.ingest.importers import Turn
@@ -129,7 +130,7 @@ def test_equal_pieces_of_one_long_message_are_all_kept() -> None:
     assert " ".join(c.text for c in chunks).split() == text.split()
     # Each piece's first occurrence hashes as before (all an earlier version could store), so
     # re-imports still recognise what is stored; only a repeat carries its offset.
-    firsts = {}
+    firsts: dict[str, Chunk] = {}
     for c in chunks:
         firsts.setdefault(c.text, c)
     for c in chunks:

@@ -68,7 +68,7 @@ ROLE_NOUNS = frozenset(ROLE_WORDS.split("|")) - {"paediatric nurse", "pediatric 
 
 # A word of work: a role, the job itself, the people or the place of it.
 WORK_CUE = re.compile(
-    r"\b(?:work|working|job|shift|office|colleagues?|contract|" + ROLE_WORDS + r")s?\b"
+    r"\b(?:work|working(?!\s+on\b)|job|shift|office|colleagues?|contract|" + ROLE_WORDS + r")s?\b"
 )
 
 # "she teaches from Porto", "Ada will come down from Manchester": where one is based (a fact
@@ -103,8 +103,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # (a job ending; "we finished up at the pub" is an evening's)
     _rule(_PRE + r"(?:work|works|worked|working)\s+in\s+" + _THE, "WORKS_AT", ORG),
     _rule(_PRE + r"finishing\s+up\s+at\s+" + _THE, "WORKS_AT", ORG),
+    # The words before the role describe it ("a senior backend engineer at"); a preposition
+    # there makes it someone else's ("talked to a designer at Figma").
     _rule(r"^(?:\s*,)?\s+" + _ADV + _AUX + r"(?:as\s+)?(?:a|an|the|our|my|his|her|their)?\s*"
-          r"(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for|in)\s+" + _THE,
+          r"(?:(?!(?:to|with|for|from|about|by)\s)[\w-]+\s+){0,3}?(?:" + ROLE_WORDS
+          + r")\s+(?:at|for|in)\s+" + _THE,
           "WORKS_AT", ORG | frozenset({"other"})),
     # "got the job at Wise Owl": an offer taken is a hire (before "job at" reads as work there)
     _rule(_PRE + r"(?:got|landed|accepted|took|offered)\s+(?:the|a|an)\s+(?:[\w-]+\s+)?"

@@ -885,3 +885,17 @@ def test_a_role_at_a_known_product_makes_it_the_employer() -> None:
     )
     assert entity(extraction, "Shopify").type == "organization"
     assert ("user", "WORKS_AT", "Shopify") in facts(extraction)
+
+
+def test_someone_elses_role_or_a_task_is_not_the_speakers_job() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ana", "I talked to a designer at Figma yesterday"),
+                ("ana", "still at Costa, working on my essay"),
+                ("ana", "and I'm a senior nurse at St Mary's Hospital now"),
+            )
+        )
+    )
+    jobs = {target for source, kind, target in found if source == "ana" and kind == "WORKS_AT"}
+    assert jobs == {"St Mary's Hospital"}

@@ -317,9 +317,8 @@ def _spread_out(pos: np.ndarray, radii: np.ndarray) -> None:
         return
     xs, ys = pos[:, 0].astype(np.float32), pos[:, 1].astype(np.float32)
     r = radii.astype(np.float32)
-    wanted = np.empty(
-        n, dtype=np.float32
-    )  # per node: how much closer its neighbour is than it may be
+    # Per node: how many times closer than allowed its nearest neighbour is.
+    wanted = np.empty(n, dtype=np.float32)
     block = max(1, min(n, 2_000_000 // n))
     for start in range(0, n, block):
         rows = np.arange(start, min(n, start + block))
@@ -337,7 +336,8 @@ def _spread_out(pos: np.ndarray, radii: np.ndarray) -> None:
 
 
 def _separate(pos: np.ndarray, free: np.ndarray, radii: np.ndarray) -> None:
-    """Push the ``free`` nodes apart until no two circles come closer than ``NODE_GAP``.
+    """Push the ``free`` nodes apart so that circles keep ``NODE_GAP`` between them, as far as a
+    few rounds go (a growth crowded between fixed nodes may keep a few pairs closer).
 
     Forces alone leave a dense cluster's big circles piled on each other (a few dozen
     well-connected entities pull together). A free node overlapping a fixed one moves the

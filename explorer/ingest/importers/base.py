@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from explorer.core.errors import InvalidArgument
 from explorer.core.models import DEFAULT_SCOPE, SCOPE_SEPARATOR, scope_parts
-from explorer.core.validate import MAX_SCOPE_CHARS, MAX_SCOPE_PART_CHARS, has_control
+from explorer.core.validate import has_control, validate_scope
 
 MAX_NAME_CHARS = 200  # speakers, conversation and turn ids
 MAX_DOMAINS = 32
@@ -150,20 +151,17 @@ def check_domains(value: object) -> tuple[str, ...]:
 
 
 def check_scope(value: object) -> str:
-    """A scope path: non-empty "/"-separated parts, no control characters, bounded length."""
+    """A scope path: non-empty "/"-separated parts (spaces around them trimmed) that a query
+    may name (``core.validate.validate_scope``)."""
     if not isinstance(value, str):
         raise BadValue(f"scope must be a string, not {type_name(value)}")
     parts = tuple(part.strip() for part in scope_parts(value))
     if not parts or any(not part for part in parts):
         raise BadValue(f"scope {value[:60]!r} has no usable parts")
-    joined = SCOPE_SEPARATOR.join(parts)
-    if len(joined) > MAX_SCOPE_CHARS or any(len(part) > MAX_SCOPE_PART_CHARS for part in parts):
-        raise BadValue(f"scope {value[:60]!r} is too long")
-    if has_control(joined):
-        raise BadValue("scope contains control characters")
-    if any(part in (".", "..") for part in parts):
-        raise BadValue(f"scope {value[:60]!r} has a '.' or '..' level, which names no place")
-    return joined
+    try:
+        return validate_scope(SCOPE_SEPARATOR.join(parts))
+    except InvalidArgument as error:
+        raise BadValue(str(error)) from None
 
 
 def join_scope(prefix: str | None, sub: str | None) -> str:

@@ -125,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="load the demo memory")
     demo.add_argument("--reset", action="store_true", help="remove it and load it again")
 
+    forget = sub.add_parser(
+        "forget", help="delete a scope and every scope below it from both stores"
+    )
+    forget.add_argument("scope", help="the scope path, e.g. 'demo' or 'friends/chat'")
+    forget.add_argument("--yes", action="store_true", help="do it (without: say what would go)")
+
     generate = sub.add_parser("generate", help="write a synthetic memory of the seed's size")
     generate.add_argument("--entities", type=int, default=45_000)
     generate.add_argument("--edges", type=int, default=140_000)
@@ -256,6 +262,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         "ingest": lambda: commands.ingest(settings, args),
         "stats": lambda: commands.stats(settings, as_json=args.json),
         "demo": lambda: commands.demo(settings, reset=args.reset),
+        "forget": lambda: commands.forget(settings, args.scope, yes=args.yes),
         "generate": lambda: commands.generate(settings, args),
         "reembed": lambda: commands.reembed(settings),
         "eval": lambda: commands.evaluate(settings, args),

@@ -97,7 +97,8 @@ async def query(settings: Settings, args: argparse.Namespace) -> int:
 
     scope = settings.default_scope if args.scope is None else args.scope
     async with open_memory(settings) as memory:
-        await memory.ensure_demo()
+        if settings.load_demo:
+            await memory.ensure_demo()
         ctx = ToolContext(
             user_id=args.user,
             privileges=CORE_MEMORY,
@@ -196,7 +197,39 @@ async def demo(settings: Settings, *, reset: bool) -> int:
 
     async with open_memory(settings) as memory:
         loaded = await memory.ensure_demo(progress=ProgressBar(), reset=reset)
-    print("demo memory loaded" if loaded else "demo memory already present (use --reset)")
+    print(
+        "demo memory loaded"
+        if loaded
+        else "demo memory not loaded: it is there already, or was forgotten (--reset loads it)"
+    )
+    return 0
+
+
+async def forget(settings: Settings, scope: str, *, yes: bool) -> int:
+    """``forget SCOPE [--yes]``: delete a scope and every scope below it from both halves;
+    without ``--yes`` it only says what would go."""
+    from explorer.core.models import scope_distance
+    from explorer.core.validate import forgettable_scope
+    from explorer.ingest.stats import memory_stats
+
+    plain = forgettable_scope(scope)
+    async with open_memory(settings) as memory:
+        if not yes:
+            by_scope = (await memory_stats(memory)).get("chunks_by_scope")
+            if not isinstance(by_scope, dict):
+                raise ExplorerError("the chunk store did not answer: nothing was looked at")
+            inside = {n: c for n, c in by_scope.items() if scope_distance(n, plain) == 0}
+            if not inside:
+                print(f"no chunks are stored under {plain!r}; --yes forgets its entities if any")
+            for name, count in sorted(inside.items()):
+                print(f"{name}: {count:,} chunks")
+            print(f"run again with --yes to forget {plain!r} and every scope below it")
+            return 1
+        forgotten = await memory.forget_scope(plain)
+    if not (forgotten.chunks or forgotten.entities or forgotten.concepts):
+        print(f"scour-explorer: nothing is stored under {plain!r}", file=sys.stderr)
+        return 1
+    print(forgotten.describe())
     return 0
 
 

@@ -23,7 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from explorer.core.admission import Admission
-from explorer.core.errors import ExplorerError, ReadOnlyStore, StoreUnavailable
+from explorer.core.errors import (
+    ExplorerError,
+    InvalidArgument,
+    ReadOnlyStore,
+    StoreUnavailable,
+    WriteFailed,
+)
 from explorer.core.journal import RecallCall, RecallSummary
 from explorer.core.lexical import LexicalIndexCache
 from explorer.core.models import DEFAULT_SCOPE, Chunk, Entity, Subgraph
@@ -41,6 +47,7 @@ from explorer.core.ports import (
     ChunkStore,
     ConceptStore,
     Embedder,
+    Forgotten,
     GraphStore,
     Health,
     IndexSnapshots,
@@ -50,6 +57,7 @@ from explorer.core.progress import ProgressCallback
 from explorer.core.scour import ScourRequest, ScourResult, scour
 from explorer.core.shape import ShapeCache
 from explorer.core.termscan import TermScan
+from explorer.core.validate import forgettable_scope
 from explorer.settings import Settings
 
 if TYPE_CHECKING:
@@ -162,6 +170,9 @@ class StoreMemoryService:
     # down, and two stores connected for it at once left one unclosed.
     _connecting: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _supervising: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    # One write to the memory at a time from this process: an import, finishing one, the demo
+    # load and a forget each hold it, so a forget never runs beside something writing.
+    _writing: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _admission: Admission = field(
         default_factory=lambda: Admission(CONCURRENT_SCOURS, SCOUR_HOLD_SECONDS), repr=False
     )
@@ -304,7 +315,10 @@ class StoreMemoryService:
         from explorer.ingest.pipeline import ingest_file
 
         self._import = asyncio.current_task()
-        return await ingest_file(self, path, fmt, scope=scope, skip_bad=skip_bad, progress=progress)
+        async with self._writing:
+            return await ingest_file(
+                self, path, fmt, scope=scope, skip_bad=skip_bad, progress=progress
+            )
 
     async def finish_pending(self, progress: ProgressCallback | None = None) -> int:
         """After an import was cancelled: wait until it has stopped, then complete the chunks it
@@ -315,7 +329,41 @@ class StoreMemoryService:
         running = self._import
         if running is not None and not running.done() and running is not asyncio.current_task():
             await asyncio.wait({running})
-        return await reconcile(self, progress=progress)
+        async with self._writing:
+            return await reconcile(self, progress=progress)
+
+    async def forget_scope(self, scope: str) -> Forgotten:
+        plain = forgettable_scope(scope)
+        if self.read_only:
+            raise ReadOnlyStore("a graphiti memory is opened read-only: nothing is forgotten")
+        if self._writing.locked():
+            raise InvalidArgument(
+                "an import, a demo load or another forget is running: try again once it is done"
+            )
+        async with self._writing:
+            return await self._forget(plain)
+
+    async def _forget(self, plain: str) -> Forgotten:
+        """Forget ``plain`` (the caller holds ``_writing``)."""
+        from explorer.ingest.demo import after_forget
+
+        graph, chunks, concepts = self._graph(), self._chunks(), self._concepts()
+        try:
+            # The graph first and the chunks last: a forget cut short leaves chunks whose
+            # entities are gone (still found by the chunk half), never entities pointing at
+            # chunks that are gone; running it again finishes it.
+            entities = await graph.forget_scope(plain)
+            records = await concepts.forget_scope(plain)
+            removed = await chunks.forget_scope(plain)
+            await after_forget(chunks, plain)
+        except ExplorerError as exc:
+            raise WriteFailed(
+                f"forgetting {plain!r} stopped part-way ({exc}); forget it again to finish"
+            ) from exc
+        finally:
+            if self.snapshots is not None:  # no index kept on disk holds its words any more
+                await asyncio.to_thread(self.snapshots.clear)
+        return Forgotten(plain, chunks=removed, entities=entities, concepts=records)
 
     def _cache_builds(self) -> int:
         scans = self.term_scan.builds if self.term_scan is not None else 0
@@ -468,6 +516,12 @@ class StoreMemoryService:
             raise StoreUnavailable(f"chunk store unavailable: {reason}")
         return self.chunks
 
+    def _concepts(self) -> ConceptStore:
+        if self.concepts is None:
+            reason = self.errors.get(CHUNKS, "not connected")
+            raise StoreUnavailable(f"concept store unavailable: {reason}")
+        return self.concepts
+
     async def domains(self) -> list[str]:
         return list(await self._chunks().domains())
 
@@ -509,13 +563,16 @@ class StoreMemoryService:
         self, progress: Callable[..., None] | None = None, *, reset: bool = False
     ) -> bool:
         """Load the demo memory if this memory is empty (or ``reset``); True if it loaded."""
-        from explorer.ingest.demo import load_demo
+        from explorer.ingest.demo import DEMO_SCOPE, load_demo
 
         if self.read_only:
             if reset:
                 raise ReadOnlyStore("a graphiti memory is opened read-only: no demo is loaded")
             return False
-        return await load_demo(self, progress=progress, reset=reset)
+        async with self._writing:
+            if reset:  # what was added to the demo since goes with it
+                await self._forget(DEMO_SCOPE)
+            return await load_demo(self, progress=progress, reset=reset)
 
     async def aclose(self) -> None:
         for store in (self.graph, self.chunks, self.concepts, self.journal):

@@ -87,6 +87,11 @@ class FileSnapshots:
                 with contextlib.suppress(OSError):
                     partial.unlink(missing_ok=True)
 
+    def clear(self) -> None:
+        for path in self.directory.glob("*.npz"):
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+
     def _prune(self, kind: str) -> None:
         """Remove all but the ``keep`` most recently saved slots of ``kind``, and what writers
         that were killed left behind; a file another process removes meanwhile is skipped."""

@@ -119,6 +119,23 @@ class ChunkStore(Protocol):
         """Clear the pending mark of these chunks."""
         ...
 
+    async def read_mark(self, name: str) -> str | None:
+        """A short note the memory keeps about itself (whether the demo was loaded, say)."""
+        ...
+
+    async def write_mark(self, name: str, value: str) -> None:
+        """Keep ``value`` as the note ``name``, replacing the one before; read-only stores raise
+        ``ReadOnlyStore``."""
+        ...
+
+    async def forget_scope(self, scope: str) -> int:
+        """Delete every chunk of ``scope`` and of the scopes below it; how many went.
+
+        ``scope`` is a plain, non-empty scope path (the caller checks it); read-only stores raise
+        ``ReadOnlyStore``.
+        """
+        ...
+
     async def domains(self) -> list[str]:
         """Every domain tag in the store, sorted."""
         ...
@@ -217,6 +234,12 @@ class GraphStore(Protocol):
         scope)."""
         ...
 
+    async def forget_scope(self, scope: str) -> int:
+        """Delete every entity of ``scope`` and of the scopes below it, with their relations and
+        mentions (and the sources no entity mentions any more); how many entities went.
+        Read-only stores raise ``ReadOnlyStore``."""
+        ...
+
     async def most_salient(self, limit: int, *, scope: str | None = None) -> list[Entity]:
         """Up to ``limit`` entities visible from ``scope`` (all for ``None`` or the root), most
         salient first, ties by id; the overview's starting graph."""
@@ -265,6 +288,10 @@ class ConceptStore(Protocol):
         """Write records (each with at least ``name``); stamps ``updated_at``; returns the count."""
         ...
 
+    async def forget_scope(self, scope: str) -> int:
+        """Delete the records of ``scope``'s agent and of every agent below it; how many went."""
+        ...
+
 
 class RecallJournal(Protocol):
     """Every scour call made through the tool contract, kept for a bounded time (PostgreSQL).
@@ -309,6 +336,10 @@ class IndexSnapshots(Protocol):
         """Keep ``arrays`` as ``slot``'s snapshot, built from ``key``, replacing the older one."""
         ...
 
+    def clear(self) -> None:
+        """Remove every snapshot (after a scope is forgotten: its words stay in none of them)."""
+        ...
+
 
 #: The two halves of a memory, as health reports and errors name them, and a half that answers.
 GRAPH = "graph"
@@ -337,6 +368,23 @@ class Health:
 
     def as_dict(self) -> dict[str, str]:
         return {GRAPH: self.graph, CHUNKS: self.chunks}
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What forgetting a scope deleted: its chunks, entities (their relations with them) and
+    concept records, the scope's own and those of every scope below it."""
+
+    scope: str
+    chunks: int
+    entities: int
+    concepts: int
+
+    def describe(self) -> str:
+        return (
+            f"forgot {self.scope!r}: {self.chunks:,} chunks, {self.entities:,} entities, "
+            f"{self.concepts:,} concept records"
+        )
 
 
 class BadImportRecord(Protocol):
@@ -491,6 +539,12 @@ class MemoryService(Protocol):
 
     async def finish_pending(self, progress: ProgressCallback | None = None) -> int:
         """After a cancelled import, complete the chunks it left pending; how many."""
+        ...
+
+    async def forget_scope(self, scope: str) -> Forgotten:
+        """Delete ``scope`` and every scope below it from both halves (never the root). Both
+        stores must answer, and no import may be running; a read-only memory raises
+        ``ReadOnlyStore``. A memory left empty stops loading the demo by itself."""
         ...
 
 

@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from explorer.core.errors import InvalidArgument
-from explorer.core.models import Period, scope_parts
+from explorer.core.models import SCOPE_SEPARATOR, Period, scope_parts
 from explorer.core.temporal import parse_period
 
 MAX_QUERY_CHARS = 4_000
@@ -106,6 +106,17 @@ def validate_scope(scope: object, what: str = "scope") -> str:
     if printable(scope) != scope:
         raise InvalidArgument(f"{what} {printable(scope[:60])!r} is not valid Unicode")
     return scope
+
+
+def forgettable_scope(scope: object) -> str:
+    """A scope to delete, written as an import stores it ("demo/" and " demo " are "demo"): a
+    valid scope path that names one, for the root holds every memory and is never deleted by
+    naming it."""
+    parts = (part.strip() for part in scope_parts(validate_scope(scope)))
+    plain = SCOPE_SEPARATOR.join(part for part in parts if part)
+    if not plain:
+        raise InvalidArgument("name the scope to forget: the root scope holds the whole memory")
+    return plain
 
 
 def validate_scour_arguments(

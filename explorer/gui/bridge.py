@@ -91,6 +91,8 @@ class ServiceBridge(QObject):
     layout_ready = Signal(object)  # LayoutResult
     health_changed = Signal(dict)  # half -> "ok" or what is wrong
     overview_ready = Signal(object)  # MemoryOverview
+    scope_forgotten = Signal(object)  # core.ports.Forgotten
+    scope_forget_failed = Signal(str, str)  # scope, why
     import_progress = Signal(object)  # core.progress.Progress
     import_finished = Signal(object)  # ImportOutcome
     connection_tested = Signal(dict)  # half -> (answers, version or reason)
@@ -582,6 +584,25 @@ class ServiceBridge(QObject):
             if half in overview.errors:
                 self._health.set({half: overview.errors[half]})
         self.overview_ready.emit(overview)
+
+    def forget_scope(self, scope: str) -> None:
+        """Delete a scope and every scope below it: ``scope_forgotten`` or
+        ``scope_forget_failed`` with the reason, then a fresh overview either way. Never
+        cancelled by a later call (a forget cut short would leave half a scope)."""
+        if not self.ready:
+            self.scope_forget_failed.emit(scope, "the memory is not open")
+            return
+        self.spawn(self._forget(self._service(), scope))
+
+    async def _forget(self, memory: MemoryService, scope: str) -> None:
+        try:
+            forgotten = await memory.forget_scope(scope)
+        except ExplorerError as exc:
+            self.scope_forget_failed.emit(scope, str(exc))
+        else:
+            self.scope_forgotten.emit(forgotten)
+        await self._overview(memory, DEFAULT_SCOPE)
+        await self.refresh_domains()
 
     def start_import(self, request: ImportRequest) -> None:
         """Import a file into the open memory; ``import_progress`` then ``import_finished``."""

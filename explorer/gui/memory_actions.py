@@ -1,13 +1,13 @@
 """The window's own-memory path: the overview, the scope tree, import, settings and connections.
 
 ``install_memory_actions(window)`` adds File → Import… (and importing a file dropped on the
-window), Open memory…, Open graphiti memory…, Open recent and Settings…, and the overview page
-beside the chunk list. Whenever a memory is opened (at start, after Connect, after Settings) or
-an import ends, the bridge's overview fills the scope picker and, until the first query, shows
-the memory's counts and example queries beside its most salient entities drawn as a starting
-graph. Recent memories (data directories, external connections or graphiti graphs) are kept in
-the window's ``QSettings``. Imports Qt, the standard library, the settings module and the GUI
-modules.
+window), Forget a scope…, Open memory…, Open graphiti memory…, Open recent and Settings…, and the
+overview page beside the chunk list. Whenever a memory is opened (at start, after Connect, after
+Settings), an import ends or a scope is forgotten, the bridge's overview fills the scope picker
+and, until the first query, shows the memory's counts and example queries beside its most salient
+entities drawn as a starting graph. Recent memories (data directories, external connections or
+graphiti graphs) are kept in the window's ``QSettings``. Imports Qt, the standard library, the
+settings module and the GUI modules.
 """
 
 from __future__ import annotations
@@ -21,7 +21,10 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFrame, QScrollArea
 
+from explorer.core.models import scope_distance
 from explorer.core.overview import MemoryOverview
+from explorer.core.ports import Forgotten
+from explorer.gui.forget_dialog import ForgetDialog
 from explorer.gui.graphiti_dialog import GraphitiDialog
 from explorer.gui.import_dialog import ImportDialog
 from explorer.gui.overview import OverviewWidget, overview_entities
@@ -64,14 +67,17 @@ class MemoryActions(QObject):
         window.side.addWidget(self.overview_area)
         window.side.setCurrentWidget(self.overview_area)
         self.import_dialog: ImportDialog | None = None
+        self.forget_dialog: ForgetDialog | None = None
         self.dialog: SettingsDialog | ConnectDialog | GraphitiDialog | None = None
-        # What the last import said, kept for the status line the overview writes after it.
-        self._imported = ""
+        # What the last import or forget said, kept for the status line the overview writes after.
+        self._said = ""
+        self._forgot = False  # the next overview replaces whatever is on screen
 
         menu = window.file_menu
         first = menu.actions()[0]
         for text, slot, keys in (
             ("&Import conversations…", self.open_import, "Ctrl+I"),
+            ("&Forget a scope…", self.open_forget, None),
             ("&Open memory…", self.open_connect, "Ctrl+O"),
             ("Open &graphiti memory…", self.open_graphiti, "Ctrl+Shift+O"),
         ):
@@ -89,6 +95,8 @@ class MemoryActions(QObject):
         self.bridge.overview_ready.connect(self._on_bridge_overview_ready)
         self.bridge.memory_ready.connect(self._on_bridge_memory_ready)
         self.bridge.import_finished.connect(self._on_bridge_import_finished)
+        self.bridge.scope_forgotten.connect(self._on_bridge_scope_forgotten)
+        self.bridge.scope_forget_failed.connect(self._on_bridge_scope_forget_failed)
         window.outcome_changed.connect(self._on_window_outcome_changed)
         window.graph_view.entity_selected.connect(self._on_graph_entity_selected)
         window.setAcceptDrops(True)
@@ -104,8 +112,9 @@ class MemoryActions(QObject):
             self.window.setWindowTitle(f"{APPLICATION} — {where(settings)}")
 
     def _on_bridge_overview_ready(self, overview: MemoryOverview) -> None:
-        # Until the first answer is shown; an answer that came first is not replaced.
-        first = self.window.outcome is None
+        # Until the first answer is shown; an answer that came first is not replaced, unless
+        # a scope was just forgotten (the answer on screen may show what is gone).
+        first = self.window.outcome is None or self._forgot
         self.overview = overview
         self.window.query_bar.scope_picker.set_tree(overview.scopes)
         settings = self.bridge.settings
@@ -113,6 +122,7 @@ class MemoryActions(QObject):
             overview, where(settings) if isinstance(settings, Settings) else ""
         )
         if first:
+            self._forgot = False
             self.show_overview()
 
     def show_overview(self) -> None:
@@ -125,7 +135,7 @@ class MemoryActions(QObject):
             overview_entities(overview), {}, question=QueryParams(query="")
         )
         counts = f"{overview.chunks:,} chunks and {overview.entities:,} entities"
-        said, self._imported = self._imported, ""
+        said, self._said = self._said, ""
         self.window.status_message.setText(
             f"{said} · {counts} in all" if said else f"{counts}: try an example or type a query"
         )
@@ -153,8 +163,38 @@ class MemoryActions(QObject):
     def _on_bridge_import_finished(self, outcome: ImportOutcome) -> None:
         if outcome.report is not None or outcome.completed:
             scope = outcome.request.scope
-            self._imported = f"Imported into “{scope}”; it is in the scope box"
-            self.window.status_message.setText(self._imported)
+            self._said = f"Imported into “{scope}”; it is in the scope box"
+            self.window.status_message.setText(self._said)
+
+    # ------------------------------------------------------------------ forget
+
+    def open_forget(self) -> ForgetDialog | None:
+        """File → Forget a scope…: the scopes the overview knows, the query bar's one chosen."""
+        if self.overview is None:
+            return None
+        scope = self.window.query_bar.scope_picker.text()
+        dialog = ForgetDialog(self.bridge, self.overview.scopes, scope, self.window)
+        dialog.accepted.connect(
+            lambda: self.window.status_message.setText(f"Forgetting “{dialog.asked}”…")
+        )
+        self.forget_dialog = dialog
+        dialog.show()
+        return dialog
+
+    def _on_bridge_scope_forgotten(self, forgotten: Forgotten) -> None:
+        picker = self.window.query_bar.scope_picker
+        if scope_distance(picker.text(), forgotten.scope) == 0:
+            picker.set_text("")  # the scope box no longer names what is gone
+        self._forgot = True
+        self.window.outcome = None  # the answer on screen may show what is gone
+        said = forgotten.describe()
+        self._said = said[:1].upper() + said[1:]
+        self.window.status_message.setText(self._said)
+
+    def _on_bridge_scope_forget_failed(self, scope: str, why: str) -> None:
+        self._forgot = True
+        self._said = f"Forget “{scope}”: {why}"
+        self.window.status_message.setText(self._said)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.DragEnter:

@@ -1,8 +1,11 @@
 """The demo memory: the conversations shipped in ``resources/demo/*.jsonl``, loaded on first run.
 
 ``load_demo`` imports them (each record carries its own scope) when the memory holds no chunks
-yet, or finishes a demo load that was interrupted; with ``reset`` it imports them again and
-re-extracts, which restores the demo's entities, relations and concepts to what the files say.
+yet, or finishes a demo load that was interrupted; with ``reset`` (after the service has
+forgotten ``DEMO_SCOPE``) it imports them again, which restores the demo to what the files say.
+The chunk store keeps a note of the demo (``DEMO_MARK``): a load that was cut short is finished
+whatever ran since, and a memory whose demo the user forgot (``after_forget``) never gets it
+back by itself.
 Importing is idempotent, so loading twice never doubles anything. Imports the standard library,
 ``explorer.assets`` and ingest modules.
 """
@@ -13,12 +16,19 @@ import asyncio
 from pathlib import Path
 
 from explorer.assets import demo_dir
+from explorer.core.models import scope_distance
+from explorer.core.ports import ChunkStore
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.importers import Turn, read_turns
 from explorer.ingest.pipeline import MemoryStores, ingest_turns, stored_ids
 from explorer.ingest.progress import ProgressCallback
 
 DEMO_GLOB = "*.jsonl"
+#: Every demo record's scope lies below this one, so forgetting it removes the whole demo.
+DEMO_SCOPE = "demo"
+#: The note the chunk store keeps of the demo: being loaded, loaded in full, or forgotten.
+DEMO_MARK = "demo"
+LOADING, LOADED, FORGOTTEN = "loading", "loaded", "forgotten"
 
 
 def demo_turns(directory: Path | None = None) -> list[Turn]:
@@ -37,17 +47,41 @@ async def load_demo(
     reset: bool = False,
     directory: Path | None = None,
 ) -> bool:
-    """Load the demo if the memory is empty, half-loaded, or ``reset``; True if it was loaded."""
+    """Load the demo into an empty memory, finish a load cut short, or (``reset``) load it
+    again; True if it was loaded."""
     turns = await asyncio.to_thread(demo_turns, directory)
     if not turns or memory.chunks is None:
         return False
-    if not reset:
-        ids = [chunk.id for chunk in chunk_turns(turns)]
-        present = await stored_ids(memory.chunks, ids)
-        if len(present) == len(set(ids)) and not await memory.chunks.pending():
-            return False
-        counts = await memory.chunks.counts()
-        if not present and counts.get("chunks", 0) > 0:
-            return False  # someone's own memory, without the demo: leave it be
+    if not reset and not await _wanted(memory.chunks, turns):
+        return False
+    await memory.chunks.write_mark(DEMO_MARK, LOADING)
     await ingest_turns(memory, turns, progress=progress, reextract=reset)
+    await memory.chunks.write_mark(DEMO_MARK, LOADED)
     return True
+
+
+async def _wanted(chunks: ChunkStore, turns: list[Turn]) -> bool:
+    """Whether the demo goes in now: into an empty memory, or to finish a load cut short."""
+    mark = await chunks.read_mark(DEMO_MARK)
+    if mark is not None:
+        return mark == LOADING  # loaded in full, or forgotten by the user: left as it is
+    # No mark: a new memory, or one from before marks were kept.
+    if not (await chunks.counts()).get("chunks", 0):
+        return True
+    ids = [chunk.id for chunk in chunk_turns(turns)]
+    present = await stored_ids(chunks, ids)
+    # None of it: someone's own memory. Part of it: a load cut short, to finish.
+    return bool(present) and len(present) < len(set(ids))
+
+
+async def after_forget(chunks: ChunkStore, scope: str) -> None:
+    """After ``scope`` was forgotten: a memory whose demo was forgotten, in part or whole, or
+    that is left without any of it, does not get it back by itself."""
+    touched = scope_distance(scope, DEMO_SCOPE) == 0 or scope_distance(DEMO_SCOPE, scope) == 0
+    counts = await chunks.counts()
+    left = any(
+        count and key.startswith("scope:") and scope_distance(key[6:], DEMO_SCOPE) == 0
+        for key, count in counts.items()
+    )
+    if touched or not left:
+        await chunks.write_mark(DEMO_MARK, FORGOTTEN)

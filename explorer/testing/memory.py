@@ -19,9 +19,10 @@ from explorer.core.journal import RecallCall, RecallSummary
 from explorer.core.models import DEFAULT_SCOPE, Chunk, Entity, Subgraph
 from explorer.core.overview import MemoryOverview
 from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy
-from explorer.core.ports import OK, Health, ImportReport, MemoryService
+from explorer.core.ports import OK, Forgotten, Health, ImportReport, MemoryService
 from explorer.core.progress import ProgressCallback
 from explorer.core.scour import ScourRequest, ScourResult, scour
+from explorer.core.validate import forgettable_scope
 from explorer.settings import Settings
 from explorer.testing.stores import sample_memory
 
@@ -137,6 +138,13 @@ class FakeMemory:
 
     async def finish_pending(self, progress: ProgressCallback | None = None) -> int:
         return 0
+
+    async def forget_scope(self, scope: str) -> Forgotten:
+        self._refuse_if_read_only("forgetting a scope")
+        entities = await self.graph.forget_scope(scope)
+        records = await self.concepts.forget_scope(scope)
+        chunks = await self.chunks.forget_scope(scope)
+        return Forgotten(forgettable_scope(scope), chunks, entities, records)
 
 
 _CHECK: type[MemoryService] = FakeMemory

@@ -32,6 +32,7 @@ from explorer.core.models import (
     Relation,
     Subgraph,
 )
+from explorer.core.validate import forgettable_scope
 
 Call = tuple[str, dict[str, object]]
 _WORD = re.compile(r"\w+")
@@ -102,6 +103,7 @@ class FakeChunkStore(_Faulty):
         self.chunks: dict[str, Chunk] = {}
         self.vectors: dict[str, list[float]] = {}
         self.pending_ids: set[str] = set()
+        self.marks: dict[str, str] = {}
         for chunk in chunks:
             self.add(chunk)
 
@@ -182,6 +184,23 @@ class FakeChunkStore(_Faulty):
 
     async def mark_done(self, ids: Sequence[str]) -> None:
         self.pending_ids.difference_update(ids)
+
+    async def read_mark(self, name: str) -> str | None:
+        return self.marks.get(name)
+
+    async def write_mark(self, name: str, value: str) -> None:
+        await self._enter("write_mark", name=name, value=value)
+        self.marks[name] = value
+
+    async def forget_scope(self, scope: str) -> int:
+        await self._enter("forget_scope", scope=scope)
+        gone = [
+            i for i, chunk in self.chunks.items() if in_scope(chunk.scope, forgettable_scope(scope))
+        ]
+        for chunk_id in gone:
+            del self.chunks[chunk_id], self.vectors[chunk_id]
+            self.pending_ids.discard(chunk_id)
+        return len(gone)
 
     async def domains(self) -> list[str]:
         return sorted({d for chunk in self.chunks.values() for d in chunk.domains})
@@ -361,6 +380,20 @@ class FakeGraphStore(_Faulty):
         self.entities[entity_id] = replace(entity, refused_aliases=kept)
         return True
 
+    async def forget_scope(self, scope: str) -> int:
+        await self._enter("forget_scope", scope=scope)
+        gone = {
+            i
+            for i, entity in self.entities.items()
+            if in_scope(entity.scope, forgettable_scope(scope))
+        }
+        for entity_id in gone:
+            del self.entities[entity_id]
+        self.relations = [
+            r for r in self.relations if r.source_id not in gone and r.target_id not in gone
+        ]
+        return len(gone)
+
     async def counts(self) -> Mapping[str, int]:
         counts = {"entities": len(self.entities), "relations": len(self.relations)}
         for entity in self.entities.values():
@@ -441,6 +474,11 @@ class FakeConceptStore(_Faulty):
         for record in records:
             self.put(agent, record, tenant)
         return len(records)
+
+    async def forget_scope(self, scope: str) -> int:
+        await self._enter("forget_scope", scope=scope)
+        gone = [key for key in self._records if in_scope(key[0], forgettable_scope(scope))]
+        return sum(len(self._records.pop(key)) for key in gone)
 
 
 class FakeAssociations:

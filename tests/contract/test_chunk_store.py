@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from explorer.core.errors import EmbeddingMismatch
+from explorer.core.errors import EmbeddingMismatch, InvalidArgument
 from explorer.core.models import Chunk, EmbeddingSpec
 from explorer.core.ports import ChunkStore
 from explorer.testing import FakeEmbedder
@@ -116,3 +116,32 @@ async def test_domains_sorted_and_the_time_span_of_what_is_stored(chunks: ChunkS
     counts = await store.counts()
     assert counts["scope:home/noor"] == 2 and counts["scope:work"] == 1
     assert await store.version()
+
+
+async def test_forgetting_a_scope_deletes_it_and_below_and_nothing_else(
+    chunks: ChunkStore,
+) -> None:
+    store = await _filled(chunks, pending=True)
+    # A scope whose name only begins the same way is another scope.
+    (noorah,) = await EMBEDDER.embed(["Noorah's notes"])
+    twin = Chunk("c5", "Noorah's notes", "talk", 5, "Noorah", T0, scope="home/noorah")
+    assert await store.upsert([twin], [noorah], EMBEDDER.spec) == 1
+    # "home/noor" and below go; its siblings and the parent "home" scope stay.
+    assert await store.forget_scope("home/noor/") == 2
+    assert [chunk.id for chunk in await store.get(["c5"])] == ["c5"]
+    assert await store.forget_scope("home/noorah") == 1
+    assert [chunk.id for chunk in await store.get(list(TEXTS))] == ["c3", "c4"]
+    assert [chunk.id for chunk in await store.pending()] == ["c3", "c4"]
+    assert await store.forget_scope("home/noor") == 0
+    assert await store.forget_scope("home") == 1  # home/karim is below home
+    with pytest.raises(InvalidArgument, match="root scope"):
+        await store.forget_scope("")
+    assert (await store.counts())["chunks"] == 1
+
+
+async def test_a_mark_is_kept_and_replaced(chunks: ChunkStore) -> None:
+    assert await chunks.read_mark("demo") is None
+    await chunks.write_mark("demo", "loading")
+    await chunks.write_mark("demo", "loaded")
+    assert await chunks.read_mark("demo") == "loaded"
+    assert await chunks.read_mark("other") is None

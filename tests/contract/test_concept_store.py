@@ -43,3 +43,14 @@ async def test_tenants_keep_their_records_apart(concepts: ConceptStore) -> None:
     await concepts.upsert("home", [{"name": "Lisbon", "who": "b"}], tenant="b")
     assert json.loads((await concepts.read("home", ["Lisbon"], tenant="a"))["Lisbon"])["who"] == "a"
     assert json.loads((await concepts.read("home", ["Lisbon"], tenant="b"))["Lisbon"])["who"] == "b"
+
+
+async def test_forgetting_a_scope_deletes_its_agents_records_and_below(
+    concepts: ConceptStore,
+) -> None:
+    for agent in ("home", "home/noor", "homework", "work"):
+        await concepts.upsert(agent, [{"name": "x"}, {"name": "y"}])
+    assert await concepts.forget_scope("home") == 4
+    assert await concepts.agents() == ["homework", "work"]
+    assert await concepts.names("homework") == ["x", "y"]
+    assert await concepts.forget_scope("home") == 0

@@ -158,3 +158,20 @@ async def test_a_refused_alias_can_be_allowed_again(graph: GraphStore) -> None:
     await store.upsert([replace(NOOR, aliases=("Kate", "Mum"), alias_evidence=(kate,))], [])
     (noor,) = await store.get_entities(["noor"])
     assert noor.aliases == ("Kate",) and noor.alias_evidence == (kate,)
+
+
+async def test_forgetting_a_scope_deletes_its_entities_and_their_relations(
+    graph: GraphStore,
+) -> None:
+    store = await _filled(graph)
+    # Lisbon (home/trips) is below home; Acme's "work" is not "home", nor is "homework".
+    homework = _entity("essay", "Essay Club", "organization", "homework", 0.2, 3)
+    await store.upsert([homework], [])
+    assert await store.forget_scope("home") == 3
+    assert [e.id for e in await store.get_entities(["noor", "lisbon", "acme", "essay"])] == [
+        "acme",
+        "essay",
+    ]
+    counts = await store.counts()
+    assert counts["entities"] == 2 and counts["relations"] == 0
+    assert await store.forget_scope("home") == 0

@@ -381,3 +381,35 @@ def test_dropping_a_file_on_the_window_opens_the_import(qtbot: Any, own_window: 
     assert dialog.path.text() == str(path) and dialog.format.currentData() == "jsonl"
     assert dialog.scope.text() == "messages" and dialog.import_button.isEnabled()
     dialog.reject()
+
+
+def test_forget_a_scope_from_the_file_menu(qtbot: Any, own_window: Any, tmp_path: Path) -> None:
+    window = own_window
+    dialog = _import(qtbot, window, _messages(tmp_path, 12, "shed"), "to-forget/shed")
+    assert not dialog.outcome.error
+    qtbot.waitUntil(lambda: window.memory_actions.overview.scopes.find("to-forget"), timeout=30_000)
+    window.query_bar.scope_picker.set_text("to-forget/shed")
+    token = window.run_query("Who planted tomatoes at the allotment?")
+    qtbot.waitUntil(
+        lambda: window.outcome is not None and window.outcome.token == token, timeout=60_000
+    )
+    window.query_bar.scope_picker.set_text("no/such/scope")
+    unsure = window.memory_actions.open_forget()
+    assert unsure.chosen() is None and not unsure.forget_button.isEnabled()
+    unsure.reject()
+    window.query_bar.scope_picker.set_text("to-forget/")
+    forget = window.memory_actions.open_forget()
+    node = forget.chosen()
+    assert node is not None and node.path == "to-forget" and node.chunks == 12
+    said = forget.warning.text()
+    assert "“to-forget” and the 1 scope below it" in said and "12 chunks" in said
+    assert "cannot be undone" in said
+    qtbot.mouseClick(forget.forget_button, qtbot_button())
+    assert window.status_message.text() == "Forgetting “to-forget”…"
+    qtbot.waitUntil(
+        lambda: window.memory_actions.overview.scopes.find("to-forget") is None, timeout=60_000
+    )
+    qtbot.waitUntil(lambda: window.memory_actions.overview_shown(), timeout=30_000)
+    assert window.status_message.text().startswith("Forgot 'to-forget': 12 chunks")
+    assert window.query_bar.scope_picker.text() == ""
+    assert "to-forget/shed" not in window.query_bar.scope_picker.paths()

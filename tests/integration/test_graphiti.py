@@ -286,6 +286,14 @@ async def test_every_write_is_refused(
         with pytest.raises(ReadOnlyStore):
             await memory.ensure_demo(reset=True)
         assert await memory.ensure_demo() is False
+        with pytest.raises(ReadOnlyStore, match="nothing is forgotten"):
+            await memory.forget_scope(GROUP)
+        for store in (memory.graph, memory.chunks, memory.concepts):
+            with pytest.raises(ReadOnlyStore, match="forgetting a scope"):
+                await store.forget_scope(GROUP)
+        assert await memory.chunks.read_mark("demo") is None
+        with pytest.raises(ReadOnlyStore, match="keeping a note"):
+            await memory.chunks.write_mark("demo", "loaded")
 
 
 def tmp_time() -> Any:

@@ -44,10 +44,18 @@ class IngestChunkStore:
         self.state: dict[str, str] = {}
         self.hashes: dict[str, str] = {}
         self.spec: EmbeddingSpec | None = None
+        self.marks: dict[str, str] = {}
         self.upserts = 0
 
     async def embedding_spec(self) -> EmbeddingSpec | None:
         return self.spec
+
+    async def read_mark(self, name: str) -> str | None:
+        return self.marks.get(name)
+
+    async def write_mark(self, name: str, value: str) -> None:
+        self.plan.tick("chunks.write_mark")
+        self.marks[name] = value
 
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
         return [self.rows[i] for i in ids if i in self.rows]

@@ -9,8 +9,9 @@ import pytest
 
 from explorer.core.errors import ImportFormatError, StoreUnavailable, WriteFailed
 from explorer.ingest import pipeline
-from explorer.ingest.demo import demo_turns, load_demo
-from explorer.ingest.pipeline import Stores, ingest_file, memory_stats, reconcile
+from explorer.ingest.chunking import chunk_turns
+from explorer.ingest.demo import after_forget, demo_turns, load_demo
+from explorer.ingest.pipeline import Stores, ingest_file, ingest_turns, memory_stats, reconcile
 from explorer.ingest.progress import CliProgressBar, Progress
 from explorer.testing import FakeEmbedder
 from tests.unit.ingest_fakes import (
@@ -234,6 +235,59 @@ async def test_the_demo_loads_once_and_again_on_reset() -> None:
     assert await load_demo(stores) is False
     assert await load_demo(stores, reset=True) is True
     assert snapshot(stores) == first
+
+
+async def test_a_demo_load_cut_short_is_finished_even_after_another_import(
+    small_batches: None,
+) -> None:
+    demo = FakeEmbedder(dimension=256)
+    clean = make_stores(embedder=demo)
+    assert await load_demo(clean) is True
+    # The load dies at its second chunk write: the first unit is stored, pending.
+    second = [i for i, what in enumerate(clean.chunks.plan.log) if what == "chunks.upsert"][1]
+    plan = CrashPlan(at=second + 1)
+    stores = make_stores(plan, embedder=demo)
+    with pytest.raises(Crash):
+        await load_demo(stores)
+    plan.at = None
+    # An import of the user's own file finishes the pending demo chunks first: none is pending.
+    await ingest_file(stores, *SOURCES[1])
+    assert not await stores.chunks.pending()
+    assert await load_demo(stores) is True
+    demo_ids = {chunk.id for chunk in chunk_turns(demo_turns())}
+    assert demo_ids <= set(stores.chunks.rows)
+    assert await load_demo(stores) is False  # loaded in full now
+
+
+async def test_a_forgotten_demo_is_not_loaded_back() -> None:
+    stores = make_stores(embedder=FakeEmbedder(dimension=256))
+    assert await load_demo(stores) is True
+    # Part of it forgotten: the rest stays, the part does not come back.
+    tomas = [i for i, chunk in stores.chunks.rows.items() if chunk.scope.endswith("/tomas")]
+    for chunk_id in tomas:
+        del stores.chunks.rows[chunk_id]
+    await after_forget(stores.chunks, "demo/assistant/tomas")
+    assert await load_demo(stores) is False
+    assert not set(tomas) & set(stores.chunks.rows)
+    # Another memory, emptied of the user's own scope, stays empty too.
+    own = make_stores(embedder=embedder())
+    await ingest_file(own, *SOURCES[1])
+    own.chunks.rows.clear()
+    await after_forget(own.chunks, "imported")
+    assert await load_demo(own) is False and not own.chunks.rows
+    assert await load_demo(own, reset=True) is True  # asked for by name, it comes back
+
+
+async def test_a_memory_from_before_the_demo_mark_reads_as_it_did() -> None:
+    whole = make_stores(embedder=FakeEmbedder(dimension=256))
+    assert await load_demo(whole) is True
+    whole.chunks.marks.clear()  # stored by a version that kept no marks
+    assert await load_demo(whole) is False
+    part = make_stores(embedder=FakeEmbedder(dimension=256))
+    turns = demo_turns()
+    await ingest_turns(part, turns[:30])  # a load of that version, cut short and reconciled
+    assert await load_demo(part) is True
+    assert len(part.chunks.rows) == len({chunk.id for chunk in chunk_turns(turns)})
 
 
 async def test_the_demo_is_not_added_to_someone_elses_memory() -> None:

@@ -123,6 +123,23 @@ SET r.mention_chunk = coalesce(r.mention_chunk, []) + [m IN fresh | m.chunk],
 RETURN count(r)
 """
 
+# Deleting a scope, a batch at a time so no one write holds the graph for long: its entities
+# (with their relations and mention edges), then the sources no entity mentions any more.
+IN_SCOPE = "MATCH (n:Entity) WHERE n.scope = $scope OR n.scope STARTS WITH $below"
+COUNT_IN_SCOPE = f"{IN_SCOPE} RETURN count(n)"
+FORGET_ENTITIES = f"""
+{IN_SCOPE}
+WITH n LIMIT $batch
+DETACH DELETE n
+RETURN count(n)
+"""
+FORGET_SOURCES = """
+MATCH (s:Source) WHERE NOT (s)<-[:MENTIONED_IN]-()
+WITH s LIMIT $batch
+DELETE s
+RETURN count(s)
+"""
+
 EXISTING_IDS = """
 UNWIND $ids AS id
 MATCH (n:Entity {id: id})

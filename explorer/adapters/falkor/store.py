@@ -52,11 +52,14 @@ from explorer.core.errors import (
 from explorer.core.models import Entity, EntityHit, Neighbour, Period, Relation, Subgraph
 from explorer.core.ports import Vector
 from explorer.core.shape import WRITING
+from explorer.core.validate import forgettable_scope
 
 EmbedTexts = Callable[[Sequence[str]], Awaitable[Sequence[Vector]]]
 ReembedProgress = Callable[[int, int], None]
 
 MAX_K = 1_000
+# Entities (or sources) one delete takes while a scope is forgotten.
+FORGET_BATCH = 5_000
 MAX_NEIGHBOURS = 1_000
 MAX_QUERY_CHARS = 10_000
 MENTIONS_PER_ENTITY = 50
@@ -241,6 +244,25 @@ class FalkorGraphStore:
         params = {"id": plain_id, "refused": kept, "folds": [a.casefold() for a in kept]}
         await self._conn.write(cypher.SET_REFUSALS, params)
         return True
+
+    async def forget_scope(self, scope: str) -> int:
+        self._conn.check_open()
+        plain = forgettable_scope(scope)
+        params = {"scope": plain, "below": f"{plain}/", "batch": FORGET_BATCH}
+        if not (await self._conn.read(cypher.COUNT_IN_SCOPE, params))[0][0]:
+            return 0  # nothing to delete: the shape stays as it is
+        await self._bump_shape(writing=True)
+        removed = 0
+        while deleted := await self._deleted(cypher.FORGET_ENTITIES, params):
+            removed += deleted
+        while await self._deleted(cypher.FORGET_SOURCES, {"batch": FORGET_BATCH}):
+            pass
+        await self._bump_shape(writing=False)
+        return removed
+
+    async def _deleted(self, statement: str, params: Mapping[str, object]) -> int:
+        rows = await self._conn.write(statement, params)
+        return int(rows[0][0]) if rows else 0
 
     # -- reads ------------------------------------------------------------------------------
 

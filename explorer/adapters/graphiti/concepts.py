@@ -97,3 +97,6 @@ class GraphitiConceptStore:
         self, agent: str, records: Sequence[Mapping[str, object]], tenant: str | None = None
     ) -> int:
         raise read_only("writing concept records")
+
+    async def forget_scope(self, scope: str) -> int:
+        raise read_only("forgetting a scope")

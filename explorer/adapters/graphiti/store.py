@@ -173,6 +173,9 @@ class GraphitiGraphStore:
     async def allow_alias(self, entity_id: str, alias: str) -> bool:
         raise read_only("allowing an alias again")
 
+    async def forget_scope(self, scope: str) -> int:
+        raise read_only("forgetting a scope")
+
     async def search_entities(
         self,
         text: str,
@@ -444,6 +447,15 @@ class GraphitiChunkStore:
 
     async def mark_done(self, ids: Sequence[str]) -> None:
         raise read_only("completing an import")
+
+    async def read_mark(self, name: str) -> str | None:
+        return None  # graphiti keeps no notes of ours
+
+    async def write_mark(self, name: str, value: str) -> None:
+        raise read_only("keeping a note")
+
+    async def forget_scope(self, scope: str) -> int:
+        raise read_only("forgetting a scope")
 
     async def domains(self) -> list[str]:
         return []  # graphiti episodes carry no domain tags

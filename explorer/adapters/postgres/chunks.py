@@ -39,6 +39,7 @@ from explorer.adapters.postgres.pool import (
     Connection,
     bounded,
     close_pool,
+    deleting,
     describe_versions,
     open_pool,
     refresh_statistics,
@@ -53,6 +54,7 @@ from explorer.core.models import (
     normalise_scope,
 )
 from explorer.core.ports import Vector
+from explorer.core.validate import forgettable_scope
 
 T = TypeVar("T")
 EmbedTexts: TypeAlias = Callable[[Sequence[str]], Awaitable[Sequence[Vector]]]
@@ -136,6 +138,12 @@ _TIME_SPAN = "SELECT min(ts), max(ts) FROM chunks"
 _VERSION = "SELECT version, epoch FROM chunks_version"
 # Parameter 1 is the scope (or NULL).
 _SCOPE_WHERE = "($1::text IS NULL OR scope = $1::text OR starts_with(scope, $1::text || '/'))"
+_READ_MARK = "SELECT value FROM store_marks WHERE name = $1"
+_WRITE_MARK = (
+    "INSERT INTO store_marks (name, value) VALUES ($1, $2) "
+    "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, written_at = now()"
+)
+_FORGET = "DELETE FROM chunks WHERE scope = $1::text OR starts_with(scope, $1::text || '/')"
 _SCOPE_CHUNKS = (
     f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE {_SCOPE_WHERE} "
     "ORDER BY conversation_id, position, id"
@@ -439,6 +447,24 @@ class PgChunkStore:
                     await conn.execute(_MARK_DONE, part, timeout=seconds)
 
         await self._run(mark, "write", seconds)
+
+    async def read_mark(self, name: str) -> str | None:
+        self._check_open()
+        key = sanitize.plain_text(name, "name", max_chars=200, allow_empty=False)
+        value = await self._run(lambda c: c.fetchval(_READ_MARK, key), "read")
+        return None if value is None else str(value)
+
+    async def write_mark(self, name: str, value: str) -> None:
+        self._check_open()
+        key = sanitize.plain_text(name, "name", max_chars=200, allow_empty=False)
+        text = sanitize.plain_text(value, "value", max_chars=1_000)
+        seconds = self._write_deadline
+        await self._run(lambda c: c.execute(_WRITE_MARK, key, text, timeout=seconds), "write")
+
+    async def forget_scope(self, scope: str) -> int:
+        plain = forgettable_scope(scope)
+        seconds = self._write_deadline
+        return await self._run(deleting(_FORGET, plain, seconds=seconds), "delete", seconds)
 
     async def domains(self) -> list[str]:
         self._check_open()

@@ -23,6 +23,7 @@ from explorer.adapters import sanitize
 from explorer.adapters.postgres.pool import (
     Connection,
     close_pool,
+    deleting,
     open_pool,
     refresh_statistics,
     run_bounded,
@@ -30,6 +31,7 @@ from explorer.adapters.postgres.pool import (
 from explorer.adapters.postgres.schema import version_counter_sql
 from explorer.core.errors import InvalidArgument, StoreUnavailable
 from explorer.core.models import normalise_scope, scope_parts
+from explorer.core.validate import forgettable_scope
 
 T = TypeVar("T")
 
@@ -70,6 +72,7 @@ _STAMPS = (
 _BODIES = (
     "SELECT name, body FROM concepts WHERE tenant = $1 AND agent = $2 AND name = ANY($3::text[])"
 )
+_FORGET = "DELETE FROM concepts WHERE agent = $1::text OR starts_with(agent, $1::text || '/')"
 # Serialises the read-merge-write of one agent's concepts across connections and processes.
 _LOCK_AGENT = "SELECT pg_advisory_xact_lock(hashtext($1))"
 _UPSERT = """
@@ -243,6 +246,11 @@ class PgConceptStore:
                 return len(bodies)
 
         return await self._run(work, "write", seconds)
+
+    async def forget_scope(self, scope: str) -> int:
+        plain = forgettable_scope(scope)
+        seconds = self._write_deadline
+        return await self._run(deleting(_FORGET, plain, seconds=seconds), "delete", seconds)
 
     async def _run(
         self, work: Callable[[Connection], Awaitable[T]], what: str, deadline: float | None = None

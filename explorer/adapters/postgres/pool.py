@@ -177,6 +177,18 @@ async def close_pool(pool: asyncpg.Pool, deadline: float) -> None:
         pool.terminate()
 
 
+def deleting(
+    statement: str, *args: object, seconds: float
+) -> Callable[[Connection], Awaitable[int]]:
+    """Work for ``run_bounded`` that runs one DELETE and answers how many rows it removed."""
+
+    async def work(conn: Connection) -> int:
+        status: str = await conn.execute(statement, *args, timeout=seconds)
+        return int(status.split()[-1])
+
+    return work
+
+
 async def run_bounded(
     pool: asyncpg.Pool,
     work: Callable[[Connection], Awaitable[T]],

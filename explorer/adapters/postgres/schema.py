@@ -66,6 +66,11 @@ CREATE TABLE IF NOT EXISTS store_meta (
     dimension integer NOT NULL CHECK (dimension > 0),
     created_at timestamptz NOT NULL DEFAULT now()
 );
+CREATE TABLE IF NOT EXISTS store_marks (
+    name text PRIMARY KEY,
+    value text NOT NULL,
+    written_at timestamptz NOT NULL DEFAULT now()
+);
 CREATE TABLE IF NOT EXISTS chunks (
     id text PRIMARY KEY,
     text text NOT NULL,

@@ -149,6 +149,7 @@ def chunk_to_json(chunk: Chunk) -> JsonDict:
         **chunk_fields(chunk),
         "content_hash": chunk.content_hash,
         "turn_offset": chunk.turn_offset,
+        **({"title": chunk.title} if chunk.title else {}),
     }
 
 
@@ -166,6 +167,7 @@ def chunk_from_json(data: Mapping[str, Any]) -> Chunk:
         content_hash=str(data["content_hash"]),
         turn_id=str(data["turn_id"]),
         turn_offset=int(data["turn_offset"]),
+        title=str(data.get("title", "")),
     )
 
 

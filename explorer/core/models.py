@@ -96,6 +96,9 @@ class Chunk:
     # Where this chunk's text starts inside its turn, so spans map back to the original turn.
     turn_id: str = ""
     turn_offset: int = 0
+    # The conversation's title, when its file names one (a ChatGPT export does); not part of
+    # the chunk's identity, so its id and content hash are as they were without it.
+    title: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,8 +84,10 @@ class ChunkCard(QFrame):
         bits = [f"<b>{_esc(c.speaker or '?')}</b>"]
         if not shown.placeholder:
             bits.append(_esc(c.timestamp.isoformat().replace("T", " ")[:19]))
-        if c.conversation_id:
-            bits.append(f"<span style='color:#5f6368'>{_esc(c.conversation_id)}</span>")
+        # A conversation's title where its file named one (ChatGPT), else its id.
+        if c.title or c.conversation_id:
+            named = c.title or c.conversation_id
+            bits.append(f"<span style='color:#5f6368'>{_esc(named)}</span>")
         for domain in c.domains:
             bits.append(
                 f"<span style='background:#e8eaed;color:#3c4043'>&nbsp;{_esc(domain)}&nbsp;</span>"

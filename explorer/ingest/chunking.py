@@ -122,6 +122,7 @@ def chunk_turns(turns: Iterable[Turn], max_chars: int = MAX_CHUNK_CHARS) -> list
                     ),
                     turn_id=turn.turn_id,
                     turn_offset=start,
+                    title=turn.title,
                 )
             )
             positions[key] += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -145,3 +146,13 @@ async def test_a_mark_is_kept_and_replaced(chunks: ChunkStore) -> None:
     await chunks.write_mark("demo", "loaded")
     assert await chunks.read_mark("demo") == "loaded"
     assert await chunks.read_mark("other") is None
+
+
+async def test_a_conversation_title_is_kept_with_its_chunks(chunks: ChunkStore) -> None:
+    titled = replace(CHUNKS[0], title="Planning the Lisbon ferry")
+    vectors = await EMBEDDER.embed([titled.text, CHUNKS[1].text])
+    assert await chunks.upsert([titled, CHUNKS[1]], vectors, EMBEDDER.spec) == 2
+    found = {chunk.id: chunk.title for chunk in await chunks.get(["c1", "c2"])}
+    assert found == {"c1": "Planning the Lisbon ferry", "c2": ""}
+    (hit, *_) = await chunks.lexical_search("Lisbon ferry", 1)
+    assert hit.chunk == titled

@@ -23,6 +23,7 @@ from explorer.core.errors import (
     StoreUnavailable,
 )
 from explorer.core.models import Chunk, EmbeddingSpec
+from tests.stores import drop_schema
 
 SPEC = EmbeddingSpec("test-model", 8)
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
@@ -84,6 +85,30 @@ async def test_upsert_and_get_round_trip_and_idempotence(chunk_store: PgChunkSto
     assert before["domain:work"] == 4
     assert before["scope:acme"] == 1
     assert await chunk_store.domains() == ["home", "pets", "travel", "work"]
+
+
+async def test_a_store_from_before_conversation_titles_gains_them_on_connect(
+    servers: EmbeddedServers, pg_schema: str
+) -> None:
+    store = await PgChunkStore.connect(servers.postgres_dsn, schema=pg_schema)
+    await store.upsert(SAMPLE[:2], SAMPLE_VECTORS[:2], SPEC)
+    await store.aclose()
+    # Back to the schema of a release without titles: no column, no record of the new DDL.
+    conn = await asyncpg.connect(servers.postgres_dsn)
+    try:
+        await conn.execute(f"ALTER TABLE {pg_schema}.chunks DROP COLUMN title")
+        await conn.execute(f"DELETE FROM {pg_schema}.scour_migrations")
+    finally:
+        await conn.close()
+    store = await PgChunkStore.connect(servers.postgres_dsn, schema=pg_schema)
+    try:
+        assert await store.get(["c1", "c2"]) == SAMPLE[:2]  # kept, with no title
+        titled = chunk(7, "Lisbon ferry times", title="Planning Lisbon")
+        assert await store.upsert([titled], [axis(1)], SPEC) == 1
+        assert [c.title for c in await store.get(["c7"])] == ["Planning Lisbon"]
+    finally:
+        await store.aclose()
+        await drop_schema(servers.postgres_dsn, pg_schema)
 
 
 async def test_search_ranks_by_cosine_similarity(chunk_store: PgChunkStore) -> None:

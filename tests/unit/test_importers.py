@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from explorer.core.errors import ImportFormatError, InvalidArgument
+from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.importers import ImportLimits, read_turns
 from explorer.ingest.importers.locomo import parse_session_time
 
@@ -249,6 +250,21 @@ def test_chatgpt_follows_the_current_branch_and_keeps_user_and_assistant_text() 
     hidden = [turn for turn in result.turns if turn.conversation_id == "conv-hidden"]
     assert [turn.text for turn in hidden] == ["Book the 9 am train please."]
     assert {turn.scope for turn in result.turns} == {"me"}
+    assert {turn.title for turn in porto} == {"Planning a trip to Porto"}
+    assert {chunk.title for chunk in chunk_turns(porto)} == {"Planning a trip to Porto"}
+
+
+def test_a_chatgpt_title_unfit_to_show_is_dropped_and_the_conversation_kept(
+    tmp_path: Path,
+) -> None:
+    export = json.loads((FIXTURES / "chatgpt_export.json").read_text("utf-8"))
+    export[0]["title"] = "bad\x00title"
+    export[1]["title"] = {"not": "text"}
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(export), "utf-8")
+    result = read_turns(path, "chatgpt")
+    assert not result.bad and {turn.title for turn in result.turns} == {""}
+    assert {turn.conversation_id for turn in result.turns} == {"conv-porto", "conv-hidden"}
 
 
 def test_chatgpt_bad_trees_are_named_and_skippable() -> None:

@@ -77,7 +77,7 @@ EMBEDDING_KEY = "embedding"
 
 _CHUNK_COLUMNS = (
     "id, text, conversation_id, position, speaker, ts, domains, scope, layer, content_hash, "
-    "turn_id, turn_offset"
+    "turn_id, turn_offset, title"
 )
 _COPY_COLUMNS = (
     "id",
@@ -92,6 +92,7 @@ _COPY_COLUMNS = (
     "content_hash",
     "turn_id",
     "turn_offset",
+    "title",
     "embedding",
     "ingest_state",
 )
@@ -102,7 +103,7 @@ _CREATE_STAGING = """
 CREATE TEMP TABLE chunk_staging (
     id text, text text, conversation_id text, position integer, speaker text, ts timestamptz,
     domains text[], scope text, layer text, content_hash text, turn_id text, turn_offset integer,
-    embedding vector({dimension:d}), ingest_state text
+    title text, embedding vector({dimension:d}), ingest_state text
 ) ON COMMIT DROP
 """
 _INSERT_STAGED = f"""

@@ -99,6 +99,7 @@ def chunk_values(chunk: object, index: int) -> tuple[object, ...]:
         content_hash or None,
         sanitize.plain_text(chunk.turn_id, f"{name}.turn_id", max_chars=1_000),
         sanitize.plain_int(chunk.turn_offset, f"{name}.turn_offset", low=0, high=2**31 - 1),
+        sanitize.plain_text(chunk.title, f"{name}.title", max_chars=1_000),
     )
 
 
@@ -123,4 +124,5 @@ def _build_chunk(row: asyncpg.Record, layer: MemoryLayer) -> Chunk:
         content_hash=str(row["content_hash"] or ""),
         turn_id=str(row["turn_id"] or ""),
         turn_offset=int(row["turn_offset"] or 0),
+        title=str(row["title"] or ""),
     )

@@ -90,6 +90,8 @@ CREATE TABLE IF NOT EXISTS chunks (
         to_tsvector('english'::regconfig, speaker || ' ' || text)
     ) STORED
 );
+-- Added after the first release: stores made before it gain the column here.
+ALTER TABLE chunks ADD COLUMN IF NOT EXISTS title text NOT NULL DEFAULT '';
 CREATE INDEX IF NOT EXISTS chunks_tsv_idx ON chunks USING gin (tsv);
 CREATE INDEX IF NOT EXISTS chunks_domains_idx ON chunks USING gin (domains);
 CREATE INDEX IF NOT EXISTS chunks_scope_idx ON chunks (scope text_pattern_ops);

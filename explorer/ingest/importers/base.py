@@ -47,6 +47,7 @@ class Turn:
     text: str
     timestamp: datetime
     domains: tuple[str, ...] = ()
+    title: str = ""  # the conversation's, when the file names it
 
 
 @dataclass(frozen=True, slots=True)

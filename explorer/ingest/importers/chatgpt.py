@@ -2,7 +2,8 @@
 
 Each conversation is a tree of message nodes (``mapping``: node id → ``{message, parent,
 children}``); the branch the user last saw is the chain of parents from ``current_node`` up to the
-root, reversed. User and assistant messages with text are kept; system and tool messages, hidden
+root, reversed. The conversation's title goes with each turn, for the chunk cards. User and
+assistant messages with text are kept; system and tool messages, hidden
 nodes and non-text parts (images, files) are left out. A message without its own time takes the
 previous one's, or the conversation's. Imports only the standard library and the importer base.
 """
@@ -10,6 +11,7 @@ previous one's, or the conversation's. Imports only the standard library and the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -88,6 +90,7 @@ def _read_conversation(
             "conversation id",
         )
         where = f"conversation {index} ({conversation_id})"
+        title = _title(raw)
         mapping = raw.get("mapping")
         if not isinstance(mapping, Mapping):
             raise BadValue("missing or malformed field: mapping")
@@ -104,11 +107,21 @@ def _read_conversation(
         node_where = f"{where}, node {node_id[:40]}"
         try:
             turn, last_time = _turn(node_id, node, conversation_id, scope, last_time, limits)
+            turn = turn if turn is None else replace(turn, title=title)
         except (ValueError, OverflowError) as error:  # BadValue, or arithmetic on a bad value
             result.add_bad(node_where, str(error))
             continue
         if turn is not None:
             result.add_turn(turn, node_where)
+
+
+def _title(raw: Mapping[str, object]) -> str:
+    """The conversation's title; "" when it has none fit to show (no title is worth losing the
+    conversation over)."""
+    try:
+        return check_name(raw.get("title"), "title", numbers=False)
+    except BadValue:
+        return ""
 
 
 def _text(content: Mapping[str, object], limits: ImportLimits) -> str:

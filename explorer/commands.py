@@ -200,7 +200,8 @@ async def demo(settings: Settings, *, reset: bool) -> int:
     print(
         "demo memory loaded"
         if loaded
-        else "demo memory not loaded: it is there already, or was forgotten (--reset loads it)"
+        else "demo memory not loaded: it is there already, or this memory holds other "
+        "conversations or forgot it (--reset loads it)"
     )
     return 0
 

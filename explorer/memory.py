@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from explorer.core.admission import Admission
 from explorer.core.errors import (
     ExplorerError,
-    InvalidArgument,
+    MemoryBusy,
     ReadOnlyStore,
     StoreUnavailable,
     WriteFailed,
@@ -337,7 +337,7 @@ class StoreMemoryService:
         if self.read_only:
             raise ReadOnlyStore("a graphiti memory is opened read-only: nothing is forgotten")
         if self._writing.locked():
-            raise InvalidArgument(
+            raise MemoryBusy(
                 "an import, a demo load or another forget is running: try again once it is done"
             )
         async with self._writing:
@@ -345,20 +345,21 @@ class StoreMemoryService:
 
     async def _forget(self, plain: str) -> Forgotten:
         """Forget ``plain`` (the caller holds ``_writing``)."""
-        from explorer.ingest.demo import after_forget
+        from explorer.ingest.demo import after_forget, before_forget
 
         graph, chunks, concepts = self._graph(), self._chunks(), self._concepts()
         try:
+            await before_forget(chunks, plain)
             # The graph first and the chunks last: a forget cut short leaves chunks whose
             # entities are gone (still found by the chunk half), never entities pointing at
             # chunks that are gone; running it again finishes it.
             entities = await graph.forget_scope(plain)
             records = await concepts.forget_scope(plain)
             removed = await chunks.forget_scope(plain)
-            await after_forget(chunks, plain)
+            await after_forget(chunks)
         except ExplorerError as exc:
             raise WriteFailed(
-                f"forgetting {plain!r} stopped part-way ({exc}); forget it again to finish"
+                f"forgetting {plain!r} did not finish ({exc}); forget it again to finish"
             ) from exc
         finally:
             if self.snapshots is not None:  # no index kept on disk holds its words any more

@@ -88,7 +88,7 @@ class FileSnapshots:
                     partial.unlink(missing_ok=True)
 
     def clear(self) -> None:
-        for path in self.directory.glob("*.npz"):
+        for path in (*self.directory.glob("*.npz"), *self.directory.glob("*.partial")):
             with contextlib.suppress(OSError):
                 path.unlink(missing_ok=True)
 

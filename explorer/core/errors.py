@@ -61,3 +61,8 @@ class CredentialsRejected(ModelServiceError):
 class ReadOnlyStore(ExplorerError):
     """A write was asked of a memory that is opened read-only (a graphiti graph); nothing was
     written."""
+
+
+class MemoryBusy(ExplorerError):
+    """The memory is in the middle of another write (an import, the demo load, a forget) that
+    this one may not run beside; nothing was changed. Try again once it is done."""

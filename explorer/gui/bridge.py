@@ -24,7 +24,7 @@ from typing import cast
 
 from PySide6.QtCore import QObject, Signal
 
-from explorer.core.errors import ExplorerError, ReadOnlyStore, StoreUnavailable
+from explorer.core.errors import ExplorerError, ReadOnlyStore, StoreUnavailable, WriteFailed
 from explorer.core.models import DEFAULT_SCOPE, Chunk
 from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy
 from explorer.core.ports import CHUNKS, GRAPH, HALVES, OK, MemoryService, ServiceFactory
@@ -92,7 +92,7 @@ class ServiceBridge(QObject):
     health_changed = Signal(dict)  # half -> "ok" or what is wrong
     overview_ready = Signal(object)  # MemoryOverview
     scope_forgotten = Signal(object)  # core.ports.Forgotten
-    scope_forget_failed = Signal(str, str)  # scope, why
+    scope_forget_failed = Signal(str, str, bool)  # scope, why, whether part of it went
     import_progress = Signal(object)  # core.progress.Progress
     import_finished = Signal(object)  # ImportOutcome
     connection_tested = Signal(dict)  # half -> (answers, version or reason)
@@ -123,6 +123,8 @@ class ServiceBridge(QObject):
         self._use_host = memory is None and service_thread
         self._host: MemoryHost | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        # Tasks a close waits for rather than cancels: a forget cut short leaves half a scope.
+        self._finish_before_close: set[asyncio.Task[None]] = set()
         self._latest: dict[str, asyncio.Task[None]] = {}
         self._query_tokens: dict[asyncio.Task[None], int] = {}
         self._opening: asyncio.Task[None] | None = None
@@ -213,6 +215,7 @@ class ServiceBridge(QObject):
 
     def _on_task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
+        self._finish_before_close.discard(task)
         token = self._query_tokens.pop(task, None)
         if token is not None and task.cancelled():
             self.query_cancelled.emit(token)
@@ -588,17 +591,20 @@ class ServiceBridge(QObject):
     def forget_scope(self, scope: str) -> None:
         """Delete a scope and every scope below it: ``scope_forgotten`` or
         ``scope_forget_failed`` with the reason, then a fresh overview either way. Never
-        cancelled by a later call (a forget cut short would leave half a scope)."""
+        cancelled, by a later call or by closing the memory (a forget cut short would leave half
+        a scope)."""
         if not self.ready:
-            self.scope_forget_failed.emit(scope, "the memory is not open")
+            self.scope_forget_failed.emit(scope, "the memory is not open", False)
             return
-        self.spawn(self._forget(self._service(), scope))
+        self._finish_before_close.add(self.spawn(self._forget(self._service(), scope)))
 
     async def _forget(self, memory: MemoryService, scope: str) -> None:
         try:
             forgotten = await memory.forget_scope(scope)
+        except WriteFailed as exc:
+            self.scope_forget_failed.emit(scope, str(exc), True)
         except ExplorerError as exc:
-            self.scope_forget_failed.emit(scope, str(exc))
+            self.scope_forget_failed.emit(scope, str(exc), False)
         else:
             self.scope_forgotten.emit(forgotten)
         await self._overview(memory, DEFAULT_SCOPE)
@@ -709,11 +715,13 @@ class ServiceBridge(QObject):
     # ------------------------------------------------------------------ shutdown
 
     async def _close_memory(self) -> None:
-        """Cancel every other task, then close the memory if this bridge opened it."""
+        """Cancel every other task (a forget is let finish), then close the memory if this
+        bridge opened it."""
         current = asyncio.current_task()
         tasks = [t for t in self._tasks if t is not current and not t.done()]
         for task in tasks:
-            task.cancel()
+            if task not in self._finish_before_close:
+                task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         try:

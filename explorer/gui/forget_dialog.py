@@ -86,5 +86,5 @@ class ForgetDialog(QDialog):
         node = self.chosen()
         if node is not None:
             self.asked = node.path
+            self.accept()  # says "Forgetting…" first, so a refusal's words replace it
             self.bridge.forget_scope(node.path)
-            self.accept()

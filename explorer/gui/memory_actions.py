@@ -124,6 +124,8 @@ class MemoryActions(QObject):
         if first:
             self._forgot = False
             self.show_overview()
+        else:
+            self._said = ""  # already on the status line; not for a later overview
 
     def show_overview(self) -> None:
         """The overview page and the starting graph (after opening, or from View → Overview)."""
@@ -185,16 +187,16 @@ class MemoryActions(QObject):
         picker = self.window.query_bar.scope_picker
         if scope_distance(picker.text(), forgotten.scope) == 0:
             picker.set_text("")  # the scope box no longer names what is gone
-        self._forgot = True
-        self.window.outcome = None  # the answer on screen may show what is gone
+        self._forgot = True  # the answer on screen may show what is gone
         said = forgotten.describe()
         self._said = said[:1].upper() + said[1:]
         self.window.status_message.setText(self._said)
 
-    def _on_bridge_scope_forget_failed(self, scope: str, why: str) -> None:
-        self._forgot = True
+    def _on_bridge_scope_forget_failed(self, scope: str, why: str, changed: bool) -> None:
         self._said = f"Forget “{scope}”: {why}"
         self.window.status_message.setText(self._said)
+        if changed:  # part of it went: the overview that follows replaces what is on screen
+            self._forgot = True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.DragEnter:

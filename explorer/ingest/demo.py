@@ -4,8 +4,8 @@
 yet, or finishes a demo load that was interrupted; with ``reset`` (after the service has
 forgotten ``DEMO_SCOPE``) it imports them again, which restores the demo to what the files say.
 The chunk store keeps a note of the demo (``DEMO_MARK``): a load that was cut short is finished
-whatever ran since, and a memory whose demo the user forgot (``after_forget``) never gets it
-back by itself.
+whatever ran since, and a memory whose demo the user forgot (``before_forget``), or that a
+forget left without it (``after_forget``), never gets it back by itself.
 Importing is idempotent, so loading twice never doubles anything. Imports the standard library,
 ``explorer.assets`` and ingest modules.
 """
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from explorer.assets import demo_dir
 from explorer.core.models import scope_distance
+from explorer.core.overview import prefixed_counts
 from explorer.core.ports import ChunkStore
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.importers import Turn, read_turns
@@ -70,18 +71,22 @@ async def _wanted(chunks: ChunkStore, turns: list[Turn]) -> bool:
         return True
     ids = [chunk.id for chunk in chunk_turns(turns)]
     present = await stored_ids(chunks, ids)
-    # None of it: someone's own memory. Part of it: a load cut short, to finish.
-    return bool(present) and len(present) < len(set(ids))
+    # None of it: someone's own memory. Part of it, or some of it pending: a load cut short.
+    if not present:
+        return False
+    pending = {chunk.id for chunk in await chunks.pending()}
+    return len(present) < len(set(ids)) or bool(pending & present)
 
 
-async def after_forget(chunks: ChunkStore, scope: str) -> None:
-    """After ``scope`` was forgotten: a memory whose demo was forgotten, in part or whole, or
-    that is left without any of it, does not get it back by itself."""
-    touched = scope_distance(scope, DEMO_SCOPE) == 0 or scope_distance(DEMO_SCOPE, scope) == 0
-    counts = await chunks.counts()
-    left = any(
-        count and key.startswith("scope:") and scope_distance(key[6:], DEMO_SCOPE) == 0
-        for key, count in counts.items()
-    )
-    if touched or not left:
+async def before_forget(chunks: ChunkStore, scope: str) -> None:
+    """Before ``scope`` is forgotten: if it holds the demo, in part or whole, the demo is the
+    user's to keep out from now on (noted first, so a forget cut short does not bring it back)."""
+    if scope_distance(scope, DEMO_SCOPE) == 0 or scope_distance(DEMO_SCOPE, scope) == 0:
+        await chunks.write_mark(DEMO_MARK, FORGOTTEN)
+
+
+async def after_forget(chunks: ChunkStore) -> None:
+    """After a forget: a memory left without any of the demo does not get it by itself."""
+    counts = prefixed_counts(await chunks.counts(), "scope:")
+    if not any(count and scope_distance(scope, DEMO_SCOPE) == 0 for scope, count in counts.items()):
         await chunks.write_mark(DEMO_MARK, FORGOTTEN)

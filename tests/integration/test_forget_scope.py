@@ -16,7 +16,7 @@ import pytest
 from explorer.adapters.falkor import store as falkor_store
 from explorer.cli import main
 from explorer.compose import open_memory
-from explorer.core.errors import InvalidArgument
+from explorer.core.errors import InvalidArgument, MemoryBusy
 from explorer.core.policy import preset
 from explorer.core.scour import ScourRequest, ScourResult
 from explorer.ingest.pipeline import ingest_turns
@@ -84,7 +84,7 @@ async def test_a_forgotten_scope_is_gone_from_both_halves_and_its_siblings_stay(
         with pytest.raises(InvalidArgument, match="root scope"):
             await memory.forget_scope(" / ")
         async with memory._writing:  # an import is running
-            with pytest.raises(InvalidArgument, match="import"):
+            with pytest.raises(MemoryBusy, match="import"):
                 await memory.forget_scope(KEPT)
         with pytest.raises(InvalidArgument, match=r"'\.\.'"):
             await memory.forget_scope("friends/../bob")

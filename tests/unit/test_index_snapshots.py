@@ -248,3 +248,16 @@ async def test_a_saved_listing_keeps_no_parsed_records_and_a_write_reads_them_ag
     await store.upsert(AGENT, [{"name": "Merlin", "description": "a small falcon owl"}])
     after = await scan.search(AGENT, "owl")
     assert scan.parses == 6 and [hit.record.name for hit in after.hits] == ["Merlin"]
+
+
+def test_clearing_removes_every_snapshot_and_partial_file(tmp_path: Path) -> None:
+    snapshots = FileSnapshots(tmp_path)
+    arrays = {"words": np.arange(3)}
+    snapshots.save("bm25", "acme/bot", "v1", arrays)
+    snapshots.save("shape", "graph", "v1", arrays)
+    (tmp_path / "bm25-x.npz.partial").write_bytes(b"half a file")
+    (tmp_path / "notes.txt").write_text("not ours")
+    snapshots.clear()
+    assert snapshots.load("bm25", "acme/bot", "v1") is None
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.txt"]
+    FileSnapshots(tmp_path / "never-made").clear()  # nothing saved yet: nothing to do

@@ -10,7 +10,7 @@ import pytest
 from explorer.core.errors import ImportFormatError, StoreUnavailable, WriteFailed
 from explorer.ingest import pipeline
 from explorer.ingest.chunking import chunk_turns
-from explorer.ingest.demo import after_forget, demo_turns, load_demo
+from explorer.ingest.demo import after_forget, before_forget, demo_turns, load_demo
 from explorer.ingest.pipeline import Stores, ingest_file, ingest_turns, memory_stats, reconcile
 from explorer.ingest.progress import CliProgressBar, Progress
 from explorer.testing import FakeEmbedder
@@ -243,12 +243,13 @@ async def test_a_demo_load_cut_short_is_finished_even_after_another_import(
     demo = FakeEmbedder(dimension=256)
     clean = make_stores(embedder=demo)
     assert await load_demo(clean) is True
-    # The load dies at its second chunk write: the first unit is stored, pending.
-    second = [i for i, what in enumerate(clean.chunks.plan.log) if what == "chunks.upsert"][1]
-    plan = CrashPlan(at=second + 1)
+    # The load dies at its first chunk write: only its note says it began.
+    first = clean.chunks.plan.log.index("chunks.upsert")
+    plan = CrashPlan(at=first + 1)
     stores = make_stores(plan, embedder=demo)
     with pytest.raises(Crash):
         await load_demo(stores)
+    assert not stores.chunks.rows
     plan.at = None
     # An import of the user's own file finishes the pending demo chunks first: none is pending.
     await ingest_file(stores, *SOURCES[1])
@@ -266,14 +267,17 @@ async def test_a_forgotten_demo_is_not_loaded_back() -> None:
     tomas = [i for i, chunk in stores.chunks.rows.items() if chunk.scope.endswith("/tomas")]
     for chunk_id in tomas:
         del stores.chunks.rows[chunk_id]
-    await after_forget(stores.chunks, "demo/assistant/tomas")
+    await before_forget(stores.chunks, "demo/assistant/tomas")
     assert await load_demo(stores) is False
     assert not set(tomas) & set(stores.chunks.rows)
     # Another memory, emptied of the user's own scope, stays empty too.
     own = make_stores(embedder=embedder())
     await ingest_file(own, *SOURCES[1])
     own.chunks.rows.clear()
-    await after_forget(own.chunks, "imported")
+    await before_forget(own.chunks, "imported")  # not the demo's: no note yet
+    assert await load_demo(own) is True
+    own.chunks.rows.clear()
+    await after_forget(own.chunks)  # nothing of the demo left: noted
     assert await load_demo(own) is False and not own.chunks.rows
     assert await load_demo(own, reset=True) is True  # asked for by name, it comes back
 

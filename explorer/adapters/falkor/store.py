@@ -249,8 +249,10 @@ class FalkorGraphStore:
         self._conn.check_open()
         plain = forgettable_scope(scope)
         params = {"scope": plain, "below": f"{plain}/", "batch": FORGET_BATCH}
-        if not (await self._conn.read(cypher.COUNT_IN_SCOPE, params))[0][0]:
-            return 0  # nothing to delete: the shape stays as it is
+        # Nothing to delete and no earlier forget left unfinished: the shape stays as it is.
+        found = (await self._conn.read(cypher.COUNT_IN_SCOPE, params))[0][0]
+        if not found and not (await self.shape_version()).startswith(WRITING):
+            return 0
         await self._bump_shape(writing=True)
         removed = 0
         while deleted := await self._deleted(cypher.FORGET_ENTITIES, params):

@@ -62,9 +62,8 @@ from explorer.ingest.lexicon import (
     ORGANISATION_SUFFIXES,
     PLACE_SUFFIXES,
 )
-from explorer.ingest.linking import speaker_type
 from explorer.ingest.name_reading import DRAWN_OUT
-from explorer.ingest.people import EVENT_WORDS, handle_stems
+from explorer.ingest.people import EVENT_WORDS, handle_stems, speaker_type
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import UNIQUE_KIN
 from explorer.ingest.word_lists import read_list, write_list

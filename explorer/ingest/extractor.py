@@ -57,9 +57,7 @@ from explorer.ingest.lexicon import (
     TOPIC_STOPWORDS,
     keyword_domains,
 )
-from explorer.ingest.linking import AGENT_SPEAKERS as AGENT_SPEAKERS
 from explorer.ingest.linking import PeopleLinks
-from explorer.ingest.linking import speaker_type as speaker_type
 from explorer.ingest.name_reading import (
     DRAWN_OUT,
     Candidate,
@@ -75,6 +73,7 @@ from explorer.ingest.name_reading import (
     tokenise,
     vote,
 )
+from explorer.ingest.people import AGENT_SPEAKERS as AGENT_SPEAKERS
 from explorer.ingest.people import (
     ROLE_TITLES,
     addressees,
@@ -85,6 +84,7 @@ from explorer.ingest.people import (
     opens_exclaimed,
     typed,
 )
+from explorer.ingest.people import speaker_type as speaker_type
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import ROLE_NOUNS, UNIQUE_KIN, names_kin
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts

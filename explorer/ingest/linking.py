@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
+from explorer.ingest.casing import is_everyday_word
 from explorer.ingest.given_names import is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
 from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
@@ -25,6 +26,7 @@ from explorer.ingest.people import (
     evidence_type,
     handle_matches,
     kin_word,
+    speaker_type,
     stem_names,
     typed,
 )
@@ -33,6 +35,16 @@ from explorer.ingest.relation_rules import UNIQUE_KIN
 # Endings of inflected or derived English words, never taken for a full given name.
 _WORD_ENDINGS = ("s", "ed", "ing", "ly", "ment", "ness", "tion", "able", "ful")
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+# Words right before a name that say the speaker is that name ("I'm Nell", "my name is Nell").
+_INTRODUCES = re.compile(
+    r"(?:^|[\s,.!?(])(?:i['’]?m|i\s+am|my\s+name\s+is|my\s+name['’]s|call\s+me)\s+$",
+    re.IGNORECASE,
+)
+# Given names that are as often said of what someone is ("I'm Christian").
+_IDENTITY_WORDS = frozenset({"christian", "gay", "single", "free"})
+#: How common a word may be and still be taken for a name someone says is theirs.
+EVERYDAY_RANK = 10_000
+_POSSESSIVE = re.compile(r"['’]s\b|['’]s$|['’]", re.IGNORECASE)
 
 
 def _plain_name(written: str) -> str | None:
@@ -45,9 +57,6 @@ def _plain_name(written: str) -> str | None:
     return " ".join(named)
 
 
-AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
-
-
 _UNABBREVIATED = frozenset({"of", "the", "and", "&", "for", "de", "la"})
 
 
@@ -56,11 +65,6 @@ def _initials(name: str) -> str:
     empty for a shorter name."""
     words = [word for word in name.split() if word not in _UNABBREVIATED]
     return "".join(fold_letters(word)[:1] for word in words) if len(words) >= 3 else ""
-
-
-def speaker_type(speaker: str) -> str:
-    """ "agent" for an assistant-like speaker name, else "person"."""
-    return "agent" if speaker.casefold() in AGENT_SPEAKERS else "person"
 
 
 def _best(candidate: Candidate) -> str:
@@ -184,11 +188,51 @@ class PeopleLinks:
                 self._fold_into(
                     key, handle, occurrence.chunk, surface, f"handle {handle} spells {surface}"
                 )
+        self._self_introductions(speakers_of)
         self._handle_stems()
         self._display_names(speakers_of)
         self._kin_names(speakers_of)
         self._nicknames()
         self._acronyms()
+
+    def _self_introductions(self, speakers_of: list[str]) -> None:
+        """A person speaker who says who they are ("I'm Nell, a nurse", "my name is Nell",
+        "call me Nell") is that name: an export's "user" or a handle gets the person's name."""
+        introduced: dict[str, set[str]] = {}
+        said_at: dict[str, tuple[int, str]] = {}
+        for key, candidate in self.names.items():
+            if key in self.speakers or kin_word(key) is not None:
+                continue
+            for occurrence in candidate.occurrences:
+                speaker = speakers_of[occurrence.chunk]
+                if speaker not in self.speakers or speaker_type(self.speakers[speaker]) != "person":
+                    continue
+                text = self.chunks[occurrence.chunk].text
+                before = text[max(0, occurrence.start - 16) : occurrence.start]
+                after = text[occurrence.end : occurrence.end + 2]
+                if _INTRODUCES.search(before) and not _POSSESSIVE.match(after):
+                    introduced.setdefault(key, set()).add(speaker)
+                    said_at.setdefault(
+                        key, (occurrence.chunk, text[occurrence.start : occurrence.end])
+                    )
+        for key, speakers in sorted(introduced.items()):
+            if len(speakers) != 1 or key not in self.names:
+                continue
+            (speaker,) = speakers
+            kind, backed = typed(key, self.names[key].votes, self.names[key].cues)
+            if backed and kind != "person":
+                continue
+            # "I'm English", "I'm Catholic": a word of who someone is, not what they are called.
+            first = key.split()[0]
+            if first in _IDENTITY_WORDS or (
+                is_everyday_word(first, EVERYDAY_RANK) and not is_given_name(first)
+            ):
+                continue
+            chunk, surface = said_at[key]
+            self._fold_into(
+                key, speaker, chunk, surface, f"{self.speakers[speaker]} says they are {surface}"
+            )
+            self.names[speaker].cues["addressed"] += 1
 
     def _handle_stems(self) -> None:
         """A name that a person speaker's handle begins with is that speaker ("Emi", "emi" or

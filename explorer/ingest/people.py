@@ -402,6 +402,14 @@ def kin_word(key: str) -> str | None:
     return first if first in UNIQUE_KIN or (first in KIN_RELATIONS and " " not in key) else None
 
 
+AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
+
+
+def speaker_type(speaker: str) -> str:
+    """ "agent" for an assistant-like speaker name, else "person"."""
+    return "agent" if speaker.casefold() in AGENT_SPEAKERS else "person"
+
+
 def evidence_type(key: str, votes: Counter[str], cues: Counter[str]) -> str:
     """A name's type from its votes (``name_reading.vote``) and this module's cues."""
     return typed(key, votes, cues)[0]

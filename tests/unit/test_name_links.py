@@ -61,6 +61,30 @@ def test_a_speaker_using_the_nickname_speaks_of_someone_else() -> None:
     assert "Tom" in names(turns)
 
 
+def test_a_speaker_who_says_who_they_are_is_that_name() -> None:
+    turns = chat(
+        ("user", "My beagle keeps eating socks. I'm Nell, a nurse at St Columba's in Glasgow."),
+        ("assistant", "Beagles are notorious for that. Keep socks out of reach."),
+    )
+    user = entity(extract_offline(turns), "user")
+    assert "Nell" in user.aliases
+    (said,) = [item for item in user.alias_evidence if item.alias == "Nell"]
+    assert said.chunk_id == turns[0].id and said.reason == "user says they are Nell"
+    other = chat(("kemi_o", "My name's Adaeze Obi and I run the bakery"), ("bob", "nice"))
+    assert "Adaeze Obi" in entity(extract_offline(other), "kemi_o").aliases
+    # Someone else's name after "I'm", or a word of who someone is, is not theirs.
+    for said_so in (
+        "I'm Nell's sister, she asked me to message you",
+        "honestly I'm Catholic and Sunday is out",
+        "I'm meeting Sarah later",
+    ):
+        speaker = entity(extract_offline(chat(("kemi_o", said_so), ("bob", "ok"))), "kemi_o")
+        assert not speaker.aliases, said_so
+    # The assistant saying who it is names no person.
+    bot = chat(("user", "hello"), ("assistant", "Hi, I'm Ada, your assistant."))
+    assert "Ada" not in entity(extract_offline(bot), "assistant").aliases
+
+
 def test_an_ambiguous_nickname_merges_nothing() -> None:
     # "Alex" could be either Alexander or Alexandra: neither gets it.
     both = chat(

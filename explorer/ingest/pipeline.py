@@ -71,6 +71,8 @@ __all__ = [
 WRITE_BATCH = 500  # chunks per store call (whole conversations, so a large one goes alone)
 EMBED_BATCH = 512
 LOOKUP_BATCH = 5_000
+# Messages of an import looked up in the other scopes, to tell a file imported a second time.
+COPY_SAMPLE = 40
 ENTITY_BATCH = 500
 RELATION_BATCH = 2_000
 CONCEPT_BATCH = 500
@@ -100,6 +102,10 @@ class IngestReport:
     bad_count: int = 0
     skipped_empty: int = 0
     scopes: list[str] = field(default_factory=list)
+    # Other scopes already holding this file's messages (a second copy), with how many of the
+    # ``copies_looked_at`` messages each holds.
+    copies: dict[str, int] = field(default_factory=dict)
+    copies_looked_at: int = 0
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -126,6 +132,11 @@ class IngestReport:
             )
         if self.reconciled:
             lines.append(f"finished {self.reconciled} chunks an earlier import left pending")
+        for scope, held in sorted(self.copies.items(), key=lambda item: (-item[1], item[0])):
+            lines.append(
+                f"{held} of {self.copies_looked_at} messages looked at were already stored under "
+                f"{scope!r}: this is a second copy (forget one of the two scopes to keep one)"
+            )
         if self.skipped_empty:
             lines.append(f"{self.skipped_empty} empty messages skipped")
         if self.bad_count:
@@ -156,6 +167,8 @@ class IngestReport:
             ],
             "skipped_empty": self.skipped_empty,
             "scopes": self.scopes,
+            "copies": self.copies,
+            "copies_looked_at": self.copies_looked_at,
             "seconds": round(self.seconds, 3),
             "timings": {key: round(value, 3) for key, value in self.timings.items()},
         }
@@ -337,6 +350,12 @@ async def _ingest(
         chunks.append(chunk)
     report.chunks = len(chunks)
     report.scopes = sorted({chunk.scope for chunk in chunks})
+    sample = chunks[:: max(1, len(chunks) // COPY_SAMPLE)][:COPY_SAMPLE]
+    held = await clock.time(
+        "copies", stores.chunks.scopes_holding([(c.speaker, c.timestamp, c.text) for c in sample])
+    )
+    report.copies = {scope: n for scope, n in held.items() if scope not in report.scopes}
+    report.copies_looked_at = len(sample)
     # Pending chunks of other, interrupted imports are finished on their own; this import's
     # own pending chunks are redone below in its one knowledge write, as a clean import would.
     own = {chunk.id for chunk in chunks}

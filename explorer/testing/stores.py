@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -45,6 +45,19 @@ def words(text: str) -> list[str]:
 def in_scope(memory_scope: str, scope: str | None) -> bool:
     """The ports' scope filter: the scope itself and everything below it."""
     return scope is None or memory_scope == scope or memory_scope.startswith(scope + "/")
+
+
+def scopes_holding_in(
+    chunks: Iterable[Chunk], said: Sequence[tuple[str, datetime, str]]
+) -> dict[str, int]:
+    """``ChunkStore.scopes_holding`` over chunks in hand (the fakes')."""
+    wanted = set(said)
+    held: dict[str, set[tuple[str, datetime, str]]] = {}
+    for chunk in chunks:
+        key = (chunk.speaker, chunk.timestamp, chunk.text)
+        if key in wanted:
+            held.setdefault(chunk.scope, set()).add(key)
+    return {scope: len(keys) for scope, keys in held.items()}
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -184,6 +197,9 @@ class FakeChunkStore(_Faulty):
 
     async def mark_done(self, ids: Sequence[str]) -> None:
         self.pending_ids.difference_update(ids)
+
+    async def scopes_holding(self, said: Sequence[tuple[str, datetime, str]]) -> dict[str, int]:
+        return scopes_holding_in(self.chunks.values(), said)
 
     async def read_mark(self, name: str) -> str | None:
         return self.marks.get(name)

@@ -156,3 +156,13 @@ async def test_a_conversation_title_is_kept_with_its_chunks(chunks: ChunkStore) 
     assert found == {"c1": "Planning the Lisbon ferry", "c2": ""}
     (hit, *_) = await chunks.lexical_search("Lisbon ferry", 1)
     assert hit.chunk == titled
+
+
+async def test_the_scopes_already_holding_some_messages_are_named(chunks: ChunkStore) -> None:
+    store = await _filled(chunks)
+    said = [(c.speaker, c.timestamp, c.text) for c in (CHUNKS[0], CHUNKS[1], CHUNKS[2])]
+    unknown = ("Noor", T0, "Never said this.")
+    other_time = (CHUNKS[3].speaker, T0 + timedelta(days=9), CHUNKS[3].text)  # said another day
+    held = await store.scopes_holding([*said, unknown, other_time])
+    assert held == {"home/noor": 2, "home/karim": 1}
+    assert await store.scopes_holding([]) == {}

@@ -413,3 +413,18 @@ def test_forget_a_scope_from_the_file_menu(qtbot: Any, own_window: Any, tmp_path
     assert window.status_message.text().startswith("Forgot 'to-forget': 12 chunks")
     assert window.query_bar.scope_picker.text() == ""
     assert "to-forget/shed" not in window.query_bar.scope_picker.paths()
+
+
+def test_a_file_imported_twice_under_two_scopes_is_called_a_second_copy(
+    qtbot: Any, own_window: Any, tmp_path: Path
+) -> None:
+    path = _messages(tmp_path, 6, "twice")
+    first = _import(qtbot, own_window, path, "copies/first")
+    assert "second copy" not in first.summary.toPlainText()
+    first.close()
+    second = _import(qtbot, own_window, path, "copies/second")
+    said = second.summary.toPlainText()
+    assert (
+        "a second copy: 6 of 6 messages looked at were already stored under “copies/first”" in said
+    )
+    assert "File → Forget a scope…" in said

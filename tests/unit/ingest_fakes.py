@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 
 from explorer.core.errors import EmbeddingMismatch, InvalidArgument
 from explorer.core.models import Chunk, EmbeddingSpec, Entity, Mention, Relation
 from explorer.testing import FakeConceptStore, FakeEmbedder
+from explorer.testing.stores import scopes_holding_in
 
 
 class Crash(Exception):
@@ -49,6 +51,9 @@ class IngestChunkStore:
 
     async def embedding_spec(self) -> EmbeddingSpec | None:
         return self.spec
+
+    async def scopes_holding(self, said: Sequence[tuple[str, datetime, str]]) -> dict[str, int]:
+        return scopes_holding_in(self.rows.values(), said)
 
     async def read_mark(self, name: str) -> str | None:
         return self.marks.get(name)

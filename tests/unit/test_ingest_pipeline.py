@@ -308,3 +308,18 @@ def test_an_import_summary_counts_in_words_that_agree() -> None:
     first, skipped = report.summary().splitlines()
     assert "1 turn → 1 chunk (1 new), 0 entities, 0 relations, 0 concepts" in first
     assert skipped == "skipped 949 chunks whose text was already stored or earlier in the file"
+
+
+async def test_a_file_imported_again_under_another_scope_is_called_a_second_copy() -> None:
+    stores = make_stores(embedder=embedder())
+    path, fmt = SOURCES[1]
+    first = await ingest_file(stores, path, fmt, scope="messages")
+    assert first.copies == {} and first.copies_looked_at > 0
+    again = await ingest_file(stores, path, fmt, scope="messages")  # the same place: no copy
+    assert again.copies == {}
+    copy = await ingest_file(stores, path, fmt, scope="messages (1)")
+    first_place = "messages/acme/helper/rosa"  # the file's records name scopes of their own
+    assert copy.copies == {first_place: copy.copies_looked_at}
+    said = f"were already stored under {first_place!r}: this is a second copy"
+    assert said in copy.summary()
+    assert copy.as_dict()["copies"] == {first_place: copy.copies_looked_at}

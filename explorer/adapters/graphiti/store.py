@@ -448,6 +448,9 @@ class GraphitiChunkStore:
     async def mark_done(self, ids: Sequence[str]) -> None:
         raise read_only("completing an import")
 
+    async def scopes_holding(self, said: Sequence[tuple[str, datetime, str]]) -> dict[str, int]:
+        return {}  # nothing is imported into a graphiti memory
+
     async def read_mark(self, name: str) -> str | None:
         return None  # graphiti keeps no notes of ours
 

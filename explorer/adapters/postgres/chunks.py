@@ -139,6 +139,12 @@ _TIME_SPAN = "SELECT min(ts), max(ts) FROM chunks"
 _VERSION = "SELECT version, epoch FROM chunks_version"
 # Parameter 1 is the scope (or NULL).
 _SCOPE_WHERE = "($1::text IS NULL OR scope = $1::text OR starts_with(scope, $1::text || '/'))"
+_SCOPES_HOLDING = """
+SELECT c.scope, count(DISTINCT s.n)
+FROM unnest($1::text[], $2::timestamptz[], $3::text[]) WITH ORDINALITY AS s(speaker, ts, text, n)
+JOIN chunks c ON c.ts = s.ts AND c.speaker = s.speaker AND c.text = s.text
+GROUP BY c.scope
+"""
 _READ_MARK = "SELECT value FROM store_marks WHERE name = $1"
 _WRITE_MARK = (
     "INSERT INTO store_marks (name, value) VALUES ($1, $2) "
@@ -448,6 +454,18 @@ class PgChunkStore:
                     await conn.execute(_MARK_DONE, part, timeout=seconds)
 
         await self._run(mark, "write", seconds)
+
+    async def scopes_holding(self, said: Sequence[tuple[str, datetime, str]]) -> dict[str, int]:
+        self._check_open()
+        if not said:
+            return {}
+        if len(said) > MAX_IDS:
+            raise InvalidArgument(f"at most {MAX_IDS} messages are looked up at once")
+        speakers = sanitize.plain_strings([s for s, _, _ in said], "speakers", max_items=MAX_IDS)
+        texts = [sanitize.plain_text(t, "text", max_chars=codec.MAX_CHUNK_CHARS) for *_, t in said]
+        times = [codec.plain_moment(moment, "time") for _, moment, _ in said]
+        rows = await self._run(lambda c: c.fetch(_SCOPES_HOLDING, speakers, times, texts), "read")
+        return {str(row[0]): int(row[1]) for row in rows}
 
     async def read_mark(self, name: str) -> str | None:
         self._check_open()

@@ -25,7 +25,7 @@ MAX_CHUNK_CHARS = 1_000_000
 MAX_DIMENSION = 16_000
 
 
-def _timestamp(value: object, name: str) -> datetime:
+def plain_moment(value: object, name: str) -> datetime:
     if not isinstance(value, datetime):
         raise InvalidArgument(f"{name} must be a datetime")
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
@@ -89,7 +89,7 @@ def chunk_values(chunk: object, index: int) -> tuple[object, ...]:
         sanitize.plain_text(chunk.conversation_id, f"{name}.conversation_id", max_chars=1_000),
         sanitize.plain_int(chunk.position, f"{name}.position", low=0, high=2**31 - 1),
         sanitize.plain_text(chunk.speaker, f"{name}.speaker", max_chars=1_000),
-        _timestamp(chunk.timestamp, f"{name}.timestamp"),
+        plain_moment(chunk.timestamp, f"{name}.timestamp"),
         list(
             dict.fromkeys(sanitize.plain_strings(chunk.domains, f"{name}.domains", max_items=1_000))
         ),

@@ -576,6 +576,12 @@ class StoreMemoryService:
             return await load_demo(self, progress=progress, reset=reset)
 
     async def aclose(self) -> None:
+        # A restart under way finishes first: its server start runs in a thread that nothing
+        # cancels, and one that finished after the servers were let go would leave a server
+        # running that no process uses.
+        restarting = self.supervision.get("task")
+        if restarting is not None and not restarting.done():
+            await asyncio.wait({restarting})
         for store in (self.graph, self.chunks, self.concepts, self.journal):
             if store is not None:
                 try:

@@ -43,3 +43,22 @@ async def test_concurrent_looks_at_a_dead_server_restart_it_once(tmp_path: Any) 
     assert all(report == {"chunks": "restarting…"} for report in reports)
     await asyncio.sleep(0.5)
     assert servers.revived == 1
+
+
+async def test_closing_waits_for_a_restart_under_way(tmp_path: Any) -> None:
+    servers = DeadServers()
+    memory = StoreMemoryService(
+        settings=Settings(data_dir=tmp_path, load_demo=False, falkordb_url="redis://x:1"),
+        embedder=FakeEmbedder(dimension=8),
+        connector=None,  # type: ignore[arg-type]  # connect() is not reached: see below
+        servers=servers,  # type: ignore[arg-type]
+    )
+
+    async def connect() -> None:
+        await asyncio.sleep(0)
+
+    memory.connect = connect  # type: ignore[method-assign]
+    assert await memory.supervise() == {"chunks": "restarting…"}
+    await memory.aclose()
+    # The server start had finished before the memory let go of its servers.
+    assert servers.revived == 1

@@ -49,6 +49,8 @@ class ForgetDialog(QDialog):
         self.scope.currentIndexChanged.connect(self._describe)
         self.warning = QLabel()
         self.warning.setWordWrap(True)
+        # Room for the longest warning from the start: a wrapped label does not grow its dialog.
+        self.warning.setMinimumHeight(self.warning.fontMetrics().lineSpacing() * 5)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.forget_button = self.buttons.addButton(
             "Forget", QDialogButtonBox.ButtonRole.DestructiveRole

@@ -151,8 +151,16 @@ class ImportDialog(QDialog):
         path = self.path.text().strip()
         ready = bool(path) and Path(path).is_file() and bool(self.scope.text().strip())
         self.import_button.setEnabled(ready and not self.running)
+        if self.running:
+            return
         if path and not Path(path).is_file():
             self.status.setText(f"No such file: {path}")
+        elif ready:
+            self.status.setText("Ready: press Import.")
+        elif path:
+            self.status.setText("Name the scope to import into.")
+        else:
+            self.status.setText("Choose a file to import.")
 
     # ------------------------------------------------------------------ running
 

@@ -165,7 +165,7 @@ class MemoryActions(QObject):
     def _on_bridge_import_finished(self, outcome: ImportOutcome) -> None:
         if outcome.report is not None or outcome.completed:
             scope = outcome.request.scope
-            self._said = f"Imported into “{scope}”; it is in the scope box"
+            self._said = f"Imported into “{scope}”; pick it in the scope box ▾ to ask it alone"
             self.window.status_message.setText(self._said)
 
     # ------------------------------------------------------------------ forget

@@ -244,7 +244,12 @@ def describe(entity: Entity, neighbours: Sequence[str]) -> str:
         parts[0] += f" on {days} day{'s' if days != 1 else ''}"
     if entity.first_seen is not None and entity.last_seen is not None:
         first, last = entity.first_seen.date(), entity.last_seen.date()
-        parts[0] += f" from {first} to {last}" if first != last else f" on {first}"
+        span = f" from {first} to {last}" if first != last else f" on {first}"
+        mentioned = sorted({mention.timestamp.date() for mention in entity.mentions})
+        if not mentioned or (mentioned[0], mentioned[-1]) == (first, last):
+            parts[0] += span
+        else:  # a speaker's span is of the turns they spoke, not of their name's mentions
+            parts.append(f"in the conversations{span}")
     if entity.aliases:
         parts.append("also written " + ", ".join(entity.aliases[:4]))
     if neighbours:

@@ -418,7 +418,14 @@ def test_forget_a_scope_from_the_file_menu(qtbot: Any, own_window: Any, tmp_path
 def test_a_file_imported_twice_under_two_scopes_is_called_a_second_copy(
     qtbot: Any, own_window: Any, tmp_path: Path
 ) -> None:
-    path = _messages(tmp_path, 6, "twice")
+    # Words of their own: the module's other imports share the text of ``_messages``.
+    path = tmp_path / "twice.jsonl"
+    lines = [
+        {"conversation_id": "t", "speaker": "Ines", "text": f"Fed the twice cat {i} times",
+         "timestamp": f"2023-02-0{1 + i}T08:00:00Z"}
+        for i in range(6)
+    ]  # fmt: skip
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", "utf-8")
     first = _import(qtbot, own_window, path, "copies/first")
     assert "second copy" not in first.summary.toPlainText()
     first.close()

@@ -495,16 +495,33 @@ def _cared_for(sentence_text: str, lowered: str, slot: Slot) -> bool:
     return any(word in CARE_WORDS for word in re.findall(r"[a-z]+", sentence_text))
 
 
-def _owner(word: str, turn: Turn, slot_start: int, slots: list[Slot]) -> Named | None:
+def _owner(word: str, turn: Turn, at: int, slots: list[Slot], kin: Named) -> Named | None:
+    """Whose kin a possessive at ``at`` names: the speaker's ("my"), the addressee's ("your"),
+    or for "his" and "her" the third person last named or pronounced before it in the turn
+    ("she said her brother Tom", "Ada told me her brother Tom", "Jonah laughed at me, since
+    Hannah is his cousin"), never the ``kin`` named nor an "I" or "me": "I'll ask her
+    boyfriend Daan" is no fact of the speaker's."""
     word = word.casefold()
     if word in ("my", "our"):
         return turn.speaker
     if word in ("your", "ur"):  # "ur" as chats write it
         return turn.addressee
     for slot in reversed(slots):
-        if slot.start < slot_start and slot.pronoun and slot.entity.type == "person":
+        said = turn.text[slot.start : slot.end].casefold()
+        if (
+            slot.start < at
+            and slot.entity.type == "person"
+            and slot.entity.id != kin.id
+            and said not in _NOT_THIRD_PERSON
+        ):
             return slot.entity
     return None
+
+
+# Pronouns that are never whose "his" or "her" is.
+_NOT_THIRD_PERSON = _FIRST | frozenset(
+    {"me", "mine", "us", "our", "you", "your", "ur", "u", "ya", "yours", "you're", "you’re"}
+)
 
 
 def _subject_before(text: str, slots: list[Slot], start: int, verb: int) -> Named | None:
@@ -550,11 +567,16 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
 
     for position, slot in enumerate(names):
         entity = slot.entity
-        window = text[max(span[0], slot.start - 60) : slot.start]
+        opens = max(span[0], slot.start - 60)
+        window = text[opens : slot.start]
         before = _KIN_BEFORE.search(window)
-        for match in (before, _KIN_AFTER.match(text[slot.end : span[1]])):
+        for match, offset in (
+            (before, opens),
+            (_KIN_AFTER.match(text[slot.end : span[1]]), slot.end),
+        ):
             if match is not None:
-                owner = _owner(match.group("owner"), turn, slot.start, slots)
+                at = offset + match.start("owner")
+                owner = _owner(match.group("owner"), turn, at, slots, slot.entity)
                 read = _kin_word_facts(match, owner, slot, names, text, span)
                 # "my sister Rosie", "ur sister gabi??" name her as such whatever the sentence
                 # asks; "is that your sister Rosie?" asks exactly that.

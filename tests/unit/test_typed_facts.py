@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from explorer.core.models import Chunk, Entity
+from explorer.core.models import WEAK_RELATIONS, Chunk, Entity
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.evidence import combine
 from explorer.ingest.extractor import Extraction, extract_offline
@@ -899,3 +899,25 @@ def test_someone_elses_role_or_a_task_is_not_the_speakers_job() -> None:
     )
     jobs = {target for source, kind, target in found if source == "ana" and kind == "WORKS_AT"}
     assert jobs == {"St Mary's Hospital"}
+
+
+def test_his_or_her_kin_is_a_third_persons_never_the_speakers() -> None:
+    def facts(*lines: tuple[str, str]) -> set[tuple[str, str, str]]:
+        extraction = extract_offline(chat(*lines))
+        by_id = {e.id: e.name for e in extraction.entities}
+        return {
+            (by_id[r.source_id], r.type, by_id[r.target_id])
+            for r in extraction.relations
+            if r.type not in WEAK_RELATIONS
+        }
+
+    asked = facts(
+        ("mo.jansen", "Priya got the job!"),
+        ("sam_k", "amazing. I'll ask her boyfriend Daan if they want to come to dinner"),
+    )
+    assert not [fact for fact in asked if fact[1] == "PARTNER_OF"]
+    told = facts(("mo.jansen", "Ada told me her brother Tom is moving"), ("sam_k", "nice"))
+    assert ("Tom", "FAMILY_OF", "Ada") in told or ("Ada", "FAMILY_OF", "Tom") in told
+    assert not [fact for fact in told if "mo.jansen" in fact]
+    said = facts(("mo.jansen", "Ada called."), ("sam_k", "she said her brother Tom is moving"))
+    assert ("Tom", "FAMILY_OF", "Ada") in said or ("Ada", "FAMILY_OF", "Tom") in said

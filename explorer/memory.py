@@ -576,12 +576,16 @@ class StoreMemoryService:
             return await load_demo(self, progress=progress, reset=reset)
 
     async def aclose(self) -> None:
-        # A restart under way finishes first: its server start runs in a thread that nothing
-        # cancels, and one that finished after the servers were let go would leave a server
-        # running that no process uses.
+        # A server start under way finishes first: it runs in a thread that nothing cancels,
+        # and one that finished after the servers were let go would leave a server running
+        # that no process uses. The reconnect after it is not waited for.
+        starting = self.supervision.get("starting")
+        if starting is not None and not starting.done():
+            await asyncio.wait({starting})
         restarting = self.supervision.get("task")
         if restarting is not None and not restarting.done():
-            await asyncio.wait({restarting})
+            restarting.cancel()
+            await asyncio.gather(restarting, return_exceptions=True)
         for store in (self.graph, self.chunks, self.concepts, self.journal):
             if store is not None:
                 try:

@@ -63,18 +63,21 @@ async def supervise(memory: Any) -> dict[str, str]:
     if time.monotonic() < state.get("next_try", 0.0):
         return {half: f"{RESTARTING} {state.get('why', '')}".strip() for half in halves}
     state["halves"] = halves
-    state["task"] = asyncio.ensure_future(_revive(memory, halves))
+    # The start runs in a thread nothing can stop: it is kept, so closing the memory waits
+    # for it (and only for it), and shielded, so cancelling the restart leaves it whole.
+    starting = state["starting"] = asyncio.ensure_future(asyncio.to_thread(memory.servers.revive))
+    state["task"] = asyncio.ensure_future(_revive(memory, halves, starting))
     return {half: RESTARTING for half in halves}
 
 
-async def _revive(memory: Any, halves: list[str]) -> dict[str, str]:
+async def _revive(memory: Any, halves: list[str], starting: asyncio.Future[Any]) -> dict[str, str]:
     """Start the dead servers and reconnect their stores; what failed, by half."""
     state: dict[str, Any] = memory.supervision
     attempt = int(state.get("attempts", 0)) + 1
     names = ", ".join(SERVER_OF[half] for half in halves)
     log.warning("embedded %s stopped; restarting (attempt %d)", names, attempt)
     try:
-        await asyncio.to_thread(memory.servers.revive)
+        await asyncio.shield(starting)
     except StoreUnavailable as error:
         failures = getattr(error, "failures", None) or {SERVER_OF[h]: str(error) for h in halves}
         failed = [half for half in halves if SERVER_OF[half] in failures]

@@ -84,9 +84,10 @@ class ChunkCard(QFrame):
         bits = [f"<b>{_esc(c.speaker or '?')}</b>"]
         if not shown.placeholder:
             bits.append(_esc(c.timestamp.isoformat().replace("T", " ")[:19]))
-        # A conversation's title where its file named one (ChatGPT), else its id.
-        if c.title or c.conversation_id:
-            named = c.title or c.conversation_id
+        # A conversation's title where its file named one (ChatGPT), with the start of its id:
+        # many are titled alike ("New chat").
+        named = f"{c.title} ({c.conversation_id[:8]})" if c.title else c.conversation_id
+        if named:
             bits.append(f"<span style='color:#5f6368'>{_esc(named)}</span>")
         for domain in c.domains:
             bits.append(

@@ -259,10 +259,5 @@ def summary_text(outcome: ImportOutcome) -> str:
         lines.extend(f"    {record.describe(name)}" for record in report.bad_records[:50])
         if report.bad_count > 50:
             lines.append(f"    … and {report.bad_count - 50:,} more")
-    for scope, held in sorted(report.copies.items(), key=lambda item: (-item[1], item[0])):
-        lines.append(
-            f"  a second copy: {held} of {report.copies_looked_at} messages looked at were "
-            f"already stored under “{scope}”. To keep one copy, forget one of the two scopes "
-            "(File → Forget a scope…)."
-        )
+    lines.extend(f"  {note}; File → Forget a scope…" for note in report.copy_notes())
     return "\n".join(lines)

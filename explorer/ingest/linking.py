@@ -36,12 +36,19 @@ from explorer.ingest.relation_rules import UNIQUE_KIN
 _WORD_ENDINGS = ("s", "ed", "ing", "ly", "ment", "ness", "tion", "able", "ful")
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 # Words right before a name that say the speaker is that name ("I'm Nell", "my name is Nell").
+# A sentence that opens by saying who the speaker is, after a greeting at most ("Hi, I'm Nell",
+# "My name is Nell", "Call me Nell").
 _INTRODUCES = re.compile(
-    r"(?:^|[\s,.!?(])(?:i['’]?m|i\s+am|my\s+name\s+is|my\s+name['’]s|call\s+me)\s+$",
+    r"\W*(?:(?:hi|hey|hello|hiya|oh|ok|okay|so|well|sorry|and|btw)\b\W*)*"
+    r"(?:i['’]?m|i\s+am|my\s+name\s+is|my\s+name['’]s|call\s+me)\s+",
     re.IGNORECASE,
 )
 # Given names that are as often said of what someone is ("I'm Christian").
-_IDENTITY_WORDS = frozenset({"christian", "gay", "single", "free"})
+_IDENTITY_WORDS = frozenset(
+    {"christian", "gay", "single", "free", "sikh", "mormon", "hindu", "buddhist", "muslim"}
+    | {"aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio"}
+    | {"sagittarius", "capricorn", "aquarius", "pisces", "autistic", "dyslexic", "deaf"}
+)
 #: How common a word may be and still be taken for a name someone says is theirs.
 EVERYDAY_RANK = 10_000
 _POSSESSIVE = re.compile(r"['’]s\b|['’]s$|['’]", re.IGNORECASE)
@@ -85,6 +92,7 @@ class PeopleLinks:
     alias_evidence: dict[str, list[AliasEvidence]]
     addressed: Sequence[str | None]
     _name_label: Callable[[str, Candidate], str | None]
+    sentences: list[list[tuple[int, int]]]
     lower_seen: Counter[str]
     # What vouches for a name, gathered once all chunks are read (``_vouched_for``).
     _name_words: frozenset[str] | None = None
@@ -196,10 +204,14 @@ class PeopleLinks:
         self._acronyms()
 
     def _self_introductions(self, speakers_of: list[str]) -> None:
-        """A person speaker who says who they are ("I'm Nell, a nurse", "my name is Nell",
-        "call me Nell") is that name: an export's "user" or a handle gets the person's name."""
+        """A person speaker who opens a sentence saying who they are ("Hi! I'm Nell, a nurse",
+        "My name is Nell", "Call me Nell") is that name: an export's "user" or a handle gets
+        the person's name. Not words said for someone else ("Dear Mr Brown, I am Sarah", "she
+        said hi, I'm Rachel", "pretend I'm Sherlock"), nor a name the speaker also speaks of
+        as another person ("my wife Sarah")."""
         introduced: dict[str, set[str]] = {}
         said_at: dict[str, tuple[int, str]] = {}
+        others: set[tuple[str, str]] = set()  # (name, speaker) spoken of, not introduced
         for key, candidate in self.names.items():
             if key in self.speakers or kin_word(key) is not None:
                 continue
@@ -208,17 +220,22 @@ class PeopleLinks:
                 if speaker not in self.speakers or speaker_type(self.speakers[speaker]) != "person":
                     continue
                 text = self.chunks[occurrence.chunk].text
-                before = text[max(0, occurrence.start - 16) : occurrence.start]
+                opens = self.sentences[occurrence.chunk][occurrence.sentence][0]
+                before = text[opens : occurrence.start]
                 after = text[occurrence.end : occurrence.end + 2]
-                if _INTRODUCES.search(before) and not _POSSESSIVE.match(after):
+                if _INTRODUCES.fullmatch(before) and not _POSSESSIVE.match(after):
                     introduced.setdefault(key, set()).add(speaker)
                     said_at.setdefault(
                         key, (occurrence.chunk, text[occurrence.start : occurrence.end])
                     )
+                else:
+                    others.add((key, speaker))
         for key, speakers in sorted(introduced.items()):
             if len(speakers) != 1 or key not in self.names:
                 continue
             (speaker,) = speakers
+            if (key, speaker) in others:
+                continue
             kind, backed = typed(key, self.names[key].votes, self.names[key].cues)
             if backed and kind != "person":
                 continue

@@ -29,6 +29,7 @@ standard library, core and ingest modules; the stores come in through the ports.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -37,7 +38,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
-from explorer.core.errors import InvalidArgument, StoreUnavailable, WriteFailed
+from explorer.core.errors import ExplorerError, InvalidArgument, StoreUnavailable, WriteFailed
 from explorer.core.models import Chunk, EmbeddingSpec, Entity, Relation, chunk_embedding_text
 from explorer.core.ports import ChunkStore, ConceptStore, Embedder, GraphStore
 from explorer.ingest.aliases import merge_keys, merge_near_duplicates
@@ -54,6 +55,7 @@ from explorer.ingest.stats import memory_stats, stats
 from explorer.ingest.stores import MemoryStores, Stores
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 __all__ = [
     "IngestReport",
@@ -113,6 +115,22 @@ class IngestReport:
     def ok(self) -> bool:
         return self.bad_count == 0
 
+    def copy_notes(self) -> list[str]:
+        """A line per other scope already holding this file's messages, and what to do."""
+        notes = []
+        for scope, held in sorted(self.copies.items(), key=lambda item: (-item[1], item[0])):
+            what = (
+                "this is a second copy (forget one of the two scopes to keep one)"
+                if held >= self.copies_looked_at
+                else "part of this file is a second copy (forgetting either scope loses what "
+                "only it holds)"
+            )
+            notes.append(
+                f"{held} of {self.copies_looked_at} messages looked at were already stored "
+                f"under {scope!r}: {what}"
+            )
+        return notes
+
     def summary(self) -> str:
         lines = [
             f"imported {self.path or 'turns'} ({self.format or 'turns'}): {_n(self.turns, 'turn')}"
@@ -132,11 +150,7 @@ class IngestReport:
             )
         if self.reconciled:
             lines.append(f"finished {self.reconciled} chunks an earlier import left pending")
-        for scope, held in sorted(self.copies.items(), key=lambda item: (-item[1], item[0])):
-            lines.append(
-                f"{held} of {self.copies_looked_at} messages looked at were already stored under "
-                f"{scope!r}: this is a second copy (forget one of the two scopes to keep one)"
-            )
+        lines.extend(self.copy_notes())
         if self.skipped_empty:
             lines.append(f"{self.skipped_empty} empty messages skipped")
         if self.bad_count:
@@ -351,9 +365,12 @@ async def _ingest(
     report.chunks = len(chunks)
     report.scopes = sorted({chunk.scope for chunk in chunks})
     sample = chunks[:: max(1, len(chunks) // COPY_SAMPLE)][:COPY_SAMPLE]
-    held = await clock.time(
-        "copies", stores.chunks.scopes_holding([(c.speaker, c.timestamp, c.text) for c in sample])
-    )
+    try:
+        said = [(chunk.speaker, chunk.timestamp, chunk.text) for chunk in sample]
+        held = await clock.time("copies", stores.chunks.scopes_holding(said))
+    except ExplorerError as error:  # only a warning is lost: the import goes on
+        log.warning("looking for earlier copies of the import failed: %s", error)
+        held = {}
     report.copies = {scope: n for scope, n in held.items() if scope not in report.scopes}
     report.copies_looked_at = len(sample)
     # Pending chunks of other, interrupted imports are finished on their own; this import's

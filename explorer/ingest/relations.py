@@ -497,31 +497,30 @@ def _cared_for(sentence_text: str, lowered: str, slot: Slot) -> bool:
 
 def _owner(word: str, turn: Turn, at: int, slots: list[Slot], kin: Named) -> Named | None:
     """Whose kin a possessive at ``at`` names: the speaker's ("my"), the addressee's ("your"),
-    or for "his" and "her" the third person last named or pronounced before it in the turn
-    ("she said her brother Tom", "Ada told me her brother Tom", "Jonah laughed at me, since
-    Hannah is his cousin"), never the ``kin`` named nor an "I" or "me": "I'll ask her
-    boyfriend Daan" is no fact of the speaker's."""
+    or for "his" and "her" the person the last "he" or "she" before it in the turn stands for
+    ("Maya called. She introduced Tom to her brother Sam"), else the person last named before
+    it ("Ada told me her brother Tom", "Jonah laughed, since Hannah is his cousin"); never the
+    ``kin`` named, and never an "I" or "me": "I'll ask her boyfriend Daan" is no fact of the
+    speaker's."""
     word = word.casefold()
     if word in ("my", "our"):
         return turn.speaker
     if word in ("your", "ur"):  # "ur" as chats write it
         return turn.addressee
-    for slot in reversed(slots):
-        said = turn.text[slot.start : slot.end].casefold()
-        if (
-            slot.start < at
-            and slot.entity.type == "person"
-            and slot.entity.id != kin.id
-            and said not in _NOT_THIRD_PERSON
-        ):
+    before = [
+        slot
+        for slot in reversed(slots)
+        if slot.start < at and slot.entity.type == "person" and slot.entity.id != kin.id
+    ]
+    gendered = _SHE if word == "her" else _HE
+    for slot in before:
+        if slot.pronoun and turn.text[slot.start : slot.end].casefold() in gendered:
             return slot.entity
-    return None
+    return next((slot.entity for slot in before if not slot.pronoun), None)
 
 
-# Pronouns that are never whose "his" or "her" is.
-_NOT_THIRD_PERSON = _FIRST | frozenset(
-    {"me", "mine", "us", "our", "you", "your", "ur", "u", "ya", "yours", "you're", "you’re"}
-)
+_SHE = frozenset({"she", "her", "hers", "herself", "she's", "she’s", "she'd", "she’d"})
+_HE = frozenset({"he", "him", "his", "himself", "he's", "he’s", "he'd", "he’d"})
 
 
 def _subject_before(text: str, slots: list[Slot], start: int, verb: int) -> Named | None:

@@ -15,6 +15,7 @@ from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.concepts import concept_records
 from explorer.ingest.evidence import (
     combine,
+    describe,
     entity_confidence,
     entity_salience,
     merge_entity,
@@ -541,3 +542,14 @@ def test_a_sentence_opening_verb_is_no_part_of_the_name_after_it() -> None:
 def test_i_will_looks_ahead_too() -> None:
     (found,) = find_times("I'll see the finished kitchen on Sunday night", MONDAY)
     assert found.value == "2024-03-10"
+
+
+def test_a_speakers_description_keeps_their_turns_span_apart_from_their_mentions() -> None:
+    may, july = datetime(2024, 5, 1, tzinfo=UTC), datetime(2024, 7, 14, tzinfo=UTC)
+    mentions = (Mention("c1", 0, 4, may), Mention("c2", 0, 4, may))
+    spoke = Entity("u", "Nell", "person", mentions=mentions, first_seen=may, last_seen=july)
+    said = describe(spoke, [])
+    assert said.startswith("Person mentioned 2 times on 1 day; in the conversations from ")
+    assert "2024-05-01 to 2024-07-14" in said
+    named = Entity("n", "Ada", "person", mentions=mentions, first_seen=may, last_seen=may)
+    assert describe(named, []).startswith("Person mentioned 2 times on 1 day on 2024-05-01")

@@ -323,3 +323,20 @@ async def test_a_file_imported_again_under_another_scope_is_called_a_second_copy
     said = f"were already stored under {first_place!r}: this is a second copy"
     assert said in copy.summary()
     assert copy.as_dict()["copies"] == {first_place: copy.copies_looked_at}
+
+
+async def test_a_partial_copy_is_called_so_and_a_failed_lookup_loses_only_the_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = pipeline.IngestReport(copies={"old": 3}, copies_looked_at=40)
+    (note,) = report.copy_notes()
+    assert note.startswith("3 of 40 messages looked at were already stored under 'old'")
+    assert "part of this file is a second copy" in note
+    stores = make_stores(embedder=embedder())
+
+    async def down(said: object) -> dict[str, int]:
+        raise StoreUnavailable("PostgreSQL is busy")
+
+    monkeypatch.setattr(stores.chunks, "scopes_holding", down)
+    imported = await ingest_file(stores, *SOURCES[1])
+    assert imported.ok and imported.chunks_new > 0 and imported.copies == {}

@@ -76,10 +76,21 @@ def test_a_speaker_who_says_who_they_are_is_that_name() -> None:
     for said_so in (
         "I'm Nell's sister, she asked me to message you",
         "honestly I'm Catholic and Sunday is out",
+        "I'm Sikh so no beef for me",
         "I'm meeting Sarah later",
+        "a woman came over and said hi, I'm Rachel",  # someone else's words
+        "my son keeps saying call me Max",
+        "Pretend I'm Sherlock Holmes",
     ):
         speaker = entity(extract_offline(chat(("kemi_o", said_so), ("bob", "ok"))), "kemi_o")
         assert not speaker.aliases, said_so
+    # A letter written for someone the speaker speaks of is not the speaker's introduction.
+    drafted = chat(
+        ("user", "My wife Sarah has a dispute with her landlord."),
+        ("assistant", "I can help with a letter."),
+        ("user", "Write it in her voice. Start: Dear Mr Brown, I am Sarah, the tenant."),
+    )
+    assert "Sarah" not in entity(extract_offline(drafted), "user").aliases
     # The assistant saying who it is names no person.
     bot = chat(("user", "hello"), ("assistant", "Hi, I'm Ada, your assistant."))
     assert "Ada" not in entity(extract_offline(bot), "assistant").aliases

@@ -921,3 +921,7 @@ def test_his_or_her_kin_is_a_third_persons_never_the_speakers() -> None:
     assert not [fact for fact in told if "mo.jansen" in fact]
     said = facts(("mo.jansen", "Ada called."), ("sam_k", "she said her brother Tom is moving"))
     assert ("Tom", "FAMILY_OF", "Ada") in said or ("Ada", "FAMILY_OF", "Tom") in said
+    # "her" is the woman the "she" was, not the man named last.
+    introduced = facts(("mo.jansen", "Maya called. She introduced Tom to her brother Ben."))
+    family = {fact for fact in introduced if fact[1] == "FAMILY_OF"}
+    assert family and all("Maya" in fact and "Tom" not in fact for fact in family)

@@ -90,8 +90,18 @@ CREATE TABLE IF NOT EXISTS chunks (
         to_tsvector('english'::regconfig, speaker || ' ' || text)
     ) STORED
 );
--- Added after the first release: stores made before it gain the column here.
-ALTER TABLE chunks ADD COLUMN IF NOT EXISTS title text NOT NULL DEFAULT '';
+-- Added after the first release: stores made before it gain the column here (looked up
+-- first: ALTER TABLE locks the table even when the column is there).
+DO $$ BEGIN
+    IF NOT EXISTS (
+        SELECT 1 FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = 'chunks' AND column_name = 'title'
+    ) THEN
+        ALTER TABLE chunks ADD COLUMN title text NOT NULL DEFAULT '';
+    END IF;
+END $$;
+-- Finds a message by its time, for telling a file imported a second time (scopes_holding).
+CREATE INDEX IF NOT EXISTS chunks_ts_idx ON chunks (ts);
 CREATE INDEX IF NOT EXISTS chunks_tsv_idx ON chunks USING gin (tsv);
 CREATE INDEX IF NOT EXISTS chunks_domains_idx ON chunks USING gin (domains);
 CREATE INDEX IF NOT EXISTS chunks_scope_idx ON chunks (scope text_pattern_ops);

@@ -47,6 +47,12 @@ from explorer.ingest.relation_rules import (
 
 MAX_GAP = 90  # characters between a subject and an object
 SUBJECT_TYPES = frozenset({"person", "organization", "other"})
+# What only a person does: an organisation before "'s in Glasgow" or "works at" is no subject
+# of these ("St Columba's in Glasgow" is where the hospital is, not where it lives).
+PERSON_ONLY = frozenset(
+    {"LIVES_IN", "MOVED_TO", "FROM", "STUDIES_AT", "WORKS_AT", "MARRIED_TO", "PARTNER_OF"}
+    | {"FAMILY_OF", "FRIEND_OF", "SEES"}
+)
 NAMED_TYPES = frozenset({"person", "place", "organization", "event", "project", "product", "other"})
 
 
@@ -319,6 +325,8 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
     found: list[Fact] = []
 
     def add(source: Named, target: Named, relation: str, ended: bool = False) -> None:
+        if relation in PERSON_ONLY and source.type == "organization":
+            return
         if source.id != target.id and source.type != "agent" and target.type != "agent":
             found.append(Fact(source, target, relation, span[0], span[1], ended))
 

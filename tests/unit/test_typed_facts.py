@@ -925,3 +925,17 @@ def test_his_or_her_kin_is_a_third_persons_never_the_speakers() -> None:
     introduced = facts(("mo.jansen", "Maya called. She introduced Tom to her brother Ben."))
     family = {fact for fact in introduced if fact[1] == "FAMILY_OF"}
     assert family and all("Maya" in fact and "Tom" not in fact for fact in family)
+
+
+def test_an_organisation_lives_nowhere_and_works_nowhere() -> None:
+    extraction = extract_offline(
+        chat(("user", "I'm Nell, a nurse at St Columba's in Glasgow."), ("assistant", "Hi Nell."))
+    )
+    by_id = {e.id: e for e in extraction.entities}
+    stated = {
+        (by_id[r.source_id].type, r.type)
+        for r in extraction.relations
+        if r.type not in WEAK_RELATIONS
+    }
+    assert ("person", "WORKS_AT") in stated
+    assert not [fact for fact in stated if fact[0] == "organization"]

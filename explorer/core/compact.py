@@ -28,6 +28,31 @@ SCORE_DIGITS = 3
 
 SEED_FIELDS = ("kg_error", "chunks_error", "domain_filter", "temporal_filter")
 
+#: Words of a question that ask for a kind of fact: its facts of that kind come first ("where
+#: does Jonas work?" shows where he works before his dog).
+ASKED_BY = {
+    "WORKS_AT": "work works working worked job jobs employer company employed",
+    "STUDIES_AT": "study studies studying studied school university uni college student",
+    "LIVES_IN": "live lives living lived home based",
+    "MOVED_TO": "move moves moved moving",
+    "FROM": "from born grew",
+    "VISITED": "visit visits visited trip trips travel travelled traveled holiday",
+    "MARRIED_TO": "married marry wife husband spouse",
+    "PARTNER_OF": "partner partners boyfriend girlfriend dating",
+    "FAMILY_OF": "family sister brother mum mom dad mother father son daughter parents cousin",
+    "FRIEND_OF": "friend friends",
+    "OWNS": "own owns owned pet pets dog dogs cat cats car",
+    "LIKES": "like likes love loves enjoy enjoys favourite favorite",
+    "DISLIKES": "hate hates dislike dislikes",
+    "RECOMMENDED": "recommend recommends recommended suggest suggested",
+    "HIRED": "hire hired hires",
+    "LEADS": "lead leads led runs manage manages boss",
+    "SEES": "see sees seeing doctor therapist",
+    "ATTENDED": "attend attended went",
+    "PLANS": "plan plans planning planned",
+}
+_ASKED = {word: kind for kind, words in ASKED_BY.items() for word in words.split()}
+
 
 def _day(value: Any) -> str | None:
     """An ISO time as its date: the day is what a model reasons with."""
@@ -59,11 +84,22 @@ def _fact(name: str, item: Mapping[str, Any]) -> str:
     return f"{line}: {_short(fact)}" if fact else line
 
 
-def _facts(name: str, relationships: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The strongest typed facts, each fact text once; weak signals (a mention, two names in
-    one turn) are not facts and are left to the full shape."""
+def asked_kinds(query: str) -> frozenset[str]:
+    """The kinds of fact a question's words ask for (``ASKED_BY``)."""
+    words = "".join(char if char.isalnum() else " " for char in query.casefold()).split()
+    return frozenset(_ASKED[word] for word in words if word in _ASKED)
+
+
+def _facts(
+    name: str, relationships: Sequence[Mapping[str, Any]], asked: frozenset[str] = frozenset()
+) -> list[str]:
+    """The strongest typed facts, those of a kind the question asks for first, each fact text
+    once; weak signals (a mention, two names in one turn) are not facts and are left to the
+    full shape."""
     typed = [r for r in relationships if r.get("type") not in WEAK_RELATIONS]
-    ranked = sorted(typed, key=lambda r: -float(r.get("confidence") or 0.0))
+    ranked = sorted(
+        typed, key=lambda r: (r.get("type") not in asked, -float(r.get("confidence") or 0.0))
+    )
     facts: list[str] = []
     seen: set[str] = set()
     for item in ranked:
@@ -77,7 +113,9 @@ def _facts(name: str, relationships: Sequence[Mapping[str, Any]]) -> list[str]:
     return facts
 
 
-def compact_entity(entity: Mapping[str, Any]) -> dict[str, Any]:
+def compact_entity(
+    entity: Mapping[str, Any], asked: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     provenance = entity.get("provenance") or []
     return {
         "id": entity["id"],
@@ -89,7 +127,7 @@ def compact_entity(entity: Mapping[str, Any]) -> dict[str, Any]:
         "last_seen": _day(entity.get("last_seen")),
         "source": entity.get("source"),
         "score": _score(entity.get("score")),
-        "facts": _facts(str(entity.get("name")), entity.get("relationships") or []),
+        "facts": _facts(str(entity.get("name")), entity.get("relationships") or [], asked),
         "provenance": [
             f"{m['chunk_id']}[{m['start']}:{m['end']}]" for m in provenance[:COMPACT_PROVENANCE]
         ],
@@ -114,7 +152,8 @@ def compact_answer(full: Mapping[str, Any]) -> dict[str, Any]:
     """The compact answer of a full scour result; a failure object is returned as it is."""
     if "kg_entities" not in full:
         return dict(full)
-    entities = [compact_entity(e) for e in full.get("kg_entities") or []]
+    asked = asked_kinds(str(full.get("query") or ""))
+    entities = [compact_entity(e, asked) for e in full.get("kg_entities") or []]
     chunks = [compact_chunk(c) for c in full.get("chunks") or []]
     body: dict[str, Any] = {
         "success": full.get("success") is True,

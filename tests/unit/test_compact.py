@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from explorer.core.compact import COMPACT_FACTS, FACT_CHARS, compact_answer, compact_entity
+from explorer.core.compact import (
+    COMPACT_FACTS,
+    FACT_CHARS,
+    asked_kinds,
+    compact_answer,
+    compact_entity,
+)
 from explorer.core.policy import RetrievalPolicy
 from explorer.core.scour import ScourRequest, scour
 from explorer.testing import sample_memory
@@ -81,6 +87,23 @@ def test_facts_read_subject_relation_object_with_dates_strongest_first_once_each
     assert facts[2] == "Maya KNOWS Lena (2026-03-02): Maya knows Lena."
     assert compact["provenance"][:2] == ["c0[0:4]", "c1[1:5]"]
     assert compact["provenance_count"] == 9
+
+
+def test_the_kind_of_fact_a_question_asks_for_comes_first() -> None:
+    relationships = [
+        _relation("PARTNER_OF", "out", "Lena", "Jonas and Lena.", 0.9),
+        _relation("OWNS", "out", "Biscuit", "Jonas owns Biscuit.", 0.8),
+        _relation("VISITED", "out", "Madeira", "Jonas visited Madeira.", 0.7),
+        _relation("WORKS_AT", "out", "Kestrel", "Jonas works at Kestrel.", 0.3),
+    ]
+    entity = {"id": "e1", "name": "Jonas", "relationships": relationships, "provenance": []}
+    full = {"success": True, "query": "Where does Jonas work?", "kg_entities": [entity]}
+    (answered,) = compact_answer(full)["kg_entities"]
+    assert answered["facts"][0].startswith("Jonas WORKS_AT Kestrel")
+    assert asked_kinds("Who is Jonas's dog?") == {"OWNS"}
+    assert asked_kinds("Jonas") == frozenset()
+    # Asked for nothing in particular: the strongest first, as before.
+    assert compact_entity(entity)["facts"][0].startswith("Jonas PARTNER_OF Lena")
 
 
 def test_weak_signals_are_never_given_as_facts() -> None:

@@ -254,6 +254,18 @@ def test_chatgpt_follows_the_current_branch_and_keeps_user_and_assistant_text() 
     assert {chunk.title for chunk in chunk_turns(porto)} == {"Planning a trip to Porto"}
 
 
+def test_chatgpt_tool_calls_and_code_are_no_turns(tmp_path: Path) -> None:
+    export = json.loads((FIXTURES / "chatgpt_export.json").read_text("utf-8"))
+    nodes = export[0]["mapping"]
+    # The assistant's reply n3 becomes a call to the browser, n6 a piece of code it ran.
+    nodes["n3"]["message"]["recipient"] = "browser"
+    nodes["n6"]["message"]["content"] = {"content_type": "code", "text": "search('hotels')"}
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(export), "utf-8")
+    porto = [t for t in read_turns(path, "chatgpt").turns if t.conversation_id == "conv-porto"]
+    assert [turn.turn_id for turn in porto] == ["n2", "n5"]
+
+
 def test_a_chatgpt_title_unfit_to_show_is_dropped_and_the_conversation_kept(
     tmp_path: Path,
 ) -> None:

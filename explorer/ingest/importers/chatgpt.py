@@ -3,9 +3,10 @@
 Each conversation is a tree of message nodes (``mapping``: node id → ``{message, parent,
 children}``); the branch the user last saw is the chain of parents from ``current_node`` up to the
 root, reversed. The conversation's title goes with each turn, for the chunk cards. User and
-assistant messages with text are kept; system and tool messages, hidden
-nodes and non-text parts (images, files) are left out. A message without its own time takes the
-previous one's, or the conversation's. Imports only the standard library and the importer base.
+assistant messages with text are kept; system and tool messages, calls addressed to a tool, code
+and other non-text content, hidden nodes and non-text parts (images, files) are left out. A message
+without its own time takes the previous one's, or the conversation's. Imports only the standard
+library and the importer base.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from explorer.ingest.importers.base import (
 from explorer.ingest.importers.reading import read_document
 
 KEPT_ROLES = frozenset({"user", "assistant"})
+#: Content that is words said in the conversation (older exports name no type: text).
+SAID_CONTENT = frozenset({"text", "multimodal_text"})
 
 
 def read_chatgpt(path: Path, scope: str | None, limits: ImportLimits) -> ImportResult:
@@ -162,11 +165,13 @@ def _turn(
         last_time = epoch_timestamp(stamp, "message.create_time")
     metadata = message.get("metadata")
     hidden = isinstance(metadata, Mapping) and metadata.get("is_visually_hidden_from_conversation")
-    if role not in KEPT_ROLES or hidden:
-        return None, last_time
+    if role not in KEPT_ROLES or hidden or message.get("recipient") not in (None, "all"):
+        return None, last_time  # a tool's call or answer ("recipient": "browser") is no turn
     content = message.get("content")
     if not isinstance(content, Mapping):
         raise BadValue("message.content must be an object")
+    if content.get("content_type", "text") not in SAID_CONTENT:
+        return None, last_time  # code run, a search shown, the user's custom instructions
     text = _text(content, limits)
     if not text.strip():
         return None, last_time

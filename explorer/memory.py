@@ -580,8 +580,8 @@ class StoreMemoryService:
         # and one that finished after the servers were let go would leave a server running
         # that no process uses. The reconnect after it is not waited for.
         starting = self.supervision.get("starting")
-        if starting is not None and not starting.done():
-            await asyncio.wait({starting})
+        if starting is not None:
+            await asyncio.gather(starting, return_exceptions=True)  # its failure was reported
         restarting = self.supervision.get("task")
         if restarting is not None and not restarting.done():
             restarting.cancel()

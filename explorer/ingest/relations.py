@@ -345,6 +345,12 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
             target = other.entity
             if target.type not in NAMED_TYPES or target.id == subject.entity.id:
                 continue
+            if lowered[subject.start : subject.end] in _POSSESSIVES and any(
+                not slot.pronoun and slot.entity.type == "person"
+                for slot in slots
+                if subject.end <= slot.start < other.start
+            ):
+                continue  # "my sister Priya got the job at Adyen": Priya's job, not mine
             between = lowered[subject.end : other.start]
             titled = _TRAILING_MISS.search(text, subject.end, other.start)
             if titled is not None:
@@ -527,6 +533,8 @@ def _owner(word: str, turn: Turn, at: int, slots: list[Slot], kin: Named) -> Nam
     return next((slot.entity for slot in before if not slot.pronoun), None)
 
 
+# Words that own rather than do: the person named after one is the subject.
+_POSSESSIVES = frozenset({"my", "our", "your", "ur", "his", "her", "their"})
 _SHE = frozenset({"she", "her", "hers", "herself", "she's", "she’s", "she'd", "she’d"})
 _HE = frozenset({"he", "him", "his", "himself", "he's", "he’s", "he'd", "he’d"})
 

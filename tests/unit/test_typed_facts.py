@@ -939,3 +939,17 @@ def test_an_organisation_lives_nowhere_and_works_nowhere() -> None:
     }
     assert ("person", "WORKS_AT") in stated
     assert not [fact for fact in stated if fact[0] == "organization"]
+
+
+def test_a_job_of_the_person_named_after_my_is_theirs() -> None:
+    extraction = extract_offline(
+        chat(("mo.jansen", "my sister Priya got the job at Adyen!"), ("sam_k", "amazing"))
+    )
+    by_id = {e.id: e.name for e in extraction.entities}
+    stated = {
+        (by_id[r.source_id], r.type, by_id[r.target_id])
+        for r in extraction.relations
+        if r.type not in WEAK_RELATIONS
+    }
+    assert ("Adyen", "HIRED", "Priya") in stated
+    assert not [fact for fact in stated if fact[0] == "mo.jansen" and fact[2] == "Adyen"]

@@ -28,19 +28,25 @@ class DeadServers:
         self.started = True  # the start is over
 
 
-async def test_concurrent_looks_at_a_dead_server_restart_it_once(tmp_path: Any) -> None:
-    servers = DeadServers()
+def _memory(tmp_path: Any, servers: DeadServers, reconnect_seconds: float) -> StoreMemoryService:
+    """A memory over ``servers`` whose reconnect after a restart takes that long."""
     memory = StoreMemoryService(
         settings=Settings(data_dir=tmp_path, load_demo=False, falkordb_url="redis://x:1"),
         embedder=FakeEmbedder(dimension=8),
-        connector=None,  # type: ignore[arg-type]  # connect() is not reached: see below
+        connector=None,  # type: ignore[arg-type]  # connect() is replaced: see below
         servers=servers,  # type: ignore[arg-type]
     )
 
-    async def connect() -> None:  # the reconnect after a restart
-        await asyncio.sleep(0)
+    async def connect() -> None:
+        await asyncio.sleep(reconnect_seconds)
 
     memory.connect = connect  # type: ignore[method-assign]
+    return memory
+
+
+async def test_concurrent_looks_at_a_dead_server_restart_it_once(tmp_path: Any) -> None:
+    servers = DeadServers()
+    memory = _memory(tmp_path, servers, 0)
     reports = await asyncio.gather(*(memory.supervise() for _ in range(4)))
     assert all(report == {"chunks": "restarting…"} for report in reports)
     await asyncio.sleep(0.5)
@@ -49,17 +55,7 @@ async def test_concurrent_looks_at_a_dead_server_restart_it_once(tmp_path: Any) 
 
 async def test_closing_waits_for_a_restart_under_way(tmp_path: Any) -> None:
     servers = DeadServers()
-    memory = StoreMemoryService(
-        settings=Settings(data_dir=tmp_path, load_demo=False, falkordb_url="redis://x:1"),
-        embedder=FakeEmbedder(dimension=8),
-        connector=None,  # type: ignore[arg-type]  # connect() is not reached: see below
-        servers=servers,  # type: ignore[arg-type]
-    )
-
-    async def connect() -> None:  # a reconnect that would take long: not waited for
-        await asyncio.sleep(30)
-
-    memory.connect = connect  # type: ignore[method-assign]
+    memory = _memory(tmp_path, servers, 30)  # a reconnect that would take long: not waited for
     assert await memory.supervise() == {"chunks": "restarting…"}
     began = time.monotonic()
     await memory.aclose()

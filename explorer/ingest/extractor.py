@@ -26,6 +26,7 @@ text equal (ignoring case) to the entity's name or one of its aliases. The word-
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -52,7 +53,9 @@ from explorer.ingest.lexicon import (
     INTERJECTIONS,
     KNOWN_ORGANISATIONS,
     MONTH_ABBREVIATIONS,
+    MONTHS,
     NAME_STOPWORDS,
+    SEASONS,
     SET_PHRASES,
     TOPIC_STOPWORDS,
     keyword_domains,
@@ -247,6 +250,8 @@ _WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
 
 #: Cues every capitalised word has: written plainly, inside a sentence.
 _BARE_CUES = frozenset({"plain", "framed"})
+# A quarter, a half or a financial year ("ship in Q4", "the H2 plan", "FY26 targets"): a time.
+_PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
 
 def _venue_name(key: str, candidate: Candidate) -> str | None:
@@ -595,6 +600,7 @@ class _Context(PeopleLinks):
             or key in DEPARTMENTS
             or key in ROLE_NOUNS
             or key.isdigit()
+            or _PERIOD_CODE.fullmatch(key)
         ):
             return None
         if candidate.acronym or self._addresses_a_person(key):
@@ -602,6 +608,15 @@ class _Context(PeopleLinks):
         lower = self.lower_seen[key] if single else 0
         if candidate.cues["person_verb"] and single and lower == 0 and key not in TOPIC_STOPWORDS:
             return "recurring_name"  # "Zaid says ..." opening a sentence
+        if (
+            candidate.cues["life_verb"]
+            and single
+            and lower == 0
+            and is_census_name(key)
+            and key not in MONTHS
+            and key not in SEASONS
+        ):
+            return "recurring_name"  # "Sarah got the job at Adyen" opening a sentence
         if kin_word(key) in UNIQUE_KIN and (
             candidate.mid_sentence
             or candidate.cues["person_verb"]

@@ -25,6 +25,7 @@ ABBREVIATIONS = _words("mr mrs ms dr prof st jr sr vs etc eg ie approx dept est 
 MONTHS = _ordered(
     "january february march april may june july august september october november december"
 )
+SEASONS = _words("spring summer autumn fall winter")
 WEEKDAYS = _ordered("monday tuesday wednesday thursday friday saturday sunday")
 
 FUNCTION_WORDS = _words(

@@ -90,6 +90,26 @@ _YOU_SAID = re.compile(r"\b(?:you|u|your|ur|ya)\b", re.IGNORECASE)
 _HANDLE_STEM = re.compile(r"[^\W\d_]+")
 _EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
 
+# What a life's news says of someone, though a thing can be said to do it too ("Sarah got the
+# job", "Idris moved to Leeds"): no vote for a person, only for a given name being one.
+LIFE_VERBS = frozenset(
+    [
+        "got",
+        "gets",
+        "moved",
+        "moves",
+        "quit",
+        "joined",
+        "married",
+        "proposed",
+        "graduated",
+        "landed",
+        "lives",
+        "works",
+        "studies",
+    ]
+)
+
 PERSON_VERBS = frozenset(
     [
         "said",
@@ -462,6 +482,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if not single and is_known_place(words[0]) and not is_census_name(words[0]):
         # "Brisbane Lions", "Leeds United": named after a town ("Sofia Reyes" is a person).
         return "organization", False
+    if single and any(char.isdigit() for char in key):
+        return "product", False  # "M25", "PS5", "A380": a code or a model, nobody's name
     return ("person" if len(words) <= 3 else "other"), False
 
 
@@ -517,6 +539,13 @@ _FROM_PLACE = re.compile(
 )
 # "lessons over Zoom", "ask via Slack": what one talks through is a product.
 _MEDIUM_BEFORE = re.compile(r"\b(?:over|via)\s*$")
+# "we use Airflow and Dagster", "switched to Linear": a tool one uses, moves to or installs is a
+# product (a person is met, not used), also the second of two named together.
+_TOOL_BEFORE = re.compile(
+    r"\b(?i:use|uses|using|switch(?:ed|ing)?\s+(?:over\s+)?to|migrat(?:e|ed|ing)\s+to|"
+    r"install(?:ed|ing)?|deploy(?:ed|ing)?|download(?:ed|ing)?)"
+    r"(?:\s+[A-Z][\w.+-]*\s*(?:,|(?i:and|or)|&))?$"
+)
 # "we stayed at Casa Azul", "book club at Kettle & Crumb": a place one stays or eats, drinks or
 # meets for leisure at is a venue.
 _VENUE_BEFORE = re.compile(
@@ -627,6 +656,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     paired = re.match(r"^\s+and\s+(?:i\b|[A-Z][a-z])", after) is not None  # "Maya and Ido"
     if next_word in PERSON_VERBS or paired or re.match(r"^\s+and\s+i\b", head):
         cues["person_verb"] += 1
+    if next_word in LIFE_VERBS:
+        cues["life_verb"] += 1
     if next_word in PROJECT_AFTER:
         cues["project"] += 1
     if next_word in PRODUCT_AFTER:
@@ -664,6 +695,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
             cues["called_person"] += 1
     # "via Zoom" is a medium; "flying via Doha" a way stop.
     if _MEDIUM_BEFORE.search(tail) and not _WAY_STOP.search(tail):
+        cues["product"] += 1
+    if _TOOL_BEFORE.search(before.rstrip()):
         cues["product"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1

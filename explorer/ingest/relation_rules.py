@@ -93,6 +93,14 @@ def _rule(
     return VerbRule(re.compile(pattern + r"$"), relation, objects, reverse, cue)
 
 
+_SETTLED_FOR = re.compile(
+    r"\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|"
+    r"(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|\d+)\s+(?:months?|years?)|since\s+"
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|last\s+(?:year|spring|summer|autumn|fall|winter)|(?:19|20)\d\d)|ages|forever)\b",
+    re.IGNORECASE,
+)
+
 VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:work|works|worked|working|" + EARNING + r")\s+(?:\S+\s+){0,3}?"
           r"(?:at|for)\s+" + _THE,
@@ -174,6 +182,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           # "josh got us tickets for fontaines dc" (but "got the train to" is past)
           r"got\s+(?:(?:us|me|them)\s+)?(?:[\w-]+\s+)?tickets?\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
+    # "we've been in Rotterdam two months", "been in Leeds since 2019": a stay of months or
+    # years is where someone lives (a week there is a visit)
+    _rule(_PRE + r"been\s+in\s+" + _THE, "LIVES_IN", PLACE, cue=_SETTLED_FOR),
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),

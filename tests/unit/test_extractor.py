@@ -92,6 +92,20 @@ def test_names_are_found_mid_sentence_and_ordinary_words_are_not() -> None:
         assert word not in entities
 
 
+def test_a_given_name_opening_a_sentence_once_is_a_name_when_life_news_follows() -> None:
+    chat = conversation(
+        ("Anna", "Sarah got the job at Adyen!"),
+        ("Ben", "No way. Summer got hot early. June moved on."),
+        ("Anna", "Mark my words, she'll run the place."),
+    )
+    entities = by_name(extract_offline(chat))
+    assert entities["Sarah"].type == "person"
+    assert ("Adyen", "HIRED", "Sarah") in relations_named(extract_offline(chat))
+    # A season or a month is no one, and "Mark my words" says nothing of a Mark.
+    for word in ("Summer", "June", "Mark"):
+        assert word not in entities
+
+
 def test_possessives_merge_into_the_name_and_spans_exclude_them() -> None:
     entities = by_name(extract_offline(CHAT))
     noor = entities["Noor"]

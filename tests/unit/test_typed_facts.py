@@ -953,3 +953,42 @@ def test_a_job_of_the_person_named_after_my_is_theirs() -> None:
     }
     assert ("Adyen", "HIRED", "Priya") in stated
     assert not [fact for fact in stated if fact[0] == "mo.jansen" and fact[2] == "Adyen"]
+
+
+def test_months_or_years_somewhere_is_living_there_and_a_week_is_a_visit() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("noor", "we've been in Rotterdam two months now!"),
+                ("kip", "I've been in Lisbon for a week, it was lovely."),
+            )
+        )
+    )
+    assert ("noor", "LIVES_IN", "Rotterdam") in found
+    assert ("kip", "VISITED", "Lisbon") in found
+    assert ("noor", "VISITED", "Rotterdam") not in found
+
+
+def test_a_tool_someone_uses_or_switches_to_is_a_product_not_a_person() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "We use Airflow and Dagster at work."),
+            ("kip", "We switched to Linear last week. I had coffee with Ines."),
+        )
+    )
+    for name in ("Airflow", "Dagster", "Linear"):
+        assert entity(extraction, name).type == "product"
+    assert entity(extraction, "Ines").type == "person"
+
+
+def test_a_period_code_is_no_name_and_a_code_with_digits_is_nobody() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "Q3 is going to be brutal, we ship in Q4."),
+            ("kip", "Our FY26 targets and the H2 plan are out. My PS5 broke, and Ines laughed."),
+        )
+    )
+    names = {e.name: e.type for e in extraction.entities if e.type not in ("topic", "date")}
+    assert not {"Q3", "Q4", "FY26", "H2"} & set(names)
+    assert names["PS5"] == "product"
+    assert names["Ines"] == "person"

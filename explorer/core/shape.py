@@ -65,8 +65,11 @@ class RankedSearch(Protocol):
         vector: Sequence[float] | None = None,
         scope: str | None = None,
         period: Period | None = None,
+        all_visible: bool = False,
     ) -> list[RankedEntity]:
-        """``search_entities``'s ranking: the best ``k`` ids with their signals, best first."""
+        """``search_entities``'s ranking: the best ``k`` ids with their signals, best first.
+        ``all_visible``: the caller knows every entity is visible from ``scope``, so the store
+        need not test each full-text match (the ranking still drops any that is not)."""
         ...
 
     async def hits_of(
@@ -337,6 +340,11 @@ class GraphShape:
             others, ends = self.others[start:stop], self.ends[start:stop]
         return zip(others.tolist(), ends.tolist(), strict=True)
 
+    def sees_everything(self, scope: str | None) -> bool:
+        """Whether every entity is visible from ``scope`` (``None``: no scope, so yes)."""
+        mask = self._scope_mask(scope)
+        return mask is None or bool(mask.all())
+
     def _scope_mask(self, scope: str | None) -> npt.NDArray[np.bool_] | None:
         return self._mask(normalise_scope(scope)) if scope is not None else None
 
@@ -431,6 +439,13 @@ class ShapeCache:
         self.builds = 0
         self.loads = 0
 
+    def last_known(self, store: object) -> GraphShape | None:
+        """The shape last held for ``store``'s graph, whatever its version now (no round trip)."""
+        entry = self._entry
+        if entry is None or entry[0] != getattr(store, "graph_name", None):
+            return None
+        return entry[2]
+
     async def shape(
         self, store: object, loader: object | None = None, *, wait: bool | None = None
     ) -> GraphShape | None:
@@ -517,6 +532,7 @@ class ShapeInHand:
     and every part of the query that can use the shape awaits the same read."""
 
     def __init__(self, cache: ShapeCache, store: object, loader: object | None = None) -> None:
+        self.last_known = cache.last_known(store)
         self._loading: asyncio.Future[GraphShape | None] = asyncio.ensure_future(
             cache.shape(store, loader)
         )

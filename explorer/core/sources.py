@@ -505,8 +505,17 @@ class StoreCandidateSource:
             # the period gate needs the hits' provenance, so a period query reads them.
             async def search(scope: str | None) -> list[EntityHit]:
                 assert isinstance(graph, RankedSearch) and shape is not None
+                # The shape held before this query says whether the scope sees every entity;
+                # a write since then leaves it at worst a shorter candidate list for one query.
+                known = shape.last_known
                 ranked, held = await asyncio.gather(
-                    graph.ranked_entities(query.text, k, vector=vector, scope=scope),
+                    graph.ranked_entities(
+                        query.text,
+                        k,
+                        vector=vector,
+                        scope=scope,
+                        all_visible=known is not None and known.sees_everything(scope),
+                    ),
                     shape.get(),
                 )
                 limit = self._neighbour_limit

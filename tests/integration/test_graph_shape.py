@@ -15,7 +15,7 @@ import pytest
 from explorer.adapters.falkor import FalkorGraphStore, cypher
 from explorer.adapters.snapshots import FileSnapshots
 from explorer.core.errors import StoreUnavailable
-from explorer.core.models import Entity, Mention, Relation
+from explorer.core.models import Entity, Mention, Relation, scope_distance
 from explorer.core.shape import WRITING, GraphShape, ShapeCache
 from explorer.core.snapshot import pack_texts
 
@@ -285,3 +285,23 @@ async def test_a_write_that_dies_halfway_leaves_no_saved_shape_passing_for_the_g
     assert shape is not None and len(shape.ids) == len(entities)  # what the store holds now
     saved = await asyncio.to_thread(lambda: list(tmp_path.iterdir()))
     assert not saved  # and nothing saved for a later start to trust
+
+
+async def test_a_scope_that_sees_every_entity_ranks_the_same_without_the_scope_test(
+    graph_store: FalkorGraphStore,
+) -> None:
+    entities, relations = _graph(12)
+    await graph_store.upsert(entities, relations)
+    shape = GraphShape(*await graph_store.shape())
+    assert shape.sees_everything(None)
+    assert not shape.sees_everything("acme/bot")  # globex/bot's entities are out of its sight
+    rng = random.Random(6)
+    for round_ in range(10):
+        text = f"entity {rng.randrange(120)} {rng.randrange(120)}"
+        tested = await graph_store.ranked_entities(text, 15, scope=None)
+        untested = await graph_store.ranked_entities(text, 15, scope=None, all_visible=True)
+        assert tested and untested == tested, round_
+    # A caller that vouches wrongly still gets no entity out of its sight, only fewer.
+    vouched = await graph_store.ranked_entities("entity", 40, scope="acme/bot", all_visible=True)
+    sighted = {e.id for e in entities if scope_distance(e.scope, "acme/bot") is not None}
+    assert vouched and {r.id for r in vouched} <= sighted

@@ -184,15 +184,23 @@ CANDIDATE_COLUMNS = """node.id, score, node.name, node.alias_text, node.descript
     CASE WHEN $vector IS NULL OR node.embedding IS NULL THEN NULL
         ELSE vec.cosineDistance(node.embedding, vecf32($vector)) END"""
 
-FULLTEXT_CANDIDATES = f"""
+
+def _fulltext_candidates(scope_test: str) -> str:
+    return f"""
 CALL db.idx.fulltext.queryNodes('Entity', $query) YIELD node, score
-WITH node, score WHERE {SCOPE_MATCH.format(n="node")}
-{{period}}
+{scope_test}{{period}}
 WITH node, score
 ORDER BY score DESC, node.id
 LIMIT $fetch
 RETURN {CANDIDATE_COLUMNS}
 """
+
+
+FULLTEXT_CANDIDATES = _fulltext_candidates(
+    f"WITH node, score WHERE {SCOPE_MATCH.format(n='node')}\n"
+)
+# The same read for a scope that sees every entity: no test per match.
+FULLTEXT_ANY = _fulltext_candidates("")
 
 VECTOR_CANDIDATES = f"""
 CALL db.idx.vector.queryNodes('Entity', 'embedding', $fetch, vecf32($vector)) YIELD node, score

@@ -50,6 +50,7 @@ from dataclasses import replace
 from functools import cache
 
 from explorer.core.models import Chunk
+from explorer.core.text import singular
 from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.ids import normalise_name
@@ -230,6 +231,14 @@ def _bare(word: str) -> str:
     return word[:-2] if word.endswith(("'s", "’s", "'S", "’S")) else word
 
 
+def _everyday(word: str, within: int = LIST_SIZE) -> bool:
+    """``is_everyday_word``, a plural counting as its singular ("halls", "viewings")."""
+    if is_everyday_word(word, within):
+        return True
+    one = singular(word)
+    return one != word and is_everyday_word(one, within) and not is_census_name(word)
+
+
 def _shown(words: list[str], position: int) -> tuple[bool, bool, bool]:
     """Whether the word at ``position`` stands where a person's name stands, where a place's
     name does, and where a subject does (weaker: "tess is moving out", "did craig say")."""
@@ -306,7 +315,7 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
                 continue
             if word in FUNCTION_WORDS or word in _SHORTHAND:
                 continue
-            everyday = is_everyday_word(word)
+            everyday = _everyday(word)
             given = is_census_name(word) and word not in _WORD_NAMES
             if (
                 is_known_place(word)
@@ -325,7 +334,7 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
             # A given name said alone is one ("oscar."); another rare word so is an
             # exclamation ("ghosted.").
             subject = subject or (given and _alone(chunk.text, matches[position]))
-            rare = not is_everyday_word(word, GIVEN_RANK if given else COMMON_RANK)
+            rare = not _everyday(word, GIVEN_RANK if given else COMMON_RANK)
             if ((person or place) and rare) or (subject and (rare if given else not everyday)):
                 names.add(word)
             elif not everyday:

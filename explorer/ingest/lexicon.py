@@ -210,7 +210,7 @@ ORGANISATION_SUFFIXES = _words(
     department ministry labs lab press records store shop market charity trust network
     ventures capital partners logistics freight solutions systems technologies media consulting
     holdings studios agency building vets vet pharmacy salon bakery brewery dental practice
-    motors garage garages
+    motors garage garages catering caterers primary grammar nursery
     """
 )
 PLACE_SUFFIXES = _words(
@@ -219,6 +219,7 @@ PLACE_SUFFIXES = _words(
     village island islands valley bay county state country coast hills hill falls canyon forest
     square bridge harbour harbor station airport yard boathouse stadium arena pier gardens
     district quarter depot marina plaza tunnel row ridge hotel hostel resort inn lodge homestay
+    hall castle palace cathedral abbey manor
     """
 )
 PLACE_PREFIXES = _words("lake mount mt port fort san santa saint st north south east west new")

@@ -244,6 +244,19 @@ PRODUCT_AFTER = frozenset(
         "channel",
         "channels",
         "workspace",
+        "dashboard",
+        "dashboards",
+        "alert",
+        "alerts",
+        "integration",
+        "plugins",
+        "extension",
+        "licence",
+        "license",
+        "licences",
+        "licenses",
+        "bill",
+        "pricing",
     ]
 )
 ROLE_ACRONYMS = frozenset(
@@ -543,7 +556,8 @@ _MEDIUM_BEFORE = re.compile(r"\b(?:over|via)\s*$")
 # product (a person is met, not used), also the second of two named together.
 _TOOL_BEFORE = re.compile(
     r"\b(?i:use|uses|using|switch(?:ed|ing)?\s+(?:over\s+)?to|migrat(?:e|ed|ing)\s+to|"
-    r"install(?:ed|ing)?|deploy(?:ed|ing)?|download(?:ed|ing)?)"
+    r"install(?:ed|ing)?|deploy(?:ed|ing)?|download(?:ed|ing)?|subscribed\s+to|"
+    r"cancel|cancelled|canceled|pay(?:ing)?\s+for|paid\s+for)"
     r"(?:\s+[A-Z][\w.+-]*\s*(?:,|(?i:and|or)|&))?$"
 )
 # "we stayed at Casa Azul", "book club at Kettle & Crumb": a place one stays or eats, drinks or

@@ -107,6 +107,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "WORKS_AT", WHERE | frozenset({"other"})),
     _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
           "WORKS_AT", ORG),
+    # "she's retiring from Greenhill Primary in July": still there until then
+    _rule(_PRE + r"(?:retiring|retires|retire)\s+from\s+" + _THE, "WORKS_AT", ORG),
     # "a girl called Róisín who works in Google", "I'm finishing up at Medtronic on the 23rd"
     # (a job ending; "we finished up at the pub" is an evening's)
     _rule(_PRE + r"(?:work|works|worked|working)\s+in\s+" + _THE, "WORKS_AT", ORG),
@@ -205,6 +207,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"dinner|drinks|breakfast|catch-up|catch up)\s+with\s+", "KNOWS", PERSON),
     _rule(_PRE + r"(?:friendship|friends)\s+with\s+", "FRIEND_OF", PERSON),
     _rule(r"^\s+(?:(?:your|my|his|her|our)\s+)?friendship\s+with\s+", "FRIEND_OF", PERSON),
+    # "Auntie Farida swears by Mehfil Catering": a business so praised is recommended (a
+    # person sworn by is liked, below)
+    _rule(_PRE + r"(?:swears|swore|swear)\s+by\s+" + _THE, "RECOMMENDED", NAMED - PERSON),
     _rule(_PRE + r"(?:recommended|recommends|recommend|suggested|suggests|referred\s+me\s+to|"
           r"put\s+me\s+in\s+touch\s+with|introduced\s+me\s+to|pointed\s+me\s+to|told\s+me\s+"
           r"about)\s+(?:[\w'’-]+[\s,]+){0,6}?(?:called\s+|named\s+)?", "RECOMMENDED", NAMED),

@@ -992,3 +992,33 @@ def test_a_period_code_is_no_name_and_a_code_with_digits_is_nobody() -> None:
     assert not {"Q3", "Q4", "FY26", "H2"} & set(names)
     assert names["PS5"] == "product"
     assert names["Ines"] == "person"
+
+
+def test_a_venue_caterer_school_or_tool_is_typed_by_its_head_word_or_its_use() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Amira", "Shireen loved Thornbury Hall. Auntie Farida swears by Mehfil Catering."),
+            ("zain_k", "Our mum Salma is retiring from Greenhill Primary in July."),
+            ("Amira", "Work wants to cancel Notion and the Grafana dashboards are broken."),
+            ("zain_k", "We pay for Miro too."),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Thornbury Hall"] == "place"
+    assert kinds["Mehfil Catering"] == kinds["Greenhill Primary"] == "organization"
+    assert kinds["Notion"] == kinds["Grafana"] == kinds["Miro"] == "product"
+    found = facts(extraction)
+    assert ("Auntie Farida", "RECOMMENDED", "Mehfil Catering") in found
+    assert ("Salma", "WORKS_AT", "Greenhill Primary") in found
+
+
+def test_a_lower_case_plural_of_an_everyday_word_is_no_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("jay.m", "hattie from halls?? didnt know u two still talked"),
+            ("rosie_b", "yeah we do, she moved to york from halls too lol"),
+        )
+    )
+    names = {e.name for e in extraction.entities if e.type not in ("topic", "date")}
+    assert {"Hattie", "York"} <= names
+    assert "Halls" not in names

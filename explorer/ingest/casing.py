@@ -205,7 +205,8 @@ def reads_as_a_word(key: str) -> bool:
     if not is_everyday_word(key):
         return False
     # A rarer everyday word: an adverb ("lately") or a plural of an everyday word ("heaps").
-    return key.endswith("ly") or (key.endswith("s") and is_everyday_word(key[:-1]))
+    one = singular(key)
+    return key.endswith("ly") or (one != key and is_everyday_word(one))
 
 
 def build_list() -> list[str]:

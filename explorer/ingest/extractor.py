@@ -639,7 +639,11 @@ class _Context(PeopleLinks):
         ordinary = key.endswith(("ly", "ing", "ed")) or "'" in key or "’" in key
         # A word that only ever opens a sentence and stands alone there ("Fine, actually.") is
         # an exclamation, not a name.
-        exclaimed = not candidate.cues["framed"]
+        # A full name that no dictionary knows opens a sentence as itself even so ("Kamran
+        # Akhtar?", "Oskar Wieland, starts on the 16th").
+        exclaimed = not candidate.cues["framed"] and (
+            single or any(is_everyday_word(word) for word in key.split())
+        )
         # An everyday word only ever opening a sentence, with nothing said of it that a name
         # would have (a type's evidence), is that word ("Fair enough", "Fair play to him"),
         # unless it is a given name or a town too ("Will", "Jonah", "Milwaukee").

@@ -1022,3 +1022,27 @@ def test_a_lower_case_plural_of_an_everyday_word_is_no_name() -> None:
     names = {e.name for e in extraction.entities if e.type not in ("topic", "date")}
     assert {"Hattie", "York"} <= names
     assert "Halls" not in names
+
+
+def test_a_full_name_no_dictionary_knows_opening_a_question_is_a_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Ines", "I met someone at their booth! She runs their data team"),
+            ("Tobias Lindgren", "Abena Ofori? I think she was at Zalando."),
+            ("Ines", "Happy Birthday! ok I'll ask her"),
+        )
+    )
+    names = {e.name for e in extraction.entities if e.type not in ("topic", "date")}
+    assert "Abena Ofori" in names
+    assert "Happy Birthday" not in names
+
+
+def test_a_plural_word_ending_a_list_calls_nobody() -> None:
+    extraction = extract_offline(
+        chat(
+            ("jay.m", "ive always wanted to do northumberland. bamburgh, castles, beaches"),
+            ("rosie_b", "YES. Bamburgh is worth it"),
+        )
+    )
+    (called,) = [e for e in extraction.entities if e.name == "rosie_b"]
+    assert "Beaches" not in called.aliases

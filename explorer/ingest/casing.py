@@ -120,6 +120,14 @@ _TITLES = frozenset(
     {"uncle", "aunt", "auntie", "aunty", "cousin", "grandma", "grandpa", "nana", "nonna"}
 )
 #: Words a common noun follows, and a name hardly ever.
+# Whose name follows: "his gf grace", "my brother mark".
+_KIN_BEFORE = frozenset(
+    """
+    sis sister bro brother mum mom mam mama dad papa uncle aunt auntie cousin bf gf boyfriend
+    girlfriend husband wife partner fiance fiancee bestie flatmate housemate roommate nan nana
+    grandma grandpa son daughter niece nephew
+    """.split()  # noqa: SIM905
+)
 _DETERMINERS = frozenset(
     """
     the a an my your ur his her our their this that these those some any every each no which
@@ -326,6 +334,14 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
                 or (given and word not in determined and not is_everyday_word(word, COMMON_RANK))
             ):
                 names.add(word)
+                continue
+            if (
+                is_census_name(word)
+                and position > 0
+                and _bare(words[position - 1]) in _KIN_BEFORE
+                and word not in COMMON_VERBS
+            ):
+                names.add(word)  # "his gf grace", "my sister rose": however common the word
                 continue
             tail = position + 1 < len(words) and words[position + 1] in _NAME_TAILS
             if tail and not everyday:

@@ -1046,3 +1046,16 @@ def test_a_plural_word_ending_a_list_calls_nobody() -> None:
     )
     (called,) = [e for e in extraction.entities if e.name == "rosie_b"]
     assert "Beaches" not in called.aliases
+
+
+def test_a_common_word_given_name_after_a_kin_word_is_a_name_in_lower_case() -> None:
+    extraction = extract_offline(
+        chat(
+            ("jay.m", "will do. kiran n his gf grace r driving her to the airport"),
+            ("rosie_b", "Ha nice"),
+            ("jay.m", "my sister will come too, my bro mark said hi"),
+        )
+    )
+    names = {e.name for e in extraction.entities if e.type == "person"}
+    assert {"Grace", "Mark"} <= names
+    assert "Will" not in names

@@ -94,7 +94,7 @@ _SHORTHAND = frozenset(
     wednesdays thursdays fridays saturdays sundays weekends
     hasnt isnt doesnt didnt wasnt werent arent havent hadnt wont cant dont shouldnt couldnt
     wouldnt mustnt neednt youre theyre youve theyve weve youll theyll itll thatll im ive whats
-    thats theres heres hows whos wheres aint
+    thats theres heres hows whos wheres aint shes hes
     """.split()  # noqa: SIM905 (a word list reads best as words)
 )
 #: Words a person's name follows: a person's place only.

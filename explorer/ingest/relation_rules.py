@@ -243,6 +243,9 @@ CARE_WORDS = _words(
 )
 TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "doctor"})
 
+_NEGATIVE_IDIOMS = re.compile(
+    r"\bcan(?:'|’)?t\s+stand\b|\b(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of\b"
+)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|n't|n’t|nor|hardly|barely)\b|n't\b|n’t\b")
 _CLOSED = re.compile(
     r"\b(?:used to|no longer|not anymore|any more|anymore|formerly|previously|was|were)\b"
@@ -258,8 +261,9 @@ FUNCTIONAL_CLOSABLE = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "MARRIED_
 
 
 def negated(text: str) -> bool:
-    """Whether the words of a match deny what they state."""
-    return _NEGATION.search(text) is not None
+    """Whether the words of a match deny what they state (the "not" of an idiom that states a
+    dislike itself, "can't stand", "not a fan of", denies nothing)."""
+    return _NEGATION.search(_NEGATIVE_IDIOMS.sub(" ", text)) is not None
 
 
 def closed(text: str) -> bool:

@@ -105,10 +105,13 @@ class Turn:
 
 _FIRST = frozenset({"i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll", "my", "we"})
 _FIRST |= frozenset({"we're", "we’re", "we've", "we’ve", "our", "we'll", "we’ll"})
+# Chat writes them without the apostrophe: "im moving", "shes from kochi", "u still at Monzo?"
+_FIRST |= frozenset({"im", "ive"})
 _FIRST_OBJECT = frozenset({"me", "us"})
 _SECOND = frozenset({"you", "you're", "you’re", "you've", "you’ve", "you'll", "you’ll", "your"})
-_SECOND |= frozenset({"you'd", "you’d"})
+_SECOND |= frozenset({"you'd", "you’d", "u", "ur", "youre", "youve"})
 _THIRD = frozenset({"he", "she", "he's", "she's", "he’s", "she’s", "his", "he'd", "she'd"})
+_THIRD |= frozenset({"shes", "hes"})
 # "frijol hates him", "mama LOVED her": the last person named, as an object. "her" before a noun
 # is whose it is ("her brother"), so it is an object only before these or the clause's end.
 _THIRD_OBJECT = frozenset({"him", "her"})

@@ -1059,3 +1059,19 @@ def test_a_common_word_given_name_after_a_kin_word_is_a_name_in_lower_case() -> 
     names = {e.name for e in extraction.entities if e.type == "person"}
     assert {"Grace", "Mark"} <= names
     assert "Will" not in names
+
+
+def test_chat_pronouns_without_apostrophes_and_a_dislike_idiom() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("jay.m", "nisha is my new flatmate. shes from kochi lol"),
+                ("rosie_b", "Nice! I can't stand Confluence btw"),
+                ("jay.m", "im moving to leeds in june"),
+            )
+        )
+    )
+    assert ("Nisha", "FROM", "Kochi") in found
+    assert ("jay.m", "MOVED_TO", "Leeds") in found
+    assert ("rosie_b", "DISLIKES", "Confluence") in found
+    assert ("rosie_b", "LIKES", "Confluence") not in found

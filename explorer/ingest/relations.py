@@ -43,6 +43,7 @@ from explorer.ingest.relation_rules import (
     apply_polarity,
     closed,
     future,
+    negated,
 )
 
 MAX_GAP = 90  # characters between a subject and an object
@@ -316,9 +317,48 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             asked.extend(fact for fact in found if not fact.presupposed)
         else:
             stated.extend(found)
+            stated.extend(_verdicts(turn, span, members))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     return stated, asked
+
+
+_VERDICT_ADVERBS = (
+    r"(?:(?:so+|really|genuinely|actually|honestly|absolutely|pretty|very|such|literally|"
+    r"truly|just|still)\s+)*"
+)
+_VERDICT = re.compile(
+    r"^\s*(?:['’]s|\s+(?:is|was|are|were))\s+" + _VERDICT_ADVERBS + r"(?:"
+    r"(?P<good>good|great|amazing|lovely|brilliant|excellent|gorgeous|beautiful|incredible|"
+    r"fantastic|awesome|perfect|wonderful|stunning|unreal|a\s+gem|the\s+best|my\s+fav(?:ourite|"
+    r"orite)?)|(?P<bad>awful|terrible|horrible|hell|the\s+worst|rubbish|a\s+nightmare|useless|"
+    r"shit|crap|a\s+joke|trash|garbage))\b"
+)
+# What may come before a verdict's name in its sentence: "ngl Linear is genuinely good".
+_VERDICT_OPENING = re.compile(
+    r"^\W*(?:(?:ngl|tbh|honestly|omg|ok|okay|and|but|also|yes|yeah|ya|ugh|wow|god)\W+)*$"
+)
+
+
+def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    """A thing the speaker calls good or bad, opening the sentence ("Linear is genuinely good",
+    "spareroom is actually hell"): the speaker likes or dislikes it. Said of a person it is
+    left alone; a question or a denial states nothing."""
+    named = [slot for slot in slots if not slot.pronoun]
+    speaker = turn.speaker
+    if not named or speaker is None or speaker.type != "person":
+        return []
+    first = named[0]
+    if first.entity.type in ("person", "agent") or first.entity.id == speaker.id:
+        return []
+    text = turn.text
+    if not _VERDICT_OPENING.match(text[span[0] : first.start].casefold()):
+        return []
+    said = _VERDICT.match(text[first.end : span[1]].casefold())
+    if said is None or negated(said.group(0)):
+        return []
+    relation = "LIKES" if said.group("good") else "DISLIKES"
+    return [Fact(speaker, first.entity, relation, span[0], span[1])]
 
 
 def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:

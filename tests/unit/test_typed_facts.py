@@ -1075,3 +1075,24 @@ def test_chat_pronouns_without_apostrophes_and_a_dislike_idiom() -> None:
     assert ("jay.m", "MOVED_TO", "Leeds") in found
     assert ("rosie_b", "DISLIKES", "Confluence") in found
     assert ("rosie_b", "LIKES", "Confluence") not in found
+
+
+def test_a_thing_called_good_or_bad_is_liked_or_disliked_by_the_speaker() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("rosie_b", "We moved to Linear and set up Jira. Ines was at Jesmond."),
+                ("jay.m", "ngl Linear is genuinely good. Jira is the worst"),
+                ("rosie_b", "Jesmond is lovely! Ines is great. is Linear good? Jira isn't great."),
+            )
+        )
+    )
+    assert {
+        ("jay.m", "LIKES", "Linear"),
+        ("jay.m", "DISLIKES", "Jira"),
+        ("rosie_b", "LIKES", "Jesmond"),
+    } <= found
+    # Said of a person, asked, or denied, it states nothing.
+    assert ("rosie_b", "LIKES", "Ines") not in found
+    assert not {("rosie_b", kind, "Linear") for kind in ("LIKES", "DISLIKES")} & found
+    assert not {("rosie_b", kind, "Jira") for kind in ("LIKES", "DISLIKES")} & found

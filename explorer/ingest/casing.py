@@ -380,12 +380,19 @@ def _determined(chunks: Sequence[Chunk]) -> set[str]:
     return found
 
 
+def _shouted_name(word: str) -> bool:
+    """A given name shouted in capitals that no everyday word shares ("ROSALIND", not "WILL")."""
+    return len(word) >= MIN_LETTERS and is_census_name(word) and not is_everyday_word(word)
+
+
 def _shouted(word: str, names: set[str]) -> str:
     """A word in capitals in a lower-case turn: an everyday word shouted ("PREGNANT", "LMAOOO")
     in lower case, for it is no acronym; a name shouted ("HANNA") and the rest ("NHS", "H4") as
     written."""
     lower = word.casefold()
     bare = _bare(lower)
+    if _shouted_name(bare):
+        return word[:1] + lower[1:]  # "ROSALIND" is Rosalind, no acronym
     if bare in names or is_given_name(bare) or is_known_place(bare):
         return word
     if len(bare) >= MIN_LETTERS and (is_everyday_word(bare) or DRAWN_OUT.search(bare)):
@@ -413,10 +420,13 @@ def _restored(text: str, names: set[str], all_lower: bool = True) -> str:
     end = 0
     for position, match in enumerate(matches):
         pieces.append(text[end : match.start()])
-        if all_lower or matches[position].group(0).islower():
+        written = matches[position].group(0)
+        if all_lower or written.islower():
             pieces.append(_cased(text, matches, position, names))
+        elif written.isupper() and _shouted_name(_bare(written.casefold())):
+            pieces.append(written[:1] + written[1:].lower())  # "ROSALIND. WHAT. omg congrats"
         else:
-            pieces.append(matches[position].group(0))
+            pieces.append(written)
         end = match.end()
     pieces.append(text[end:])
     return "".join(pieces)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
 from explorer.ingest.casing import is_everyday_word
-from explorer.ingest.given_names import is_given_name, nickname_reason
+from explorer.ingest.given_names import is_census_name, is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
 from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
 from explorer.ingest.name_reading import Candidate
@@ -161,7 +161,7 @@ class PeopleLinks:
         # name a person calls out there ("Ciaro!! Happy new year"; see ``called_out``).
         calls = {key: list(uses) for key, uses in self.vocatives.items()}
         for key, uses in self.exclaimed.items():
-            if is_given_name(key) or key in self.called_out:
+            if is_given_name(key) or key in self.called_out or _rare_given_name(key):
                 calls.setdefault(key, []).extend(uses)
         for key, uses in sorted(calls.items()):
             if key in self.speakers or key not in self.names:
@@ -420,3 +420,8 @@ class PeopleLinks:
         why = "short for" if reason == "beginning" else "a nickname of"
         said = f"{people[short]} is {why} {people[full]}"
         self._fold_into(moved, into, occurrence.chunk, surface, said)
+
+
+def _rare_given_name(key: str) -> bool:
+    """A census given name no everyday word shares ("Rosalind."; not "Will!")."""
+    return " " not in key and is_census_name(key) and not is_everyday_word(key)

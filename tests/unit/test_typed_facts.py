@@ -1096,3 +1096,17 @@ def test_a_thing_called_good_or_bad_is_liked_or_disliked_by_the_speaker() -> Non
     assert ("rosie_b", "LIKES", "Ines") not in found
     assert not {("rosie_b", kind, "Linear") for kind in ("LIKES", "DISLIKES")} & found
     assert not {("rosie_b", kind, "Jira") for kind in ("LIKES", "DISLIKES")} & found
+
+
+def test_a_given_name_shouted_to_open_a_turn_calls_the_other_speaker() -> None:
+    extraction = extract_offline(
+        chat(
+            ("jay.m", "rooo u alive??"),
+            ("rosie_b", "Barely. We got engaged at new year!"),
+            ("jay.m", "ROSALIND. WHAT. omg congrats!!!! the NHS WILL have to wait"),
+        )
+    )
+    (called,) = [e for e in extraction.entities if e.name == "rosie_b"]
+    assert "Rosalind" in called.aliases
+    names = {e.name for e in extraction.entities}
+    assert not {"ROSALIND", "Will", "WILL"} & names

@@ -435,14 +435,17 @@ class ShapeCache:
         self._lock = asyncio.Lock()
         self._loading: asyncio.Task[GraphShape] | None = None
         self._pending: tuple[ShapeStore, object, str] | None = None
+        self._seen: dict[object, str] = {}  # the version each graph's last read found
         #: Shapes read from the store so far, and loaded from snapshots.
         self.builds = 0
         self.loads = 0
 
     def last_known(self, store: object) -> GraphShape | None:
-        """The shape last held for ``store``'s graph, whatever its version now (no round trip)."""
+        """The shape held for ``store``'s graph if it is of the last version read (no round
+        trip); ``None`` once a read has seen a newer version, until that one is loaded."""
         entry = self._entry
-        if entry is None or entry[0] != getattr(store, "graph_name", None):
+        key = getattr(store, "graph_name", None)
+        if entry is None or entry[0] != key or self._seen.get(key) != entry[1]:
             return None
         return entry[2]
 
@@ -456,6 +459,7 @@ class ShapeCache:
             return None
         key = getattr(store, "graph_name", None)
         version = await store.shape_version()
+        self._seen[key] = version
         entry = self._entry
         if entry is not None and entry[:2] == (key, version):
             return entry[2]

@@ -505,8 +505,10 @@ class StoreCandidateSource:
             # the period gate needs the hits' provenance, so a period query reads them.
             async def search(scope: str | None) -> list[EntityHit]:
                 assert isinstance(graph, RankedSearch) and shape is not None
-                # The shape held before this query says whether the scope sees every entity;
-                # a write since then leaves it at worst a shorter candidate list for one query.
+                # The shape held before this query says whether the scope sees every entity.
+                # It is of the last version read; a write after that read leaves the queries
+                # already under way at worst a shorter candidate list (the ranking still drops
+                # what is out of sight).
                 known = shape.last_known
                 ranked, held = await asyncio.gather(
                     graph.ranked_entities(

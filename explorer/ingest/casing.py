@@ -340,6 +340,7 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
                 and position > 0
                 and _bare(words[position - 1]) in _KIN_BEFORE
                 and word not in COMMON_VERBS
+                and not (everyday and _reads_on_as_a_word(words, position))
             ):
                 names.add(word)  # "his gf grace", "my sister rose": however common the word
                 continue
@@ -378,6 +379,37 @@ def _determined(chunks: Sequence[Chunk]) -> set[str]:
         words = [_bare(match.group(0)) for match in _WORD.finditer(chunk.text)]
         found.update(w for before, w in itertools.pairwise(words) if before in _DETERMINERS)
     return found
+
+
+# After a word that is a name too, what shows it is the word: "my mum rose early", "my dad
+# miles away", "my partner frank about it".
+_WORD_GOES_ON = frozenset(
+    [
+        "early",
+        "late",
+        "away",
+        "about",
+        "up",
+        "down",
+        "off",
+        "out",
+        "back",
+        "over",
+        "home",
+        "around",
+        "with",
+        "at",
+        "in",
+        "on",
+        "to",
+        "from",
+    ]
+)
+
+
+def _reads_on_as_a_word(words: Sequence[str], position: int) -> bool:
+    after = words[position + 1] if position + 1 < len(words) else ""
+    return after in _WORD_GOES_ON or (after.endswith("ly") and len(after) > 3)
 
 
 def _shouted_name(word: str) -> bool:

@@ -613,6 +613,7 @@ class _Context(PeopleLinks):
             and single
             and lower == 0
             and is_census_name(key)
+            and not is_known_place(key)
             and key not in MONTHS
             and key not in SEASONS
         ):

@@ -153,6 +153,12 @@ class PeopleLinks:
         self.alias_evidence[target].append(AliasEvidence(surface, self.chunks[chunk].id, reason))
         self.alias_evidence[target].extend(self.alias_evidence.pop(key, []))
 
+    def _names_someone(self, index: int) -> bool:
+        """Whether a turn opening with a name speaks of that person rather than to the one it
+        answers: after a question, or when "she", "he" or "and" follows the name."""
+        before = self.chunks[index - 1].text.rstrip() if index > 0 else ""
+        return before.endswith("?") or _SPOKEN_OF.match(self.chunks[index].text) is not None
+
     def _link_people(self) -> None:
         """Merge the names that stand for one person (see ``people``), keeping the evidence."""
         speakers_of = [normalise_name(chunk.speaker) for chunk in self.chunks]
@@ -161,8 +167,13 @@ class PeopleLinks:
         # name a person calls out there ("Ciaro!! Happy new year"; see ``called_out``).
         calls = {key: list(uses) for key, uses in self.vocatives.items()}
         for key, uses in self.exclaimed.items():
-            if is_given_name(key) or key in self.called_out or _rare_given_name(key):
+            if is_given_name(key) or key in self.called_out:
                 calls.setdefault(key, []).extend(uses)
+            elif _rare_given_name(key):
+                # "Rosalind. WHAT." calls her; "Nisha. She used them" answers a question.
+                called = [use for use in uses if not self._names_someone(use[0])]
+                if called:
+                    calls.setdefault(key, []).extend(called)
         for key, uses in sorted(calls.items()):
             if key in self.speakers or key not in self.names:
                 continue
@@ -420,6 +431,9 @@ class PeopleLinks:
         why = "short for" if reason == "beginning" else "a nickname of"
         said = f"{people[short]} is {why} {people[full]}"
         self._fold_into(moved, into, occurrence.chunk, surface, said)
+
+
+_SPOKEN_OF = re.compile(r"^\W*\w+\W+(?:she|he|they|and|or|maybe|probably|i think)\b", re.IGNORECASE)
 
 
 def _rare_given_name(key: str) -> bool:

@@ -93,21 +93,14 @@ _EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
 # What a life's news says of someone, though a thing can be said to do it too ("Sarah got the
 # job", "Idris moved to Leeds"): no vote for a person, only for a given name being one.
 LIFE_VERBS = frozenset(
-    [
-        "got",
-        "gets",
-        "moved",
-        "moves",
-        "quit",
-        "joined",
-        "married",
-        "proposed",
-        "graduated",
-        "landed",
-        "lives",
-        "works",
-        "studies",
-    ]
+    ["moved", "moves", "quit", "joined", "married", "proposed", "graduated", "landed"]
+)
+# A word that makes a name the subject of a clause of its own: a verb ("Priya hates it").
+_CLAUSE_GOES_ON = re.compile(r"^(?:[a-z]+(?:s|ed)|is|was|has|had|can|will|would|just|never)$")
+# "got" only with news after it: "Sarah got the job", not "Florence got so crowded".
+_GOT_NEWS = re.compile(
+    r"^\s+(?:just\s+)?got\s+(?:(?:the|a|her|his)\s+(?:new\s+)?(?:job|offer|role|promotion|"
+    r"place|internship)|engaged|married|promoted|hired|fired|pregnant|into|in\s+at)\b"
 )
 
 PERSON_VERBS = frozenset(
@@ -468,6 +461,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["person"] += 2 * cues["kin"] + cues["person_verb"] + 2 * cues["called_person"]
     tally["project"] += 2 * cues["project"]
     tally["product"] += 2 * cues["product"]
+    if not (single and is_census_name(key)):
+        tally["product"] += 2 * cues["tool"]
     tally["other"] += 2 * cues["work_of_art"] + cues["pet_care"]
     tally["organization"] += 2 * cues["organization"]
     tally["place"] += 2 * cues["place"]
@@ -554,12 +549,15 @@ _FROM_PLACE = re.compile(
 _MEDIUM_BEFORE = re.compile(r"\b(?:over|via)\s*$")
 # "we use Airflow and Dagster", "switched to Linear": a tool one uses, moves to or installs is a
 # product (a person is met, not used), also the second of two named together.
-_TOOL_BEFORE = re.compile(
+_TOOL_VERB = (
     r"\b(?i:use|uses|using|switch(?:ed|ing)?\s+(?:over\s+)?to|migrat(?:e|ed|ing)\s+to|"
-    r"install(?:ed|ing)?|deploy(?:ed|ing)?|download(?:ed|ing)?|subscribed\s+to|"
-    r"cancel|cancelled|canceled|pay(?:ing)?\s+for|paid\s+for)"
-    r"(?:\s+[A-Z][\w.+-]*\s*(?:,|(?i:and|or)|&))?$"
+    r"install(?:ed|ing)?|deploy(?:ed|ing)?|download(?:ed|ing)?|"
+    r"subscrib(?:e|es|ed|ing)\s+to|cancel(?:s|led|ed|ling|ing)?|pay(?:ing)?\s+for|paid\s+for)"
 )
+_TOOL_BEFORE = re.compile(_TOOL_VERB + r"$")
+# The second of a list ("use Airflow and Dagster at work"), when the list ends there: in "we
+# switched to Linear and Priya hates it" Priya begins a clause of her own.
+_TOOL_LISTED = re.compile(_TOOL_VERB + r"\s+[A-Z][\w.+-]*\s*(?:,|(?i:and|or)|&)$")
 # "we stayed at Casa Azul", "book club at Kettle & Crumb": a place one stays or eats, drinks or
 # meets for leisure at is a venue.
 _VENUE_BEFORE = re.compile(
@@ -670,7 +668,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     paired = re.match(r"^\s+and\s+(?:i\b|[A-Z][a-z])", after) is not None  # "Maya and Ido"
     if next_word in PERSON_VERBS or paired or re.match(r"^\s+and\s+i\b", head):
         cues["person_verb"] += 1
-    if next_word in LIFE_VERBS:
+    if next_word in LIFE_VERBS or _GOT_NEWS.match(head):
         cues["life_verb"] += 1
     if next_word in PROJECT_AFTER:
         cues["project"] += 1
@@ -710,8 +708,13 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     # "via Zoom" is a medium; "flying via Doha" a way stop.
     if _MEDIUM_BEFORE.search(tail) and not _WAY_STOP.search(tail):
         cues["product"] += 1
-    if _TOOL_BEFORE.search(before.rstrip()):
-        cues["product"] += 1
+    # A product unless it is a given name (``typed``: "pay for Jake") or owns something
+    # ("use Tom's car").
+    tool = _TOOL_BEFORE.search(before.rstrip()) or (
+        _TOOL_LISTED.search(before.rstrip()) and not _CLAUSE_GOES_ON.match(next_word)
+    )
+    if tool and not re.match(r"^['’]s\b", after):
+        cues["tool"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1
     if _EMPLOYED_AT.search(tail):

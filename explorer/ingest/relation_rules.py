@@ -39,6 +39,7 @@ class VerbRule:
     objects: frozenset[str]
     reverse: bool = False  # the object is the relation's source ("signed with X" → X HIRED me)
     cue: re.Pattern[str] | None = None  # what the sentence must also say for the rule to hold
+    after: re.Pattern[str] | None = None  # what must follow the object, right after it
 
 
 _ADV = r"(?:(?:just|also|still|now|currently|really|finally|recently|actually|already|even|"
@@ -89,12 +90,15 @@ def _rule(
     *,
     reverse: bool = False,
     cue: re.Pattern[str] | None = None,
+    after: re.Pattern[str] | None = None,
 ) -> VerbRule:
-    return VerbRule(re.compile(pattern + r"$"), relation, objects, reverse, cue)
+    return VerbRule(re.compile(pattern + r"$"), relation, objects, reverse, cue, after)
 
 
+# Right after the place: "been in Rotterdam two months", "in Leeds since 2019" (not "been in
+# Paris twice in the last few years").
 _SETTLED_FOR = re.compile(
-    r"\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|"
+    r",?\s+(?:now\s+|for\s+|nearly\s+|almost\s+|over\s+)*(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|"
     r"(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|\d+)\s+(?:months?|years?)|since\s+"
     r"(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december|last\s+(?:year|spring|summer|autumn|fall|winter)|(?:19|20)\d\d)|ages|forever)\b",
@@ -186,7 +190,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "PLANS", EVENTFUL),
     # "we've been in Rotterdam two months", "been in Leeds since 2019": a stay of months or
     # years is where someone lives (a week there is a visit)
-    _rule(_PRE + r"been\s+in\s+" + _THE, "LIVES_IN", PLACE, cue=_SETTLED_FOR),
+    _rule(_PRE + r"been\s+in\s+" + _THE, "LIVES_IN", PLACE, after=_SETTLED_FOR),
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),
@@ -215,7 +219,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"about)\s+(?:[\w'’-]+[\s,]+){0,6}?(?:called\s+|named\s+)?", "RECOMMENDED", NAMED),
     _rule(_PRE + r"(?:own|owns|owned|adopted|bought)\s+" + _THE, "OWNS", NAMED - PERSON),
     _rule(_PRE + r"(?:hate|hates|hated|dislike|dislikes|disliked|loathe|loathes|loathed|"
-          r"can't\s+stand|can’t\s+stand|not\s+a\s+fan\s+of)\s+" + _THE, "DISLIKES", NAMED),
+          r"can't\s+stand|can’t\s+stand|cant\s+stand|"
+          r"(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of)\s+" + _THE, "DISLIKES", NAMED),
     _rule(_PRE + r"(?:love|loves|loved|like|likes|liked|enjoy|enjoys|enjoyed|adore|adores|"
           r"adored|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|into|fond\s+of|"
           # "i miss ruth", "she really rates him", "Lakshmi swears by her"

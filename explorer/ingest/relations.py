@@ -328,7 +328,9 @@ _VERDICT_ADVERBS = (
     r"truly|just|still)\s+)*"
 )
 _VERDICT = re.compile(
-    r"^\s*(?:['’]s|\s+(?:is|was|are|were))\s+" + _VERDICT_ADVERBS + r"(?:"
+    r"^\s*(?:['’]s|\s+(?:is|was|are|were)(?:n['’]t|\s+not|\s+never)?)\s+"
+    + _VERDICT_ADVERBS
+    + r"(?:"
     r"(?P<good>good|great|amazing|lovely|brilliant|excellent|gorgeous|beautiful|incredible|"
     r"fantastic|awesome|perfect|wonderful|stunning|unreal|a\s+gem|the\s+best|my\s+fav(?:ourite|"
     r"orite)?)|(?P<bad>awful|terrible|horrible|hell|the\s+worst|rubbish|a\s+nightmare|useless|"
@@ -514,6 +516,8 @@ def _verb_fact(
         if target.type not in rule.objects or not rule.pattern.fullmatch(between):
             continue
         if rule.cue is not None and not rule.cue.search(sentence_text):
+            continue
+        if rule.after is not None and not rule.after.match(lowered, other.end):
             continue
         relation = apply_polarity(rule.relation, between)
         if relation is None:

@@ -291,17 +291,28 @@ async def test_a_scope_that_sees_every_entity_ranks_the_same_without_the_scope_t
     graph_store: FalkorGraphStore,
 ) -> None:
     entities, relations = _graph(12)
+    # Every entity in acme or below it: a query in acme sees them all.
+    entities = [
+        replace(e, scope=["acme", "acme/assistant", "acme/bot"][n % 3])
+        for n, e in enumerate(entities)
+    ]
     await graph_store.upsert(entities, relations)
-    shape = GraphShape(*await graph_store.shape())
-    assert shape.sees_everything(None)
-    assert not shape.sees_everything("acme/bot")  # globex/bot's entities are out of its sight
+    cache = ShapeCache()
+    shape = await cache.shape(graph_store, wait=True)
+    assert shape is not None and cache.last_known(graph_store) is shape
+    assert shape.sees_everything("acme") and shape.sees_everything(None)
+    assert not shape.sees_everything("acme/bot")  # acme/assistant is out of its sight
     rng = random.Random(6)
     for round_ in range(10):
         text = f"entity {rng.randrange(120)} {rng.randrange(120)}"
-        tested = await graph_store.ranked_entities(text, 15, scope=None)
-        untested = await graph_store.ranked_entities(text, 15, scope=None, all_visible=True)
+        tested = await graph_store.ranked_entities(text, 15, scope="acme")
+        untested = await graph_store.ranked_entities(text, 15, scope="acme", all_visible=True)
         assert tested and untested == tested, round_
     # A caller that vouches wrongly still gets no entity out of its sight, only fewer.
     vouched = await graph_store.ranked_entities("entity", 40, scope="acme/bot", all_visible=True)
     sighted = {e.id for e in entities if scope_distance(e.scope, "acme/bot") is not None}
     assert vouched and {r.id for r in vouched} <= sighted
+    # Once a read finds a newer version, the held shape no longer vouches for anything.
+    await graph_store.upsert([replace(entities[0], scope="globex")], [])
+    assert await cache.shape(graph_store) is None  # the new version is loaded in the background
+    assert cache.last_known(graph_store) is None

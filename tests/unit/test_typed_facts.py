@@ -1110,3 +1110,36 @@ def test_a_given_name_shouted_to_open_a_turn_calls_the_other_speaker() -> None:
     assert "Rosalind" in called.aliases
     names = {e.name for e in extraction.entities}
     assert not {"ROSALIND", "Will", "WILL"} & names
+
+
+def test_the_new_rules_leave_ordinary_sentences_alone() -> None:
+    extraction = extract_offline(
+        chat(
+            ("ana", "I had to pay for Jake again. can we use Tom's car?"),
+            ("ben", "we use Slack or Maya just texts everyone. Florence got so crowded."),
+            ("ana", "I'm not a huge fan of Slack. I've been in Paris twice in the last few years."),
+            ("ben", "who recommended the caterer?"),
+            ("ana", "Nisha. She used them for her wedding"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Jake"] == kinds["Tom"] == kinds["Maya"] == "person"
+    assert "Florence" not in kinds  # "got so crowded" is no news of a person
+    found = facts(extraction)
+    assert ("ana", "DISLIKES", "Slack") in found and ("ana", "LIKES", "Slack") not in found
+    assert ("ana", "VISITED", "Paris") in found and ("ana", "LIVES_IN", "Paris") not in found
+    (asker,) = [e for e in extraction.entities if e.name == "ben"]
+    assert "Nisha" not in asker.aliases  # an answer names someone; it calls nobody
+
+
+def test_a_word_that_is_also_a_name_after_a_kin_word_reads_on_as_the_word() -> None:
+    extraction = extract_offline(
+        chat(
+            ("jay.m", "my mum rose early. my dad miles away lol"),
+            ("rosie_b", "Ha"),
+            ("jay.m", "my bro mark said hi"),
+        )
+    )
+    names = {e.name for e in extraction.entities if e.type == "person"}
+    assert "Mark" in names
+    assert not {"Rose", "Miles"} & names

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.highlight import Span, highlight_html, query_terms, term_spans
+from explorer.gui.moments import local_time
 from explorer.gui.recalled import ShownChunk
 
 _CARD_STYLE = "#chunkCard{background:#fff;border:1px solid #dadce0;border-radius:6px}"
@@ -83,7 +84,7 @@ class ChunkCard(QFrame):
         c = shown.chunk
         bits = [f"<b>{_esc(c.speaker or '?')}</b>"]
         if not shown.placeholder:
-            bits.append(_esc(c.timestamp.isoformat().replace("T", " ")[:19]))
+            bits.append(_esc(local_time(c.timestamp)))
         # A conversation's title where its file named one (ChatGPT), with the start of its id:
         # many are titled alike ("New chat").
         named = f"{c.title} ({c.conversation_id[:8]})" if c.title else c.conversation_id

@@ -20,6 +20,7 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from explorer.core.models import WEAK_RELATIONS, AliasEvidence, Entity, Neighbour, Relation
+from explorer.gui.moments import local_time
 from explorer.gui.recalled import ShownEntity
 
 
@@ -270,7 +271,7 @@ def _short(chunk_id: str) -> str:
 
 
 def _when(moment: datetime) -> str:
-    return moment.isoformat().replace("T", " ")[:19]
+    return local_time(moment, seconds=False)
 
 
 def validity_history(relation: Relation) -> str:
@@ -278,7 +279,7 @@ def validity_history(relation: Relation) -> str:
     (graphiti), when it was learned and retired; ``""`` when nothing is known."""
 
     def day(moment: datetime | None) -> str:
-        return moment.isoformat().replace("T", " ")[:16] if moment is not None else ""
+        return local_time(moment, seconds=False) if moment is not None else ""
 
     parts = []
     held_from, held_to = day(relation.valid_from), day(relation.valid_to)

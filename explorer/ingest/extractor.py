@@ -222,12 +222,14 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
     for scope in sorted(by_scope):
         typed_lower = frozenset(c.id for c in by_scope[scope] if in_lower_case(c.text))
         restored = restore_names(by_scope[scope])
-        capitals = {
-            new.id: _restored_capitals(old.text, new.text)
+        changed = [
+            (old, new)
             for old, new in zip(by_scope[scope], restored, strict=True)
             if old.text != new.text
-        }
-        extraction = _Context(scope, restored, typed_lower, capitals).run()
+        ]
+        capitals = {new.id: _restored_capitals(old.text, new.text) for old, new in changed}
+        verbatim = {new.id: old.text for old, new in changed}
+        extraction = _Context(scope, restored, typed_lower, capitals, verbatim).run()
         entities.extend(extraction.entities)
         relations.extend(extraction.relations)
         guessed |= extraction.guessed
@@ -269,6 +271,18 @@ def _venue_name(key: str, candidate: Candidate) -> str | None:
     return written if candidate.cues["venue"] or known else None
 
 
+def _in_a_shouted_run(tokens: Sequence[Token], index: int) -> bool:
+    """Whether a word in capitals stands beside a little word shouted too ("NO WAY", "I LOVE
+    IT"): words shouted, no initials."""
+    for at in (index - 1, index + 1):
+        if 0 <= at < len(tokens):
+            near = tokens[at]
+            little = near.folded in FUNCTION_WORDS or near.folded in INTERJECTIONS
+            if little and near.sentence == tokens[index].sentence and is_acronym(near.word):
+                return True
+    return False
+
+
 def _restored_capitals(typed: str, restored: str) -> frozenset[int]:
     """Where ``casing`` gave a lower-case name its capital (the texts differ only there)."""
     return frozenset(
@@ -285,9 +299,12 @@ class _Context(PeopleLinks):
         chunks: Sequence[Chunk],
         typed_lower: frozenset[str] = frozenset(),
         restored: Mapping[str, frozenset[int]] | None = None,
+        verbatim: Mapping[str, str] | None = None,
     ) -> None:
         self.scope = scope
         self.chunks = list(chunks)
+        # The turns as written, where ``casing`` changed a letter's case: a fact quotes them.
+        self.verbatim = verbatim or {}
         # The chunks typed all in lower case (before ``casing`` gave their names capitals).
         self.typed_lower = typed_lower
         # Per chunk, where ``casing`` capitalised a name: a capital a context gave, not a
@@ -473,6 +490,9 @@ class _Context(PeopleLinks):
         key = normalise_name(surface)
         if len(key) < 2 or not any(char.isalpha() for char in key):
             return
+        shouted_run = len(piece) == 1 and _in_a_shouted_run(tokens, piece[0].index)
+        if shouted_run and is_everyday_word(key, COMMON_RANK) and not is_census_name(key):
+            return  # "NO WAY": a word shouted, no name
         candidate = self.names.setdefault(key, Candidate())
         candidate.surfaces[surface] += 1
         first = piece[0]
@@ -481,7 +501,7 @@ class _Context(PeopleLinks):
         # not an organisation's initials.
         exclaimed = opens_exclaimed(text, start, end)
         shouted = exclaimed and text[end:].lstrip().startswith("!")
-        acronym = len(piece) == 1 and is_acronym(first.word) and not shouted
+        acronym = len(piece) == 1 and is_acronym(first.word) and not shouted and not shouted_run
         if acronym:
             candidate.acronym = True
         if not first.clause_start:
@@ -893,7 +913,7 @@ class _Context(PeopleLinks):
             )
             at = index - 1 if earlier else index
             said = self.chunks[at]
-            fact = said.text[start:end][:MAX_FACT_CHARS]
+            fact = self.verbatim.get(said.id, said.text)[start:end][:MAX_FACT_CHARS]
             builder.evidence.append((said.timestamp, at, start, end, fact))
             linked.add(frozenset((source_id, target_id)))
             return builder
@@ -946,7 +966,11 @@ class _Context(PeopleLinks):
             type=builder.type,
             fact=first[4],
             confidence=builder.confidence,
-            valid_from=first[0],
+            # A fact said to be over when first stated ("lived in Partick for years") held
+            # from a time the turn does not give.
+            valid_from=None
+            if builder.ended is not None and builder.ended <= first[0]
+            else first[0],
             valid_to=builder.ended,
             mentions=mentions,
         )

@@ -342,25 +342,35 @@ _VERDICT_OPENING = re.compile(
 )
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so|though)\b")
+
+
 def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
-    """A thing the speaker calls good or bad, opening the sentence ("Linear is genuinely good",
-    "spareroom is actually hell"): the speaker likes or dislikes it. Said of a person it is
-    left alone; a question or a denial states nothing."""
-    named = [slot for slot in slots if not slot.pronoun]
+    """A thing the speaker calls good or bad, opening the sentence or a clause of it ("Linear
+    is genuinely good", "spareroom is actually hell", "we use obsidian and honestly obsidian is
+    good"): the speaker likes or dislikes it. Said of a person it is left alone; a question or
+    a denial states nothing."""
     speaker = turn.speaker
-    if not named or speaker is None or speaker.type != "person":
-        return []
-    first = named[0]
-    if first.entity.type in ("person", "agent") or first.entity.id == speaker.id:
+    if speaker is None or speaker.type != "person":
         return []
     text = turn.text
-    if not _VERDICT_OPENING.match(text[span[0] : first.start].casefold()):
-        return []
-    said = _VERDICT.match(text[first.end : span[1]].casefold())
-    if said is None or negated(said.group(0)):
-        return []
-    relation = "LIKES" if said.group("good") else "DISLIKES"
-    return [Fact(speaker, first.entity, relation, span[0], span[1])]
+    found: list[Fact] = []
+    for slot in slots:
+        thing = slot.entity
+        if slot.pronoun or thing.type in ("person", "agent") or thing.id == speaker.id:
+            continue
+        opening = text[span[0] : slot.start].casefold()
+        clauses = list(_CLAUSE_BREAK.finditer(opening))
+        if clauses:
+            opening = opening[clauses[-1].end() :]
+        if not _VERDICT_OPENING.match(opening):
+            continue
+        said = _VERDICT.match(text[slot.end : span[1]].casefold())
+        if said is None or negated(said.group(0)):
+            continue
+        relation = "LIKES" if said.group("good") else "DISLIKES"
+        found.append(Fact(speaker, thing, relation, span[0], span[1]))
+    return found
 
 
 def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:

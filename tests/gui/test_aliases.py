@@ -19,6 +19,7 @@ from explorer.core.errors import ReadOnlyStore
 from explorer.core.models import AliasEvidence
 from explorer.gui.bridge import ServiceBridge
 from explorer.gui.inspector import InspectorWidget
+from explorer.gui.moments import local_time
 from explorer.gui.recalled import ShownEntity
 from explorer.testing import FakeMemory
 from tests.gui.conftest import close_window, make_window, run
@@ -162,7 +163,7 @@ def test_a_provenance_link_reads_as_the_turns_time(qtbot: Any, fake: FakeMemory)
     chosen: list[str] = []
     inspector.chunk_activated.connect(chosen.append)
     shown = click_link(qtbot, inspector, "chunk", long_id)
-    assert shown == turn.timestamp.isoformat().replace("T", " ")[:19]
+    assert shown == local_time(turn.timestamp, seconds=False)  # the reader's clock and zone
     assert chosen == [long_id]
     assert f"[{turn.start}:{turn.end}] ce2d42f938…" in inspector.toPlainText()
     assert long_id not in inspector.toPlainText()

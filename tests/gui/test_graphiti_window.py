@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import pytest
 from explorer.adapters.embedded import EmbeddedServers
 from explorer.compose import SERVICES
 from explorer.gui.bridge import ServiceBridge
+from explorer.gui.moments import local_time
 from explorer.settings import Settings
 from tests.graphiti_graph import GraphitiFixture, graph_snapshot, write_graphiti_graph
 from tests.gui.conftest import close_window, make_window, run, wait, wait_for_answer
@@ -90,9 +92,13 @@ def test_the_window_shows_an_entitys_facts_beside_the_episode_text(
         wait(0.5)
         page = window.inspector.toPlainText()
         assert "Maya lives in Lisbon" in page and "Maya lives in Berlin" in page
-        assert "valid 2026-01-25 10:00 → 2026-05-01 10:00" in page
-        assert "expired 2026-05-03 10:00" in page
-        assert "valid 2026-05-01 10:00 → now" in page
+        # Shown in the reader's own time zone, with its name.
+        jan, may, may3 = (
+            datetime(2026, m, d, 10, tzinfo=UTC) for m, d in ((1, 25), (5, 1), (5, 3))
+        )
+        assert f"valid {local_time(jan, seconds=False)} → {local_time(may, seconds=False)}" in page
+        assert f"expired {local_time(may3, seconds=False)}" in page
+        assert f"valid {local_time(may, seconds=False)} → now" in page
         # A read-only memory offers no alias changes.
         assert window.inspector.read_only and not window.inspector.link_targets("detach")
         texts = {card.chunk_id: card.text for card in chunks.cards}

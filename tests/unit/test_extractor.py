@@ -567,3 +567,21 @@ def test_a_speakers_description_keeps_their_turns_span_apart_from_their_mentions
     assert "2024-05-01 to 2024-07-14" in said
     named = Entity("n", "Ada", "person", mentions=mentions, first_seen=may, last_seen=may)
     assert describe(named, []).startswith("Person mentioned 2 times on 1 day on 2024-05-01")
+
+
+def test_a_fact_quotes_the_turn_as_written_and_an_ended_one_has_no_start() -> None:
+    chat = conversation(
+        ("Dev", "Where are you working now, still Ocado?"),
+        ("rowan_k88", "yeah still at ocado in hatfield, routing team. NO WAY lol"),
+        ("Dev", "My brother Arjun lived in Partick for years, he loved it"),
+        ("rowan_k88", "we use obsidian for notes and honestly obsidian is genuinely good"),
+    )
+    extraction = extract_offline(chat)
+    names = {entity.id: entity.name for entity in extraction.entities}
+    facts = {(names[r.source_id], r.type, names[r.target_id]): r for r in extraction.relations}
+    works = facts[("rowan_k88", "WORKS_AT", "Ocado")]
+    assert works.fact == "yeah still at ocado in hatfield, routing team."  # not re-cased
+    lived = facts[("Arjun", "LIVES_IN", "Partick")]
+    assert lived.valid_from is None and lived.valid_to is not None
+    assert ("rowan_k88", "LIKES", "Obsidian") in facts
+    assert "WAY" not in names.values()  # shouted, no organisation's initials

@@ -37,6 +37,7 @@ from explorer.ingest.relation_rules import (
     PAIR_MET,
     PETS,
     QUESTION_FRAMES,
+    ROLE_WORDS,
     TITLES,
     VERB_RULES,
     WHERE,
@@ -244,7 +245,9 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
                 p for p in turn.recent if p.id not in excluded
             ]
             entity = people[-1] if people else None
-        elif word in _DROPPED_SUBJECT and _opens_clause(turn, position):
+        elif (
+            word in _DROPPED_SUBJECT or _ROLE_OPENING.match(turn.text.casefold(), token.start)
+        ) and _opens_clause(turn, position):
             # Also after a colon: "ok news from me: handed in my notice at Nuvola". Asked, the
             # dropped subject is the one asked: "still at Brightwater?" is "are you".
             span = turn.sentences[token.sentence]
@@ -269,6 +272,13 @@ _NEWS_THEN_QUESTION = re.compile(
 
 # Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
 _OPENERS = frozenset({"yep", "yeah", "yes", "yup", "ya", "nah", "no", "ok", "okay", "lol", "haha"})
+
+
+# A clause that opens with a role at a place of work says whose it is by saying nothing: "yes!!
+# data engineer at skyscanner" (the speaker's job; asked, the one asked).
+_ROLE_OPENING = re.compile(
+    r"(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for)\s"
+)
 
 
 def _opens_clause(turn: Turn, position: int) -> bool:

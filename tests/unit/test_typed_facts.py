@@ -1143,3 +1143,19 @@ def test_a_word_that_is_also_a_name_after_a_kin_word_reads_on_as_the_word() -> N
     names = {e.name for e in extraction.entities if e.type == "person"}
     assert "Mark" in names
     assert not {"Rose", "Miles"} & names
+
+
+def test_a_role_at_a_place_of_work_said_alone_is_the_speakers_job() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("rowan", "devs. big news. i got the job in glasgow"),
+                ("Dev", "NO WAY. The Skyscanner one??"),
+                ("rowan", "yes!! data engineer at skyscanner. start in april"),
+                ("Dev", "Nurse at Leeds General? Or still at Boots?"),
+            )
+        )
+    )
+    assert ("rowan", "WORKS_AT", "Skyscanner") in found
+    # Asked, the role is the one asked's, and only if they say yes.
+    assert ("Dev", "WORKS_AT", "Leeds General") not in found

@@ -548,6 +548,11 @@ class StoreMemoryService:
     async def chunks_by_id(self, ids: Sequence[str]) -> list[Chunk]:
         return list(await self._chunks().get(ids))
 
+    async def chunks_said_by(
+        self, speaker: str, limit: int, *, scope: str | None = None
+    ) -> tuple[list[Chunk], int]:
+        return await self._chunks().said_by(speaker, limit, scope=scope)
+
     def _journal(self) -> RecallJournal:
         if self.journal is None:
             reason = self.errors.get(CHUNKS, "not open")

@@ -96,6 +96,13 @@ class ChunkStore(Protocol):
         """The chunks with these ids, in the order asked; unknown ids are left out."""
         ...
 
+    async def said_by(
+        self, speaker: str, limit: int, *, scope: str | None = None
+    ) -> tuple[list[Chunk], int]:
+        """The ``limit`` latest chunks ``speaker`` said in ``scope`` and below it (``None``:
+        anywhere), newest first, and how many they said there in all."""
+        ...
+
     async def upsert(
         self,
         chunks: Sequence[Chunk],
@@ -505,6 +512,12 @@ class MemoryService(Protocol):
 
     async def chunks_by_id(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order asked; unknown ids are left out."""
+        ...
+
+    async def chunks_said_by(
+        self, speaker: str, limit: int, *, scope: str | None = None
+    ) -> tuple[list[Chunk], int]:
+        """What a speaker said (the chunk store's ``said_by``): the latest turns and a count."""
         ...
 
     async def detach_alias(self, entity_id: str, alias: str) -> bool:

@@ -52,6 +52,8 @@ __all__ = ["CHUNKS", "GRAPH", "HALVES", "OK", "Opener", "ServiceBridge"]
 
 #: Mentions fetched at once when an entity is selected; "all N mentions" fetches the rest.
 FIRST_MENTIONS = 12
+#: Entities whose own turns are listed beside their mentions (a chunk's speaker).
+SPEAKER_TYPES = frozenset({"person", "agent"})
 MAX_MENTIONS = 500
 
 Opener = Callable[[Settings], contextlib.AbstractAsyncContextManager[MemoryService]]
@@ -522,11 +524,19 @@ class ServiceBridge(QObject):
         wanted = order[: MAX_MENTIONS if everything else FIRST_MENTIONS]
         missing = [cid for cid in wanted if cid not in have]
         fetched: tuple[Chunk, ...] = ()
-        if missing:
-            try:
+        said: tuple[Chunk, ...] = ()
+        said_total = 0
+        try:
+            if missing:
                 fetched = tuple(await memory.chunks_by_id(missing))
-            except ExplorerError as exc:
-                self._health.set({CHUNKS: str(exc)})
+            if entity.type in SPEAKER_TYPES:
+                limit = MAX_MENTIONS if everything else FIRST_MENTIONS
+                turns, said_total = await memory.chunks_said_by(
+                    entity.name, limit, scope=entity.scope or None
+                )
+                said = tuple(turns)
+        except ExplorerError as exc:
+            self._health.set({CHUNKS: str(exc)})
         self.entity_ready.emit(
             EntityDetails(
                 token=token,
@@ -534,7 +544,9 @@ class ServiceBridge(QObject):
                 entity=entity,
                 chunks=fetched,
                 mention_total=len(order),
-                complete=len(wanted) == len(order),
+                complete=len(wanted) == len(order) and len(said) == said_total,
+                said=said,
+                said_total=said_total,
             )
         )
 

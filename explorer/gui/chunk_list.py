@@ -231,23 +231,32 @@ class ChunkListWidget(QWidget):
         total: int,
         query: str = "",
         can_go_back: bool = True,
+        said: Iterable[ShownChunk] = (),
+        said_total: int = 0,
     ) -> None:
-        """Show the chunks that mention an entity, spans highlighted; offer the rest if any."""
+        """Show the chunks that mention an entity, spans highlighted, then for a speaker the
+        turns they said; offer the rest if any."""
         self.mode = "mentions"
         self.entity_id = entity_id
         chunk_list = list(chunks)
         shown = len(chunk_list)
-        self.title.setText(
-            f"Mentions of <b>{_esc(entity_name)}</b>: {shown} of {total} chunk"
-            + ("s" if total != 1 else "")
+        said_list = list(said)
+        listed = {chunk.chunk.id for chunk in chunk_list}
+        turns = [chunk for chunk in said_list if chunk.chunk.id not in listed]
+        title = f"Mentions of <b>{_esc(entity_name)}</b>: {shown} of {total} chunk" + (
+            "s" if total != 1 else ""
         )
-        if total > shown:
-            self.more_button.setText(f"All {total} mentions")
+        if said_total:
+            title += f"; turns they said: {len(said_list)} of {said_total}"
+        self.title.setText(title)
+        if total > shown or said_total > len(said_list):
+            more = f"All {total} mentions" if total > shown else f"All {said_total} turns"
+            self.more_button.setText(more)
             self.more_button.show()
         else:
             self.more_button.hide()
         self.back_button.setVisible(can_go_back)
-        self._fill(chunk_list, query_terms(query), mentions)
+        self._fill([*chunk_list, *turns], query_terms(query), mentions)
 
     def show_message(self, text: str) -> None:
         self.mode = "empty"

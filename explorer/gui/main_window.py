@@ -471,8 +471,10 @@ class MainWindow(WindowStatus, WindowMenus):
         *,
         fetched: Iterable[Chunk],
         total: int | None = None,
+        said: Sequence[Chunk] = (),
+        said_total: int = 0,
     ) -> None:
-        for chunk in fetched:
+        for chunk in [*fetched, *said]:
             self._mention_chunks[chunk.id] = ShownChunk.read(chunk)
         in_hand = {c.id: c for c in self._result_chunks()}
         in_hand.update({k: v for k, v in self._mention_chunks.items() if k not in in_hand})
@@ -489,8 +491,11 @@ class MainWindow(WindowStatus, WindowMenus):
             by_chunk,
             total=max(count, len(shown)),
             query=self.outcome.params.query if self.outcome else "",
+            said=[self._mention_chunks[chunk.id] for chunk in said],
+            said_total=said_total,
         )
-        missing_links = [c.id for c in shown if c.id not in self._links]
+        listed = [*shown, *(self._mention_chunks[chunk.id] for chunk in said)]
+        missing_links = [c.id for c in listed if c.id not in self._links]
         self.bridge.request_chunk_links(missing_links)
 
     def _on_bridge_entity_ready(self, details: EntityDetails) -> None:
@@ -516,7 +521,13 @@ class MainWindow(WindowStatus, WindowMenus):
         )
         spans = [(m.chunk_id, m.start, m.end) for m in entity.mentions]
         self._show_mentions(
-            entity.id, entity.name, spans, fetched=details.chunks, total=details.mention_total
+            entity.id,
+            entity.name,
+            spans,
+            fetched=details.chunks,
+            total=details.mention_total,
+            said=details.said,
+            said_total=details.said_total,
         )
 
     def show_path_chunks(self, path: GraphPath) -> None:

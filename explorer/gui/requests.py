@@ -126,6 +126,8 @@ class EntityDetails:
     ``chunks`` holds the chunks fetched for this answer (those the caller already had are not
     fetched again); ``mention_total`` counts the distinct chunks mentioned, so the list can say
     "all N mentions" before fetching them all; ``complete`` says whether all were asked for.
+    For a speaker, ``said`` holds their latest turns and ``said_total`` how many they said: in a
+    chat between two people a speaker's name is seldom written, so mentions alone list little.
     """
 
     token: int
@@ -134,6 +136,8 @@ class EntityDetails:
     chunks: tuple[Chunk, ...] = ()
     mention_total: int = 0
     complete: bool = False
+    said: tuple[Chunk, ...] = ()
+    said_total: int = 0
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,11 @@ class FakeMemory:
     async def chunks_by_id(self, ids: Sequence[str]) -> list[Chunk]:
         return await self.chunks.get(ids)
 
+    async def chunks_said_by(
+        self, speaker: str, limit: int, *, scope: str | None = None
+    ) -> tuple[list[Chunk], int]:
+        return await self.chunks.said_by(speaker, limit, scope=scope)
+
     async def recent_calls(self, after: int = 0, limit: int = 100) -> list[RecallSummary]:
         raise StoreUnavailable("the fake memory keeps no recall journal")
 

@@ -168,6 +168,14 @@ class FakeChunkStore(_Faulty):
         hits.sort(key=lambda hit: (-hit.lexical, hit.chunk.id))
         return hits[:k]
 
+    async def said_by(
+        self, speaker: str, limit: int, *, scope: str | None = None
+    ) -> tuple[list[Chunk], int]:
+        await self._enter("said_by", speaker=speaker, limit=limit, scope=scope)
+        said = [c for c in self._matching(None, scope) if c.speaker == speaker]
+        said.sort(key=lambda chunk: (chunk.timestamp, chunk.id), reverse=True)
+        return said[:limit], len(said)
+
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
         await self._enter("get", ids=list(ids))
         return [self.chunks[i] for i in ids if i in self.chunks]

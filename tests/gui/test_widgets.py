@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +189,20 @@ def test_inspector_relation_link_selects_the_neighbour(qtbot: Any, fake_window: 
     assert targets
     fake_window.inspector.activate_relation(targets[0])
     qtbot.waitUntil(lambda: fake_window.graph_view.selected_ids() == [targets[0]], timeout=5_000)
+
+
+def test_a_speakers_own_turns_are_listed_after_the_turns_that_name_them(
+    qtbot: Any, fake_window: Any, fake: FakeMemory
+) -> None:
+    first = fake.chunks.chunks["c1"]
+    said = replace(first, id="m1", text="Lisbon is lovely in May", speaker="Marta", position=9)
+    fake.chunks.add(said)
+    _query(qtbot, fake_window)
+    fake_window.graph_view.select_entity("marta")
+    chunks = fake_window.chunk_list
+    qtbot.waitUntil(lambda: "turns they said: 1 of 1" in chunks.title.text(), timeout=5_000)
+    # Her mentions first, then what she said herself.
+    assert chunks.chunk_ids()[-1] == "m1" and {"c2", "c4"} <= set(chunks.chunk_ids())
 
 
 def test_newer_query_cancels_the_stale_one(qtbot: Any, fake_window: Any, fake: FakeMemory) -> None:

@@ -143,6 +143,10 @@ async def test_the_graph_stores_read_what_graphiti_wrote(
         assert set(linked[berlin]) == named
         [chunk] = await memory.chunks.get([berlin])
         assert chunk.position == 2 and chunk.text == graphiti.contents["berlin"]
+        # What its speaker said there, newest first: the same episode among them.
+        said, total = await memory.chunks.said_by(chunk.speaker, 10, scope=chunk.scope)
+        assert berlin in [c.id for c in said] and total == len(said) >= 1
+        assert said == sorted(said, key=lambda c: (c.timestamp, c.id), reverse=True)
         # The overview the window shows before the first query.
         overview = await memory.overview()
         assert overview.chunks == 4 and overview.entities == 8 and overview.relations == 6

@@ -415,6 +415,15 @@ class GraphitiChunkStore:
         rows = await self._read(cypher.SCOPE_EPISODES, {"group": group_of(scope)})
         return rec.positioned(rows)
 
+    async def said_by(
+        self, speaker: str, limit: int, *, scope: str | None = None
+    ) -> tuple[list[Chunk], int]:
+        # An episode's speaker is read from its content, so the scope's episodes are filtered
+        # here (a graphiti group is read whole by ``scope_chunks`` too).
+        said = [chunk for chunk in await self.scope_chunks(scope) if chunk.speaker == speaker]
+        said.sort(key=lambda chunk: (chunk.timestamp, chunk.id), reverse=True)
+        return said[: max(limit, 0)], len(said)
+
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
         asked = plain_ids(ids, "ids")
         if not asked:

@@ -151,6 +151,12 @@ _WRITE_MARK = (
     "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, written_at = now()"
 )
 _FORGET = "DELETE FROM chunks WHERE scope = $1::text OR starts_with(scope, $1::text || '/')"
+# Newest first; the window count is taken before the limit: how many the speaker said in all.
+_SAID_BY = (
+    f"SELECT {_CHUNK_COLUMNS}, count(*) OVER () AS said FROM chunks WHERE speaker = $1 "
+    "AND ($2::text IS NULL OR scope = $2::text OR starts_with(scope, $2::text || '/')) "
+    "ORDER BY ts DESC, id LIMIT $3"
+)
 _SCOPE_CHUNKS = (
     f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE {_SCOPE_WHERE} "
     "ORDER BY conversation_id, position, id"
@@ -365,6 +371,16 @@ class PgChunkStore:
         plain = self._plain_scope(scope)
         rows = await self._run(lambda c: c.fetch(_SCOPE_CHUNKS, plain), "read")
         return [codec.decode_chunk(row) for row in rows]
+
+    async def said_by(
+        self, speaker: str, limit: int, *, scope: str | None = None
+    ) -> tuple[list[Chunk], int]:
+        plain = self._plain_scope(scope)
+        who = sanitize.plain_text(speaker, "speaker", max_chars=1_000)
+        limit = sanitize.plain_int(limit, "limit", low=0, high=MAX_IDS)
+        rows = await self._run(lambda c: c.fetch(_SAID_BY, who, plain, max(limit, 1)), "read")
+        total = int(rows[0]["said"]) if rows else 0
+        return [codec.decode_chunk(row) for row in rows[:limit]], total
 
     def _plain_scope(self, scope: str | None) -> str | None:
         self._check_open()

@@ -24,6 +24,7 @@ from typing import cast
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.core.credit import SPEAKER_TYPES
 from explorer.core.errors import ExplorerError, ReadOnlyStore, StoreUnavailable, WriteFailed
 from explorer.core.models import DEFAULT_SCOPE, Chunk
 from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy
@@ -52,8 +53,6 @@ __all__ = ["CHUNKS", "GRAPH", "HALVES", "OK", "Opener", "ServiceBridge"]
 
 #: Mentions fetched at once when an entity is selected; "all N mentions" fetches the rest.
 FIRST_MENTIONS = 12
-#: Entities whose own turns are listed beside their mentions (a chunk's speaker).
-SPEAKER_TYPES = frozenset({"person", "agent"})
 MAX_MENTIONS = 500
 
 Opener = Callable[[Settings], contextlib.AbstractAsyncContextManager[MemoryService]]

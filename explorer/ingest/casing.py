@@ -97,14 +97,20 @@ _SHORTHAND = frozenset(
     thats theres heres hows whos wheres aint shes hes
     """.split()  # noqa: SIM905 (a word list reads best as words)
 )
+#: Kin and partner words a person's name follows: "his gf grace", "my brother mark".
+_KIN_BEFORE = frozenset(
+    """
+    sis sister bro brother mum mom mam mama dad papa uncle aunt auntie cousin bf gf boyfriend
+    girlfriend husband wife partner fiance fiancee bestie flatmate housemate roommate nan nana
+    grandma grandpa son daughter niece nephew
+    """.split()  # noqa: SIM905
+)
 #: Words a person's name follows: a person's place only.
-_PERSON_BEFORE = frozenset(
+_PERSON_BEFORE = _KIN_BEFORE | frozenset(
     """
     with w told tell tells telling ask asked asks texted text texting called call calling met
     meet meeting saw seeing invited invite inviting bring brought miss love hug thank thanked
-    named sis sister bro brother mum mom mam mama dad papa uncle aunt auntie cousin bf gf
-    boyfriend girlfriend husband wife partner fiance fiancee mate bestie friend flatmate
-    housemate roommate coach boss manager nan nana grandma grandpa son daughter niece nephew
+    named mate friend coach boss manager
     """.split()  # noqa: SIM905
 )
 #: Words a place's name follows.
@@ -120,14 +126,6 @@ _TITLES = frozenset(
     {"uncle", "aunt", "auntie", "aunty", "cousin", "grandma", "grandpa", "nana", "nonna"}
 )
 #: Words a common noun follows, and a name hardly ever.
-# Whose name follows: "his gf grace", "my brother mark".
-_KIN_BEFORE = frozenset(
-    """
-    sis sister bro brother mum mom mam mama dad papa uncle aunt auntie cousin bf gf boyfriend
-    girlfriend husband wife partner fiance fiancee bestie flatmate housemate roommate nan nana
-    grandma grandpa son daughter niece nephew
-    """.split()  # noqa: SIM905
-)
 _DETERMINERS = frozenset(
     """
     the a an my your ur his her our their this that these those some any every each no which
@@ -412,9 +410,19 @@ def _reads_on_as_a_word(words: Sequence[str], position: int) -> bool:
     return after in _WORD_GOES_ON or (after.endswith("ly") and len(after) > 3)
 
 
-def _shouted_name(word: str) -> bool:
-    """A given name shouted in capitals that no everyday word shares ("ROSALIND", not "WILL")."""
-    return len(word) >= MIN_LETTERS and is_census_name(word) and not is_everyday_word(word)
+def is_rare_given_name(word: str) -> bool:
+    """A given name (lower case) that no everyday word shares: "rosalind", not "will"."""
+    return (
+        len(word) >= MIN_LETTERS
+        and " " not in word
+        and is_census_name(word)
+        and not is_everyday_word(word)
+    )
+
+
+def _name_cased(word: str) -> str:
+    """A name shouted in capitals written as a name ("ROSALIND" → "Rosalind"): no acronym."""
+    return word[:1] + word[1:].casefold()
 
 
 def _shouted(word: str, names: set[str]) -> str:
@@ -423,8 +431,8 @@ def _shouted(word: str, names: set[str]) -> str:
     written."""
     lower = word.casefold()
     bare = _bare(lower)
-    if _shouted_name(bare):
-        return word[:1] + lower[1:]  # "ROSALIND" is Rosalind, no acronym
+    if is_rare_given_name(bare):
+        return _name_cased(word)
     if bare in names or is_given_name(bare) or is_known_place(bare):
         return word
     if len(bare) >= MIN_LETTERS and (is_everyday_word(bare) or DRAWN_OUT.search(bare)):
@@ -455,8 +463,8 @@ def _restored(text: str, names: set[str], all_lower: bool = True) -> str:
         written = matches[position].group(0)
         if all_lower or written.islower():
             pieces.append(_cased(text, matches, position, names))
-        elif written.isupper() and _shouted_name(_bare(written.casefold())):
-            pieces.append(written[:1] + written[1:].lower())  # "ROSALIND. WHAT. omg congrats"
+        elif written.isupper() and is_rare_given_name(_bare(written.casefold())):
+            pieces.append(_name_cased(written))  # "ROSALIND. WHAT. omg congrats"
         else:
             pieces.append(written)
         end = match.end()

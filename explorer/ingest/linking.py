@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
-from explorer.ingest.casing import is_everyday_word
-from explorer.ingest.given_names import is_census_name, is_given_name, nickname_reason
+from explorer.ingest.casing import is_everyday_word, is_rare_given_name
+from explorer.ingest.given_names import is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
 from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
 from explorer.ingest.name_reading import Candidate
@@ -52,6 +52,8 @@ _IDENTITY_WORDS = frozenset(
 #: How common a word may be and still be taken for a name someone says is theirs.
 EVERYDAY_RANK = 10_000
 _POSSESSIVE = re.compile(r"['’]s\b|['’]s$|['’]", re.IGNORECASE)
+# A turn opening with a name that goes on to speak of that person: "Nisha. She used them".
+_SPOKEN_OF = re.compile(r"^\W*\w+\W+(?:she|he|they|and|or|maybe|probably|i think)\b", re.IGNORECASE)
 
 
 def _plain_name(written: str) -> str | None:
@@ -169,7 +171,7 @@ class PeopleLinks:
         for key, uses in self.exclaimed.items():
             if is_given_name(key) or key in self.called_out:
                 calls.setdefault(key, []).extend(uses)
-            elif _rare_given_name(key):
+            elif is_rare_given_name(key):
                 # "Rosalind. WHAT." calls her; "Nisha. She used them" answers a question.
                 called = [use for use in uses if not self._names_someone(use[0])]
                 if called:
@@ -431,11 +433,3 @@ class PeopleLinks:
         why = "short for" if reason == "beginning" else "a nickname of"
         said = f"{people[short]} is {why} {people[full]}"
         self._fold_into(moved, into, occurrence.chunk, surface, said)
-
-
-_SPOKEN_OF = re.compile(r"^\W*\w+\W+(?:she|he|they|and|or|maybe|probably|i think)\b", re.IGNORECASE)
-
-
-def _rare_given_name(key: str) -> bool:
-    """A census given name no everyday word shares ("Rosalind."; not "Will!")."""
-    return " " not in key and is_census_name(key) and not is_everyday_word(key)

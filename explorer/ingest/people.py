@@ -92,11 +92,9 @@ _EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
 
 # What a life's news says of someone, though a thing can be said to do it too ("Sarah got the
 # job", "Idris moved to Leeds"): no vote for a person, only for a given name being one.
-LIFE_VERBS = frozenset(
+_LIFE_VERBS = frozenset(
     ["moved", "moves", "quit", "joined", "married", "proposed", "graduated", "landed"]
 )
-# A word that makes a name the subject of a clause of its own: a verb ("Priya hates it").
-_CLAUSE_GOES_ON = re.compile(r"^(?:[a-z]+(?:s|ed)|is|was|has|had|can|will|would|just|never)$")
 # "got" only with news after it: "Sarah got the job", not "Florence got so crowded".
 _GOT_NEWS = re.compile(
     r"^\s+(?:just\s+)?got\s+(?:(?:the|a|her|his)\s+(?:new\s+)?(?:job|offer|role|promotion|"
@@ -558,6 +556,8 @@ _TOOL_BEFORE = re.compile(_TOOL_VERB + r"$")
 # The second of a list ("use Airflow and Dagster at work"), when the list ends there: in "we
 # switched to Linear and Priya hates it" Priya begins a clause of her own.
 _TOOL_LISTED = re.compile(_TOOL_VERB + r"\s+[A-Z][\w.+-]*\s*(?:,|(?i:and|or)|&)$")
+# A word that makes a name the subject of a clause of its own: a verb ("Priya hates it").
+_CLAUSE_GOES_ON = re.compile(r"^(?:[a-z]+(?:s|ed)|is|was|has|had|can|will|would|just|never)$")
 # "we stayed at Casa Azul", "book club at Kettle & Crumb": a place one stays or eats, drinks or
 # meets for leisure at is a venue.
 _VENUE_BEFORE = re.compile(
@@ -668,7 +668,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     paired = re.match(r"^\s+and\s+(?:i\b|[A-Z][a-z])", after) is not None  # "Maya and Ido"
     if next_word in PERSON_VERBS or paired or re.match(r"^\s+and\s+i\b", head):
         cues["person_verb"] += 1
-    if next_word in LIFE_VERBS or _GOT_NEWS.match(head):
+    if next_word in _LIFE_VERBS or _GOT_NEWS.match(head):
         cues["life_verb"] += 1
     if next_word in PROJECT_AFTER:
         cues["project"] += 1

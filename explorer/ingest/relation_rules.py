@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from explorer.ingest.lexicon import MONTHS, SEASONS
+
 # Object kinds a rule accepts: person, place, organization, event, project, product, other.
 PERSON = frozenset({"person"})
 PLACE = frozenset({"place"})
@@ -98,10 +100,13 @@ def _rule(
 # Right after the place: "been in Rotterdam two months", "in Leeds since 2019" (not "been in
 # Paris twice in the last few years").
 _SETTLED_FOR = re.compile(
-    r",?\s+(?:now\s+|for\s+|nearly\s+|almost\s+|over\s+)*(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|"
-    r"(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|\d+)\s+(?:months?|years?)|since\s+"
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|last\s+(?:year|spring|summer|autumn|fall|winter)|(?:19|20)\d\d)|ages|forever)\b",
+    r",?\s+(?:now\s+|for\s+|nearly\s+|almost\s+|over\s+)*(?:(?:a|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|a\s+few|(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|"
+    r"\d+)\s+(?:months?|years?)|since\s+(?:"
+    + "|".join(MONTHS)
+    + r"|last\s+(?:year|"
+    + "|".join(sorted(SEASONS))
+    + r")|(?:19|20)\d\d)|ages|forever)\b",
     re.IGNORECASE,
 )
 

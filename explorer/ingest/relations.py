@@ -216,6 +216,7 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
     slots: list[Slot] = []
     named = sorted(turn.names, key=lambda slot: slot.start)
     excluded = {entity.id for entity in (turn.speaker, turn.addressee) if entity is not None}
+    lowered = turn.text.casefold()
     for position, token in enumerate(turn.tokens):
         word = token.folded
         entity: Named | None = None
@@ -246,7 +247,7 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             ]
             entity = people[-1] if people else None
         elif (
-            word in _DROPPED_SUBJECT or _ROLE_OPENING.match(turn.text.casefold(), token.start)
+            word in _DROPPED_SUBJECT or _ROLE_OPENING.match(lowered, token.start)
         ) and _opens_clause(turn, position):
             # Also after a colon: "ok news from me: handed in my notice at Nuvola". Asked, the
             # dropped subject is the one asked: "still at Brightwater?" is "are you".

@@ -139,10 +139,8 @@ async def test_what_a_speaker_said_newest_first_in_their_scope(
     await chunk_store.upsert(SAMPLE, SAMPLE_VECTORS, SPEC)
     said, total = await chunk_store.said_by("user", 2, scope="acme")
     assert [c.id for c in said] == ["c5", "c4"] and total == 4  # c1, c2, c4, c5
-    assert await chunk_store.said_by("user", 10, scope="acme/assistant") == (
-        [c for c in await chunk_store.get(["c4", "c2", "c1"])],
-        3,
-    )
+    newest_first = await chunk_store.get(["c4", "c2", "c1"])
+    assert await chunk_store.said_by("user", 10, scope="acme/assistant") == (newest_first, 3)
     counted, total = await chunk_store.said_by("user", 0)
     assert counted == [] and total == 5  # every scope, globex's too
     assert await chunk_store.said_by("nobody'; DROP TABLE chunks; --", 5) == ([], 0)

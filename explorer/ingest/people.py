@@ -248,6 +248,10 @@ PRODUCT_AFTER = frozenset(
         "licenses",
         "bill",
         "pricing",
+        "page",
+        "pages",
+        "doc",
+        "docs",
     ]
 )
 ROLE_ACRONYMS = frozenset(
@@ -483,6 +487,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "organization", False
     if is_known_place(key):
         return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
+    if cues["determined"] and not (single and (is_census_name(key) or key in _INSTITUTIONS)):
+        return "place", False  # "by the Hauptmarkt": somewhere, as far as anything says
     if single and key in _INSTITUTIONS:
         return "organization", False  # "Ok the Council is great": the one everyone means
     if not single and is_known_place(words[0]) and not is_census_name(words[0]):
@@ -558,6 +564,23 @@ _TOOL_BEFORE = re.compile(_TOOL_VERB + r"$")
 _TOOL_LISTED = re.compile(_TOOL_VERB + r"\s+[A-Z][\w.+-]*\s*(?:,|(?i:and|or)|&)$")
 # A word that makes a name the subject of a clause of its own: a verb ("Priya hates it").
 _CLAUSE_GOES_ON = re.compile(r"^(?:[a-z]+(?:s|ed)|is|was|has|had|can|will|would|just|never)$")
+# "sent it on Monzo", "is it on Panopto?", "bought a parka on Shopee": what one messages, pays,
+# watches or buys something on is a platform, a product ("a boat trip on Derwentwater", a room
+# "on Rua de São Miguel" or "counting on Priya" say nothing of the kind).
+_PLATFORM_BEFORE = re.compile(
+    r"\b(?:messages?|messaged|messaging|text|texted|texting|dm|dms|dmed|dm'd|call|called|"
+    r"send|sending|sent|pay|paid|paying|post|posted|posting|watch|watched|watching|stream|"
+    r"streamed|streaming|listen|listened|listening|bought|buy|buying|order|ordered|ordering|"
+    r"sell|selling|sold|chat|chatting|it|that|this|them|available|money)"
+    r"(?:\s+(?:you|me|him|her|us|them|it|back))?\s+on$"
+)
+# "the Markthal", "by the Hauptmarkt, best ...": a name one puts "the" before is a place, never a
+# person; "the Kestrel streaming work" says nothing of Kestrel, as a word after it is the noun,
+# and "THE TALK GOT ACCEPTED" is shouting, no name.
+_DETERMINED = re.compile(r"(?:^|\s)the$")
+_ENDS_A_PHRASE = re.compile(
+    r"^(?:\s*[,.!?;:)]|\s*$|\s+(?:is|was|has|had|and|or|in|on|at|to|for)(?![\w-]))"
+)
 # "we stayed at Casa Azul", "book club at Kettle & Crumb": a place one stays or eats, drinks or
 # meets for leisure at is a venue.
 _VENUE_BEFORE = re.compile(
@@ -569,7 +592,7 @@ _VENUE_BEFORE = re.compile(
 # The noun after a name says what it names ("the Casa Azul hotel", "the Harbour project").
 PLACE_AFTER = _words(
     "hotel hostel inn motel resort b&b guesthouse café cafe restaurant pub bar bistro campsite "
-    "cottage villa depot station airport terminal warehouse area"
+    "cottage villa depot station airport terminal warehouse area flat apartment"
 )
 ORGANISATION_AFTER = _words(
     "company firm startup agency charity band colleagues coworkers co-workers customers clients "
@@ -710,11 +733,15 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["product"] += 1
     # A product unless it is a given name (``typed``: "pay for Jake") or owns something
     # ("use Tom's car").
-    tool = _TOOL_BEFORE.search(before.rstrip()) or (
-        _TOOL_LISTED.search(before.rstrip()) and not _CLAUSE_GOES_ON.match(next_word)
+    tool = (
+        _TOOL_BEFORE.search(before.rstrip())
+        or (_TOOL_LISTED.search(before.rstrip()) and not _CLAUSE_GOES_ON.match(next_word))
+        or _PLATFORM_BEFORE.search(tail)
     )
     if tool and not re.match(r"^['’]s\b", after):
         cues["tool"] += 1
+    if _DETERMINED.search(before.rstrip()) and _ENDS_A_PHRASE.match(head):
+        cues["determined"] += 1
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1
     if _EMPLOYED_AT.search(tail):

@@ -63,11 +63,14 @@ def resolve_short_names(
     known: Iterable[Entity] = (),
     *,
     protected: Collection[str] = (),
+    guessed: Collection[str] = (),
 ) -> dict[str, str]:
     """Which short-name entities (of ``entities``) stand for which full name, by id.
 
     ``known`` are records already stored (the graph's), full names among them count as
-    candidates too; ``protected`` ids (speakers) are never treated as short forms.
+    candidates too; ``protected`` ids (speakers) are never treated as short forms; ``guessed``
+    ids have a type no evidence backs (``Extraction.guessed``), a place among them may still
+    be a short form ("the Mater" of the Mater Hospital).
     """
     entities = list(entities)
     full: dict[tuple[str, str], _FullName] = {}
@@ -109,7 +112,7 @@ def resolve_short_names(
                 resolved[entity.id] = match.entity.id
                 changed = changed or not match.person
                 match.person = True
-    for short_id, full_id in _thing_short_names(entities, known, protected).items():
+    for short_id, full_id in _thing_short_names(entities, known, protected, guessed).items():
         resolved.setdefault(short_id, full_id)
     return resolved
 
@@ -119,7 +122,10 @@ _NOT_SHORT = frozenset({"date", "topic", "agent", "place"})
 
 
 def _thing_short_names(
-    entities: list[Entity], known: Iterable[Entity], protected: Collection[str]
+    entities: list[Entity],
+    known: Iterable[Entity],
+    protected: Collection[str],
+    guessed: Collection[str],
 ) -> dict[str, str]:
     """ "Corvid" for Corvid Labs, "Tern" for Project Tern: a one-word name that is the first word
     of exactly one organisation or event of its scope, the last word of exactly one
@@ -144,7 +150,9 @@ def _thing_short_names(
     found: dict[str, str] = {}
     for entity in entities:
         key = normalise_name(entity.name)
-        if " " in key or entity.type in _NOT_SHORT or entity.id in protected:
+        if " " in key or entity.id in protected:
+            continue
+        if entity.type in _NOT_SHORT and not (entity.type == "place" and entity.id in guessed):
             continue
         ids = {
             owner
@@ -168,7 +176,9 @@ def merge_short_names(
     carries the short name's evidence; the write then merges it with the stored one.
     """
     known = list(known)
-    renamed = resolve_short_names(extraction.entities, known, protected=protected)
+    renamed = resolve_short_names(
+        extraction.entities, known, protected=protected, guessed=extraction.guessed
+    )
     if not renamed:
         return extraction
     own = {entity.id: entity for entity in extraction.entities}

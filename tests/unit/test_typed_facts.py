@@ -1159,3 +1159,33 @@ def test_a_role_at_a_place_of_work_said_alone_is_the_speakers_job() -> None:
     assert ("rowan", "WORKS_AT", "Skyscanner") in found
     # Asked, the role is the one asked's, and only if they say yes.
     assert ("Dev", "WORKS_AT", "Leeds General") not in found
+
+
+def test_a_name_after_the_is_somewhere_and_after_on_a_platform() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "meet me by the Brackenmoor, near the gates. I'll pay you on Zapply"),
+            ("kip", "is it on Vidora? the Quillhaven report is late, and I count on Ines."),
+            ("noor", "Orla says hi, the Farrowdale was packed."),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Brackenmoor"] == kinds["Farrowdale"] == "place"
+    assert kinds["Zapply"] == kinds["Vidora"] == "product"
+    # A word after the name is the noun "the" goes with; people are counted on.
+    assert kinds["Quillhaven"] != "place"
+    assert kinds["Ines"] == kinds["Orla"] == "person"
+
+
+def test_a_place_guessed_from_the_is_still_the_short_form_of_its_full_name() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("noor", "my aunt is in the Brackenmoor Hospital again"),
+                ("kip", "the Brackenmoor? I walk past it every day."),
+            )
+        )
+    )
+    named = [e for e in extraction.entities if "Brackenmoor" in e.name]
+    assert [e.name for e in named] == ["Brackenmoor Hospital"]
+    assert "Brackenmoor" in named[0].aliases

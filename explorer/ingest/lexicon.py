@@ -210,7 +210,15 @@ ORGANISATION_SUFFIXES = _words(
     department ministry labs lab press records store shop market charity trust network
     ventures capital partners logistics freight solutions systems technologies media consulting
     holdings studios agency building vets vet pharmacy salon bakery brewery dental practice
-    motors garage garages catering caterers primary grammar nursery
+    motors garage garages catering caterers primary grammar nursery buildings
+    """
+)
+#: "Transport for Wales", "Institute for Fiscal Studies": "for" joins a body's own word to what it
+#: is for; after anything else ("Thanks Kate for Lisbon") it ends the name.
+FOR_HEADS = _words(
+    """
+    transport institute department ministry centre center society trust campaign foundation
+    commission alliance office council secretary minister partnership network fund
     """
 )
 PLACE_SUFFIXES = _words(

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.lexicon import (
+    FOR_HEADS,
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
     KNOWN_PLACES,
@@ -187,7 +188,11 @@ def continues_name(last: Token, token: Token, text: str) -> bool:
     if last.word.endswith(("'s", "’s")):
         # "St. Aldhelm's Hospital", "King's College": a possessive that an institution's own
         # word follows is part of its name; "Ada's Kwame" is two names.
-        return is_name_token(token) and token.folded in ORGANISATION_SUFFIXES
+        return is_name_token(token) and (
+            token.folded in ORGANISATION_SUFFIXES or token.folded in PLACE_SUFFIXES
+        )
+    if token.folded == "for":
+        return last.folded in FOR_HEADS and last.word[0].isupper()
     return token.folded in _NAME_CONNECTORS or is_name_token(token)
 
 

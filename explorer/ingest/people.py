@@ -45,7 +45,7 @@ from collections.abc import Sequence
 
 from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import fold_letters
-from explorer.ingest.lexicon import LANGUAGES
+from explorer.ingest.lexicon import FOR_HEADS, LANGUAGES
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
@@ -459,6 +459,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "event", True
     if words[0] == "project" and not single:
         return "project", True
+    if words[0] in FOR_HEADS and "for" in words[1:-1]:
+        return "organization", True  # "Transport for Wales", "Institute for Fiscal Studies"
     tally = Counter(votes)
     tally["person"] += 2 * cues["kin"] + cues["person_verb"] + 2 * cues["called_person"]
     tally["project"] += 2 * cues["project"]

@@ -1189,3 +1189,21 @@ def test_a_place_guessed_from_the_is_still_the_short_form_of_its_full_name() -> 
     named = [e for e in extraction.entities if "Brackenmoor" in e.name]
     assert [e.name for e in named] == ["Brackenmoor Hospital"]
     assert "Brackenmoor" in named[0].aliases
+
+
+def test_a_body_named_for_what_it_is_for_and_a_possessive_building_are_one_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "someone from Transport for Wales is speaking, thanks Kate for Lisbon"),
+            (
+                "kip",
+                "the exam is in Queen's Buildings, then lunch near Queen's Park with Ada's Kwame",
+            ),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Transport for Wales"] == "organization"
+    assert kinds["Queen's Buildings"] == kinds["Queen's Park"] == "place"
+    assert kinds["Kate"] == kinds["Kwame"] == "person"
+    assert kinds["Lisbon"] == "place"
+    assert not {"Transport", "Buildings", "Kate for Lisbon"} & set(kinds)

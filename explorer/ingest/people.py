@@ -532,11 +532,20 @@ _WORK_BEFORE_AT = re.compile(
     r"|\b(?:start|starts|started|starting)\s+at\s*$"
     r"|\b(?:founder|founders|co-?founder|co-?founders|ceo|cto|cfo|coo)\s+(?:of|at)\s*$"
     r"|\b(?:investor|investors|invested|shares|stake)\s+in\s*$"
+    # "first day at Brinkhoff", "notice in at Skyscanner", "two days off from JLR"
+    r"|\b(?:first|last)\s+(?:day|days|week|weeks)\s+at\s*$|\bnotice\s+(?:in\s+)?(?:at|to)\s*$"
+    r"|\b(?:off|leave)\s+from\s*$|\b(?:deliveries|shifts|contracting)\s+for\s*$"
 )
 _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on\s*$")
 _MOVE_TO = re.compile(
     r"\b(?:move|moves|moved|moving|relocate|relocated|relocating)\s+"
     r"(?:(?:up|down|over|back|out|away)\s+)?(?:to|into)\s*$"
+)
+# "flying to Oslo", "the ferry to Iloilo", "I'm taking you to the Markthal": where one travels.
+_TRAVEL_TO = re.compile(
+    r"\b(?:fly|flies|flying|flew|flights?|drive|driving|drove|heading|head|travell?ing|trip|"
+    r"train|bus|coach|ferry|taking\s+(?:you|us|him|her|them))\s+(?:back\s+)?"
+    r"(?:(?:up|down|over|out|home|off)\s+)?to(?:\s+the)?$"
 )
 # "we're going through Heathrow", "flying via Doha", "a layover in Dubai": a way stop.
 _WAY_STOP = re.compile(
@@ -750,7 +759,9 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["employer"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1
-    if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP)):
+    if any(
+        cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP, _TRAVEL_TO)
+    ):
         cues["place"] += 1
     elif _BOUGHT_FROM.search(tail):
         cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop

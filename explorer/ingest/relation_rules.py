@@ -141,8 +141,18 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # in the sentence ("still at Tesco, the queue is huge" is an errand).
     _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
-    _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+in\s+(?:my|his|her|their|a)\s+"
-          r"notice\s+(?:at|to)\s+" + _THE, "WORKS_AT", ORG),
+    _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+(?:in\s+)?"
+          r"(?:my|his|her|their|a)\s+notice\s+(?:in\s+)?(?:at|to)\s+" + _THE, "WORKS_AT", ORG),
+    # "first day at Brinkhoff today", "last week at Brinkhoff 😭": a job's first or last days
+    _rule(r"^\s*(?:(?:my|his|her|their)\s+)?(?:first|last)\s+(?:day|days|week|weeks|shift)\s+at\s+"
+          + _THE, "WORKS_AT", ORG),
+    # "my team at Bosch"; "took 2 days off from JLR"; "does deliveries for Deliveroo"
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,4}?(?:my|our|his|her|their)\s+team\s+at\s+" + _THE,
+          "WORKS_AT", ORG),
+    _rule(_PRE + r"(?:took|take|taking|booked|booking)\s+(?:[\w-]+\s+){0,3}?(?:off|leave)\s+"
+          r"from\s+" + _THE, "WORKS_AT", ORG),
+    _rule(_PRE + r"(?:does|do|doing|did)\s+(?:[\w-]+\s+){0,2}?(?:deliveries|shifts|contracting|"
+          r"freelancing|contract\s+work)\s+for\s+" + _THE, "WORKS_AT", ORG),
     _rule(r"^(?:['’]s|\s+(?:has|have|'ve|’ve))\s+" + _ADV + r"been\s+at\s+" + _THE,
           "WORKS_AT", ORG),
     _rule(_PRE + r"(?:signed|signing)\s+(?:on\s+)?with\s+" + _THE, "HIRED", ORG, reverse=True),
@@ -183,7 +193,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "ATTENDED", frozenset({"event"})),
     _rule(_PRE + r"(?:signed\s+up\s+for|registered\s+for|got\s+a\s+place\s+in|booked|"
           r"preparing\s+for|training\s+for|off\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|"
-          r"thinking\s+of\s+going\s+to|want\s+to\s+go\s+to|planning\s+on|visiting|"
+          r"thinking\s+of\s+going\s+to|wants?\s+to\s+go\s+to|planning\s+on|visiting|in\s+for|"
+          # "I'll take the ferry to Iloilo", "I'm taking you to the Markthal"
+          r"(?:take|taking|catch|catching)\s+(?:the|a)\s+(?:train|bus|coach|ferry|flight|plane)\s+"
+          r"to|taking\s+(?:you|us|him|her|them)\s+to|"
           # "flying back down to", "driving up to", "Kemi and I fly to Zanzibar on Tuesday"
           r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
           r"(?:(?:up|down|over|out|home|off)\s+)?to|landing\s+in|arriving\s+(?:in|at)|"

@@ -1207,3 +1207,45 @@ def test_a_body_named_for_what_it_is_for_and_a_possessive_building_are_one_name(
     assert kinds["Kate"] == kinds["Kwame"] == "person"
     assert kinds["Lisbon"] == "place"
     assert not {"Transport", "Buildings", "Kate for Lisbon"} & set(kinds)
+
+
+def test_where_someone_is_taken_or_takes_the_ferry_to_is_a_plan_and_a_place() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "I'm taking you to the Brackwater next week!"),
+            (
+                "kip",
+                "then I'll take the ferry to Skellan on the 27th. Priya wants to go to Dunmere",
+            ),
+            ("noor", "I'm in for Harrowfest. I took the train to Leeds yesterday"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Brackwater"] == kinds["Skellan"] == "place"
+    found = facts(extraction)
+    assert {
+        ("noor", "PLANS", "Brackwater"),
+        ("kip", "PLANS", "Skellan"),
+        ("Priya", "PLANS", "Dunmere"),
+    } <= found
+    assert ("noor", "PLANS", "Leeds") not in found
+
+
+def test_a_first_day_a_notice_handed_in_or_days_off_from_somewhere_is_work_there() -> None:
+    extraction = extract_offline(
+        chat(
+            ("dee", "first day at Vantor today 😬"),
+            ("faz", "handed my notice in at Quillo today"),
+            ("faz", "ja, Jonas from my team at Brevik is sad"),
+            ("dee", "I took two days off from Harlan Pryce"),
+            ("faz", "last week at the Tate was great"),
+        )
+    )
+    found = facts(extraction)
+    assert {
+        ("dee", "WORKS_AT", "Vantor"),
+        ("faz", "WORKS_AT", "Quillo"),
+        ("Jonas", "WORKS_AT", "Brevik"),
+        ("dee", "WORKS_AT", "Harlan Pryce"),
+    } <= found
+    assert not any(target == "Tate" for _, _, target in found)

@@ -43,7 +43,7 @@ from explorer.ingest.casing import (
     restore_names,
 )
 from explorer.ingest.chunking import sentence_spans
-from explorer.ingest.given_names import is_census_name, is_given_name
+from explorer.ingest.given_names import is_census_name, is_common_surname, is_given_name
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
 from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
@@ -255,6 +255,24 @@ _WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
 _BARE_CUES = frozenset({"plain", "framed"})
 # A quarter, a half or a financial year ("ship in Q4", "the H2 plan", "FY26 targets"): a time.
 _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
+
+
+def _named_like_a_business(key: str) -> bool:
+    """Whether a name of two words or more opens on an everyday word that no one is called and
+    ends on no given name and no common surname ("Toast Box", "Embedded World"): a business or
+    a thing, as far as anything says; "Uncle Kunle", "Reverend Alan", "Declan Hughes" are
+    people."""
+    words = key.split()
+    if len(words) < 2 or names_kin(key):
+        return False
+    first, last = words[0], words[-1]
+    return (
+        is_everyday_word(first)
+        and not first.endswith("ly")  # "Apparently Grandma Okafor": a word before the name
+        and not any(is_census_name(word) or is_given_name(word) for word in (first, last))
+        and not is_common_surname(last)
+        and first not in _TITLES
+    )
 
 
 def _venue_name(key: str, candidate: Candidate) -> str | None:
@@ -739,6 +757,8 @@ class _Context(PeopleLinks):
                 kind, backed = typed(key, candidate.votes, candidate.cues)
                 if not backed and kind == "place" and self._vouched_for(key):
                     kind = "person"  # "Farah" beside Dr. Farah Haddad is her, not the town
+                elif not backed and kind == "person" and _named_like_a_business(key):
+                    kind = "organization"
                 venue = _venue_name(key, candidate)
                 if venue is not None and kind in ("person", "place", "organization"):
                     kind, backed = ("place" if kind == "person" else kind), True

@@ -36,6 +36,15 @@ CENSUS_HEADER = (
     " (https://github.com/treyhunner/names, MIT);"
     " rewrite with python -m explorer.ingest.given_names"
 )
+SURNAME_FILE = "census_surnames.txt"
+#: The most frequent surnames kept: past about this many, the list holds everyday words too
+#: ("Box", "Bird") that name businesses more often than people.
+SURNAMES_KEPT = 2_000
+SURNAME_HEADER = (
+    f"# The {SURNAMES_KEPT:,} most frequent surnames of the 1990 US census, lower case, one a"
+    " line: the names package (https://github.com/treyhunner/names, MIT);"
+    " rewrite with python -m explorer.ingest.given_names"
+)
 
 
 @cache
@@ -65,6 +74,25 @@ def is_census_name(name: str) -> bool:
     """Whether ``name`` (accent-folded) is a given name of the census list or the nickname list."""
     letters = fold_letters(name)
     return letters in _census() or letters in _listed()
+
+
+@cache
+def _surnames() -> frozenset[str]:
+    return frozenset(read_list(SURNAME_FILE))
+
+
+def is_common_surname(name: str) -> bool:
+    """Whether ``name`` (accent-folded) is one of the census's most frequent surnames."""
+    return fold_letters(name) in _surnames()
+
+
+def build_surname_list() -> list[str]:
+    """The list ``census_surnames.txt`` holds, made from the ``names`` package (by frequency)."""
+    from names import FILES  # a test dependency: only rewriting the list needs it
+
+    with open(FILES["last"], encoding="ascii") as table:
+        ranked = [line.split()[0].lower() for line in table if line.strip()]
+    return ranked[:SURNAMES_KEPT]
 
 
 def build_census_list() -> list[str]:
@@ -101,7 +129,8 @@ def nickname_reason(short: str, full: str) -> str | None:
 
 
 def main() -> int:
-    return write_list(CENSUS_FILE, CENSUS_HEADER, build_census_list(), "given names")
+    write_list(CENSUS_FILE, CENSUS_HEADER, build_census_list(), "given names")
+    return write_list(SURNAME_FILE, SURNAME_HEADER, build_surname_list(), "surnames")
 
 
 if __name__ == "__main__":

@@ -61,7 +61,9 @@ _GREETING = re.compile(
     r"morning|evening|night|nite|goodnight|gn|congrats|congratulations|cheers|sorry|dear|yo|"
     r"welcome|ok|okay|oh|aw+|haha|luck|done|birthday|love\s+(?:you|u|ya)|miss\s+(?:you|u|ya)|"
     r"see\s+(?:you|u|ya)|boa\s+sorte|hola|ciao|ah|wow|omg|lol|yes|no|sure|no\s+way|yay|"
-    r"proud\s+of\s+(?:you|u)|well\s+done|ily|ugh)[\s,!.]*$",
+    r"proud\s+of\s+(?:you|u)|well\s+done|ily|ugh)"
+    # "good luck tomorrow Henni,", "thanks again Kate!"
+    r"(?:\s+(?:tomorrow|today|tonight|again|too|so\s+much))?[\s,!.]*$",
     re.IGNORECASE,
 )
 # After a name that addresses someone: punctuation, the end, kisses ("x", "xx"), an emoji,
@@ -75,7 +77,9 @@ _SPOKEN_TO = re.compile(r"\b(?:you|u|your|ur|ya)\b|[?!]", re.IGNORECASE)
 _YOU_BEFORE = re.compile(r"\b(?:you|u|ya)\s*$", re.IGNORECASE)
 # "hamoudi are u alive", "josh did you eat": a name opening a turn, then a question to "you".
 _ASKED_AFTER = re.compile(
-    r"^\s+(?:are|r|did|do|have|can|could|will|would|were)\s+(?:you|u|ya)\b", re.IGNORECASE
+    r"^\s+(?:are|r|did|do|don['’]?t|didn['’]?t|have|can|can['’]?t|could|will|won['’]?t|would|"
+    r"were)\s+(?:you|u|ya)\b",
+    re.IGNORECASE,
 )
 # "i hate it here Lu", "u say this every month rizz": a name closing a chat turn after a word
 # that takes no object (no preposition, verb or determiner before it): an aside, or a time word

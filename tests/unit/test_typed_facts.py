@@ -1249,3 +1249,23 @@ def test_a_first_day_a_notice_handed_in_or_days_off_from_somewhere_is_work_there
         ("dee", "WORKS_AT", "Harlan Pryce"),
     } <= found
     assert not any(target == "Tate" for _, _, target in found)
+
+
+def test_a_name_opening_on_an_everyday_word_and_ending_on_no_name_is_a_business() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "Copper Kettle or Toast Box after? Declan Hughes is coming"),
+            ("kip", "Uncle Kunle says Copper Kettle is better"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Toast Box"] == kinds["Copper Kettle"] == "organization"
+    assert kinds["Declan Hughes"] == kinds["Uncle Kunle"] == "person"
+
+
+def test_the_shipped_surname_list_is_what_the_builder_makes() -> None:
+    from explorer.ingest.given_names import SURNAME_FILE, _surnames, build_surname_list
+
+    assert frozenset(build_surname_list()) == _surnames(), (
+        f"rewrite {SURNAME_FILE}: python -m explorer.ingest.given_names"
+    )

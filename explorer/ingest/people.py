@@ -650,6 +650,12 @@ _PET_AFTER = re.compile(
     r"^(?:'s|’s)\s+(?:vet|vets|kibble|walk|walks|lead|leash|collar|paws?|fur|tail|kennel|bowl|"
     r"litter|crate|cage|flea|worming|groomer|jabs?)\b"
 )
+# "Rosie ate a corn cob and we had to take her to the vet", "a wee dog 🐕 called Bramble"
+_TO_THE_VET = re.compile(
+    r"^[^.!?]{0,100}\b(?:take|took|taking|bring|brought|bringing)\s+(?:him|her)\s+to\s+"
+    r"the\s+vets?\b"
+)
+_PET_EMOJI_CALLED = re.compile(r"[🐶🐕🐱🐈🐩🐰🐇🐹🦮]\ufe0f?\s+(?:called|named)\s*$")
 _PET_APPOSITIVE = re.compile(
     # "Biscuit the whippet", "Noodle the little whippet": either of the next two words
     r"^\s*,?\s+(?:the|is\s+an?|is\s+the)\s+([\w-]+)(?:\s+([\w-]+))?\b"
@@ -717,14 +723,15 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     if next_word in ORGANISATION_AFTER or _BUSINESS_AFTER.match(head):
         cues["organization"] += 1
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)
+    # "Jabu, your dog": the noun may be the first word after the owner or the second
     appositive = re.match(
-        r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:[\w-]+\s+)?([\w-]+)", head
+        r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:([\w-]+)\s+)?([\w-]+)", head
     )
     for match in (kin, appositive):
-        word = match.group(1) if match is not None else ""
-        if word in PETS:
+        words = [word for word in match.groups() if word] if match is not None else []
+        if any(word in PETS for word in words):
             cues["pet"] += 1
-        elif word in KIN_RELATIONS:
+        elif words and words[-1] in KIN_RELATIONS:
             cues["kin"] += 1
     apposed = _APPOSITIVE_NOUNS.match(head)  # "Harbourview, the small hotel by the pier"
     if apposed is not None:
@@ -771,7 +778,9 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop
     elif re.search(r"\bat\s*$", tail) and not re.match(r"^['’]", after):
         cues["at"] += 1  # "at Arup", "at Rush": somewhere, or a business; "at Kate's" is neither
-    if _PET_AFTER.match(head) or _PET_DOES.match(head):
+    if _PET_AFTER.match(head) or _PET_DOES.match(head) or _TO_THE_VET.match(head):
+        cues["pet"] += 1
+    if _PET_EMOJI_CALLED.search(before):
         cues["pet"] += 1
     if _PET_RESTS.match(head):
         cues["pet_care"] += 1

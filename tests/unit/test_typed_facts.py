@@ -1269,3 +1269,16 @@ def test_the_shipped_surname_list_is_what_the_builder_makes() -> None:
     assert frozenset(build_surname_list()) == _surnames(), (
         f"rewrite {SURNAME_FILE}: python -m explorer.ingest.given_names"
     )
+
+
+def test_a_pet_is_named_beside_its_owner_its_vet_or_its_emoji() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "and DON'T bring Tumble, your dog ate half the cake last time"),
+            ("kip", "ok btw Marlowe is fine, he ate a sock and we had to take him to the vet"),
+            ("noor", "we got a wee dog last month actually 🐕 called Fennick"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Tumble"] == kinds["Marlowe"] == kinds["Fennick"] == "other"
+    assert ("kip", "OWNS", "Tumble") in facts(extraction)

@@ -30,7 +30,9 @@ from explorer.ingest.aliases import repoint
 from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.ids import normalise_name
+from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES
 from explorer.ingest.people import EVENT_WORDS
+from explorer.ingest.places import is_known_place
 
 PERSON_LIKE = frozenset({"person", "other"})
 MAX_NAME_WORDS = 4
@@ -147,6 +149,12 @@ def _thing_short_names(
                 owners[(entity.scope, words[-1])].add(entity.id)
         if entity.type == "project" and words[0] == "project":
             owners[(entity.scope, words[-1])].add(entity.id)
+        if entity.type == "place":
+            # "Hatherley" of Hatherley Manor, "Garda" of Lake Garda: the one word of a place's
+            # name that is not a place word ("Leeds" of Leeds Station stays the town).
+            own = [word for word in words if word not in PLACE_SUFFIXES | PLACE_PREFIXES]
+            if len(own) == 1 and not is_known_place(own[0]):
+                owners[(entity.scope, own[0])].add(entity.id)
     found: dict[str, str] = {}
     for entity in entities:
         key = normalise_name(entity.name)

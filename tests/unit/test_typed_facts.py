@@ -1282,3 +1282,17 @@ def test_a_pet_is_named_beside_its_owner_its_vet_or_its_emoji() -> None:
     kinds = {e.name: e.type for e in extraction.entities}
     assert kinds["Tumble"] == kinds["Marlowe"] == kinds["Fennick"] == "other"
     assert ("kip", "OWNS", "Tumble") in facts(extraction)
+
+
+def test_the_one_own_word_of_a_place_name_is_its_short_form_unless_a_town() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("noor", "we did Lake Varrow last year and the Corvell Hotel in Leeds"),
+                ("kip", "omg Varrow was so hot. is Corvell nice? I love Leeds Station"),
+            )
+        )
+    )
+    aliases = {e.name: set(e.aliases) for e in extraction.entities}
+    assert "Varrow" in aliases["Lake Varrow"] and "Corvell" in aliases["Corvell Hotel"]
+    assert "Leeds" in aliases and "Leeds" not in aliases.get("Leeds Station", set())

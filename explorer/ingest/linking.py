@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
-from explorer.ingest.casing import is_everyday_word, is_rare_given_name
-from explorer.ingest.given_names import is_given_name, nickname_reason
+from explorer.ingest.casing import COMMON_RANK, is_everyday_word, is_rare_given_name
+from explorer.ingest.given_names import is_census_name, is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
 from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
 from explorer.ingest.name_reading import Candidate
@@ -64,6 +64,19 @@ def _plain_name(written: str) -> str | None:
     if not named or len(named) == len(words) or not all(_NAME_WORD.fullmatch(w) for w in named):
         return None
     return " ".join(named)
+
+
+#: A handle's stem is the speaker's name when the given-name lists know it, or when it has at
+#: least this many letters and is none of the commonest words ("mateo" of mateo.r; not
+#: "coffee" of coffee_lover).
+MIN_UNLISTED_STEM = 4
+
+
+def _names_someone(stem: str) -> bool:
+    if is_given_name(stem) or is_census_name(stem):
+        return len(stem) >= 3
+    common = is_everyday_word(stem, COMMON_RANK)
+    return len(stem) >= MIN_UNLISTED_STEM and stem.isalpha() and not common
 
 
 _UNABBREVIATED = frozenset({"of", "the", "and", "&", "for", "de", "la"})
@@ -283,9 +296,21 @@ class PeopleLinks:
 
     def _display_names(self, speakers_of: list[str]) -> None:
         """A display name decorated with emoji or symbols ("Layla 🌙", "Folake 🌸") holds the
-        plain name too, as the other speaker would write it."""
+        plain name too, as the other speaker would write it, and so does a handle that begins
+        with a name ("Kit" of kit.dlc, "Mateo" of mateo.r): a search by the name finds the
+        speaker though the chat never writes it."""
+        stems = {owner: stem for stem, owner in self.handle_stems.items()}
         for key, written in self.speakers.items():
-            plain = _plain_name(written)
+            plain, reason = _plain_name(written), f"display name {written}"
+            stem = stems.get(key)
+            if (
+                plain is None
+                and stem is not None
+                and fold_letters(written) != stem
+                and _names_someone(stem)
+            ):
+                plain = stem.title()
+                reason = f"handle {written} begins with {plain}"
             if plain is None or speaker_type(written) != "person":
                 continue
             if plain.casefold() in {
@@ -295,9 +320,7 @@ class PeopleLinks:
             first = speakers_of.index(key)
             into = self.names.setdefault(key, Candidate())
             into.surfaces[plain] += 0
-            self.alias_evidence[key].append(
-                AliasEvidence(plain, self.chunks[first].id, f"display name {written}")
-            )
+            self.alias_evidence[key].append(AliasEvidence(plain, self.chunks[first].id, reason))
 
     def _stem_owner(self, key: str) -> str | None:
         """The one speaker whose handle's stem names ``key``, if exactly one."""

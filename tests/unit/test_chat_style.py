@@ -76,6 +76,17 @@ def test_handles_take_the_names_they_begin_with_even_in_lower_case_or_shouted() 
     assert not [e for e in extraction.entities if e.name.casefold() in ("nadia", "ines")]
 
 
+def test_a_handle_holds_the_name_it_begins_with_though_no_turn_writes_it() -> None:
+    extraction = extract_offline(
+        chat(
+            ("joaquin.r", "sorry my shift ran over, coming now"),
+            ("coffee_lover", "no worries, the table is booked"),
+        )
+    )
+    assert "Joaquin" in entity(extraction, "joaquin.r").aliases  # a name no list needs to know
+    assert not entity(extraction, "coffee_lover").aliases  # one of the commonest words
+
+
 def test_in_a_group_chat_a_handle_outweighs_who_spoke_last() -> None:
     extraction = extract_offline(
         chat(
@@ -254,5 +265,7 @@ def test_a_display_name_with_emoji_holds_the_plain_name() -> None:
     assert [e.reason for e in speaker.alias_evidence if e.alias == "Wren"] == [
         "display name Wren 🌿"
     ]
-    # A handle that is one word is no display name to strip: its stem links it instead.
-    assert entity(extraction, "odile.b").aliases == ()
+    # A handle that is one word is no display name to strip: it holds the name it begins with.
+    handle = entity(extraction, "odile.b")
+    assert handle.aliases == ("Odile",)
+    assert [e.reason for e in handle.alias_evidence] == ["handle odile.b begins with Odile"]

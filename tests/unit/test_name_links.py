@@ -83,7 +83,7 @@ def test_a_speaker_who_says_who_they_are_is_that_name() -> None:
         "Pretend I'm Sherlock Holmes",
     ):
         speaker = entity(extract_offline(chat(("kemi_o", said_so), ("bob", "ok"))), "kemi_o")
-        assert not speaker.aliases, said_so
+        assert set(speaker.aliases) <= {"Kemi"}, said_so  # the handle's own name only
     # A letter written for someone the speaker speaks of is not the speaker's introduction.
     drafted = chat(
         ("user", "My wife Sarah has a dispute with her landlord."),

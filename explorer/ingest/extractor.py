@@ -258,16 +258,17 @@ _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
 
 def _named_like_a_business(key: str) -> bool:
-    """Whether a name of two words or more opens on an everyday word that no one is called and
-    ends on no given name and no common surname ("Toast Box", "Embedded World"): a business or
-    a thing, as far as anything says; "Uncle Kunle", "Reverend Alan", "Declan Hughes" are
-    people."""
+    """Whether a name of two words or more opens and ends on everyday words that no one is
+    called and ends on no common surname ("Toast Box", "Embedded World"): a business or a
+    thing, as far as anything says; "Uncle Kunle", "Pastor Adeyemi", "Blessing Okoro" and
+    "Declan Hughes" are people (their last word is no everyday word, or a surname)."""
     words = key.split()
     if len(words) < 2 or names_kin(key):
         return False
     first, last = words[0], words[-1]
     return (
         is_everyday_word(first)
+        and is_everyday_word(last)
         and not first.endswith("ly")  # "Apparently Grandma Okafor": a word before the name
         and not any(is_census_name(word) or is_given_name(word) for word in (first, last))
         and not is_common_surname(last)
@@ -1013,7 +1014,7 @@ MAX_DOMAINS = 5
 
 
 def _joins(piece: list[Token], token: Token, rest: list[Token]) -> bool:
-    """Whether a lower-case "of" (or "de", "van" ...) holds two capitalised parts of one name.
+    """Whether a lower-case "of" (or "de", "van", "for" ...) holds two capitalised parts of a name.
 
     "A Map of Small Hours", "the Bank of England", "Ponte de Lima": the part before it is a
     name's own start (more than one word, opened by an article, or inside a sentence), and

@@ -37,8 +37,8 @@ CENSUS_HEADER = (
     " rewrite with python -m explorer.ingest.given_names"
 )
 SURNAME_FILE = "census_surnames.txt"
-#: The most frequent surnames kept: past about this many, the list holds everyday words too
-#: ("Box", "Bird") that name businesses more often than people.
+#: The most frequent surnames kept: past about this many, more of the list are everyday words
+#: ("Box" is 2,774th) that name businesses more often than people.
 SURNAMES_KEPT = 2_000
 SURNAME_HEADER = (
     f"# The {SURNAMES_KEPT:,} most frequent surnames of the 1990 US census, lower case, one a"

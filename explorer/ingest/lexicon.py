@@ -218,7 +218,7 @@ ORGANISATION_SUFFIXES = _words(
 FOR_HEADS = _words(
     """
     transport institute department ministry centre center society trust campaign foundation
-    commission alliance office council secretary minister partnership network fund
+    commission alliance office council secretary minister partnership network
     """
 )
 PLACE_SUFFIXES = _words(

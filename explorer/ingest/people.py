@@ -254,8 +254,6 @@ PRODUCT_AFTER = frozenset(
         "pricing",
         "page",
         "pages",
-        "doc",
-        "docs",
     ]
 )
 ROLE_ACRONYMS = frozenset(
@@ -474,6 +472,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["other"] += 2 * cues["work_of_art"] + cues["pet_care"]
     tally["organization"] += 2 * cues["organization"]
     tally["place"] += 2 * cues["place"]
+    if not (single and is_census_name(key)):
+        tally["place"] += 2 * cues["travel"]
     tally["event"] += 2 * cues["event"]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
     if tally:
@@ -493,8 +493,15 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "organization", False
     if is_known_place(key):
         return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
-    if cues["determined"] and not (single and (is_census_name(key) or key in _INSTITUTIONS)):
-        return "place", False  # "by the Hauptmarkt": somewhere, as far as anything says
+    # "by the Hauptmarkt": somewhere, as far as anything says; "the Smiths", "the Beatles" and
+    # "the Lakers" are a family, a band and a team
+    plural = words[-1].endswith("s")
+    if (
+        cues["determined"]
+        and not plural
+        and not (single and (is_census_name(key) or key in _INSTITUTIONS))
+    ):
+        return "place", False
     if single and key in _INSTITUTIONS:
         return "organization", False  # "Ok the Council is great": the one everyone means
     if not single and is_known_place(words[0]) and not is_census_name(words[0]):
@@ -536,9 +543,8 @@ _WORK_BEFORE_AT = re.compile(
     r"|\b(?:start|starts|started|starting)\s+at\s*$"
     r"|\b(?:founder|founders|co-?founder|co-?founders|ceo|cto|cfo|coo)\s+(?:of|at)\s*$"
     r"|\b(?:investor|investors|invested|shares|stake)\s+in\s*$"
-    # "first day at Brinkhoff", "notice in at Skyscanner", "two days off from JLR"
-    r"|\b(?:first|last)\s+(?:day|days|week|weeks)\s+at\s*$|\bnotice\s+(?:in\s+)?(?:at|to)\s*$"
-    r"|\b(?:off|leave)\s+from\s*$|\b(?:deliveries|shifts|contracting)\s+for\s*$"
+    # "handed my notice in at Skyscanner"
+    r"|\bnotice\s+(?:in\s+)?at\s*$"
 )
 _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on\s*$")
 _MOVE_TO = re.compile(
@@ -583,15 +589,16 @@ _CLAUSE_GOES_ON = re.compile(r"^(?:[a-z]+(?:s|ed)|is|was|has|had|can|will|would|
 # watches or buys something on is a platform, a product ("a boat trip on Derwentwater", a room
 # "on Rua de São Miguel" or "counting on Priya" say nothing of the kind).
 _PLATFORM_BEFORE = re.compile(
-    r"\b(?:messages?|messaged|messaging|text|texted|texting|dm|dms|dmed|dm'd|call|called|"
+    r"\b(?:(?:messages?|messaged|messaging|text|texted|texting|dm|dms|dmed|dm'd|call|called|"
     r"send|sending|sent|pay|paid|paying|post|posted|posting|watch|watched|watching|stream|"
     r"streamed|streaming|listen|listened|listening|bought|buy|buying|order|ordered|ordering|"
-    r"sell|selling|sold|chat|chatting|it|that|this|them|available|money)"
-    r"(?:\s+(?:you|me|him|her|us|them|it|back))?\s+on$"
+    r"sell|selling|sold|chat|chatting)(?:\s+(?:you|me|him|her|us|them|it|back))?|"
+    # "is it on Panopto?", "it's on Netflix" (but "blame it on Tunde")
+    r"(?:is|was|it['’]?s)(?:\s+(?:it|that|this))?|available)\s+on$"
 )
-# "the Markthal", "by the Hauptmarkt, best ...": a name one puts "the" before is a place, never a
-# person; "the Kestrel streaming work" says nothing of Kestrel, as a word after it is the noun,
-# and "THE TALK GOT ACCEPTED" is shouting, no name.
+# "the Markthal", "by the Hauptmarkt, best ...": a name one puts "the" before is no one's first
+# name, and somewhere when nothing else says (``typed``); "the Kestrel streaming work" says
+# nothing of Kestrel, as a word after it is the noun, and "THE TALK GOT ACCEPTED" is shouting.
 _DETERMINED = re.compile(r"(?:^|\s)the$")
 _ENDS_A_PHRASE = re.compile(
     r"^(?:\s*[,.!?;:)]|\s*$|\s+(?:is|was|has|had|and|or|in|on|at|to|for)(?![\w-]))"
@@ -650,10 +657,11 @@ _PET_AFTER = re.compile(
     r"^(?:'s|’s)\s+(?:vet|vets|kibble|walk|walks|lead|leash|collar|paws?|fur|tail|kennel|bowl|"
     r"litter|crate|cage|flea|worming|groomer|jabs?)\b"
 )
-# "Rosie ate a corn cob and we had to take her to the vet", "a wee dog 🐕 called Bramble"
+# "Rosie ate a corn cob and we had to take her to the vet" (taken by "I" or "we": "ask Tom if
+# he can take him to the vet" is about someone else), "a wee dog 🐕 called Bramble"
 _TO_THE_VET = re.compile(
-    r"^[^.!?]{0,100}\b(?:take|took|taking|bring|brought|bringing)\s+(?:him|her)\s+to\s+"
-    r"the\s+vets?\b"
+    r"^[^.!?]{0,100}\b(?:i|we|i'll|we'll|i’ll|we’ll|i'd|we'd)\s+(?:[\w'’]+\s+){0,2}?"
+    r"(?:take|took|taking|bring|brought|bringing)\s+(?:him|her)\s+to\s+the\s+vets?\b"
 )
 _PET_EMOJI_CALLED = re.compile(r"[🐶🐕🐱🐈🐩🐰🐇🐹🦮]\ufe0f?\s+(?:called|named)\s*$")
 _PET_APPOSITIVE = re.compile(
@@ -723,15 +731,14 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     if next_word in ORGANISATION_AFTER or _BUSINESS_AFTER.match(head):
         cues["organization"] += 1
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)
-    # "Jabu, your dog": the noun may be the first word after the owner or the second
     appositive = re.match(
-        r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:([\w-]+)\s+)?([\w-]+)", head
+        r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:[\w-]+\s+)?([\w-]+)", head
     )
     for match in (kin, appositive):
-        words = [word for word in match.groups() if word] if match is not None else []
-        if any(word in PETS for word in words):
+        word = match.group(1) if match is not None else ""
+        if word in PETS:
             cues["pet"] += 1
-        elif words and words[-1] in KIN_RELATIONS:
+        elif word in KIN_RELATIONS:
             cues["kin"] += 1
     apposed = _APPOSITIVE_NOUNS.match(head)  # "Harbourview, the small hotel by the pier"
     if apposed is not None:
@@ -770,9 +777,9 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["employer"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1
-    if any(
-        cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP, _TRAVEL_TO)
-    ):
+    if _TRAVEL_TO.search(tail):
+        cues["travel"] += 1  # a place, unless a given name: "heading to Priya now"
+    if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP)):
         cues["place"] += 1
     elif _BOUGHT_FROM.search(tail):
         cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop

@@ -142,15 +142,14 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
     _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+(?:in\s+)?"
-          r"(?:my|his|her|their|a)\s+notice\s+(?:in\s+)?(?:at|to)\s+" + _THE, "WORKS_AT", ORG),
-    # "first day at Brinkhoff today", "last week at Brinkhoff 😭": a job's first or last days
-    _rule(r"^\s*(?:(?:my|his|her|their)\s+)?(?:first|last)\s+(?:day|days|week|weeks|shift)\s+at\s+"
-          + _THE, "WORKS_AT", ORG),
-    # "my team at Bosch"; "took 2 days off from JLR"; "does deliveries for Deliveroo"
+          r"(?:my|his|her|their|a)\s+notice\s+(?:in\s+)?at\s+" + _THE, "WORKS_AT", ORG),
+    # "my first day at Brinkhoff", "her last week at Arup": a job's first or last days, said
+    # with whose they are ("last week at Costco" is a time, "first day at Legoland" a visit)
+    _rule(r"^\s+(?:first|last)\s+(?:day|week|shift)\s+at\s+" + _THE, "WORKS_AT", ORG,
+          cue=re.compile(r"\b(?:my|your|his|her|their)\s+(?:first|last)\s+(?:day|week|shift)\b")),
+    # "my team at Bosch"; "does deliveries for Deliveroo"
     _rule(r"^\s+(?:[\w'’-]+\s+){0,4}?(?:my|our|his|her|their)\s+team\s+at\s+" + _THE,
           "WORKS_AT", ORG),
-    _rule(_PRE + r"(?:took|take|taking|booked|booking)\s+(?:[\w-]+\s+){0,3}?(?:off|leave)\s+"
-          r"from\s+" + _THE, "WORKS_AT", ORG),
     _rule(_PRE + r"(?:does|do|doing|did)\s+(?:[\w-]+\s+){0,2}?(?:deliveries|shifts|contracting|"
           r"freelancing|contract\s+work)\s+for\s+" + _THE, "WORKS_AT", ORG),
     _rule(r"^(?:['’]s|\s+(?:has|have|'ve|’ve))\s+" + _ADV + r"been\s+at\s+" + _THE,

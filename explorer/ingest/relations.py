@@ -174,9 +174,6 @@ _DROPPED_SUBJECT = frozenset(
         "arrived",
         "landing",
         "arriving",
-        # "first day at Brinkhoff today", "last week at Brinkhoff"
-        "first",
-        "last",
     ]
 )
 _PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")

@@ -29,6 +29,7 @@ from explorer.core.models import AliasEvidence, Entity, MemoryLayer
 from explorer.ingest.aliases import repoint
 from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
+from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES
 from explorer.ingest.people import EVENT_WORDS
@@ -120,7 +121,8 @@ def resolve_short_names(
 
 
 THING_FIRST = frozenset({"organization", "event"})
-_NOT_SHORT = frozenset({"date", "topic", "agent", "place"})
+_NOT_SHORT = frozenset({"date", "topic", "agent", "place"})  # a guessed place aside
+_PLACE_WORDS = PLACE_SUFFIXES | PLACE_PREFIXES
 
 
 def _thing_short_names(
@@ -129,13 +131,16 @@ def _thing_short_names(
     protected: Collection[str],
     guessed: Collection[str],
 ) -> dict[str, str]:
-    """ "Corvid" for Corvid Labs, "Tern" for Project Tern: a one-word name that is the first word
-    of exactly one organisation or event of its scope, the last word of exactly one
-    "Project ..." name, or the word that makes an event one ("the Fringe" of the Edinburgh
-    Fringe), is its short form. A place is never one: the place a body or an event is named
+    """ "Corvid" for Corvid Labs, "Tern" for Project Tern, "Garda" for Lake Garda: a one-word
+    name that is the first word of exactly one organisation or event of its scope, the last word
+    of exactly one "Project ..." name, the word that makes an event one ("the Fringe" of the
+    Edinburgh Fringe), or the one word of a place's name that is no place word, is its short
+    form. A name typed a place from evidence is never one: the place a body or an event is named
     after is still the place ("our flat in Partick" beside Partick Vets, "Lisbon" beside the
-    Lisbon Data Summit)."""
+    Lisbon Data Summit); a place only guessed from "the" may be ("the Mater"). A person is
+    never a place's short form, nor a given name ("Victoria" beside Victoria Park)."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
+    places: set[str] = set()  # owners that are places: a person is never their short form
     refusing: dict[str, Entity] = {}
     for entity in (*known, *entities):
         if entity.refused_aliases:
@@ -152,9 +157,10 @@ def _thing_short_names(
         if entity.type == "place":
             # "Hatherley" of Hatherley Manor, "Garda" of Lake Garda: the one word of a place's
             # name that is not a place word ("Leeds" of Leeds Station stays the town).
-            own = [word for word in words if word not in PLACE_SUFFIXES | PLACE_PREFIXES]
+            own = [word for word in words if word not in _PLACE_WORDS]
             if len(own) == 1 and not is_known_place(own[0]):
                 owners[(entity.scope, own[0])].add(entity.id)
+                places.add(entity.id)
     found: dict[str, str] = {}
     for entity in entities:
         key = normalise_name(entity.name)
@@ -167,6 +173,9 @@ def _thing_short_names(
             for owner in owners.get((entity.scope, key), set())
             if owner not in refusing or not refuses(refusing[owner], entity.name)
         }
+        person = entity.type == "person" and entity.id not in guessed
+        if ids & places and (person or is_census_name(key)):
+            continue  # "Victoria said she's coming" beside Victoria Park is Victoria
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))
     return found

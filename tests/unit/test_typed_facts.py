@@ -1177,6 +1177,19 @@ def test_a_name_after_the_is_somewhere_and_after_on_a_platform() -> None:
     assert kinds["Ines"] == kinds["Orla"] == "person"
 
 
+def test_the_before_a_plural_and_it_on_someone_say_nothing_of_places_or_products() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "dinner with the Hallorans. don't blame it on Tunde"),
+            ("kip", "I'm heading to Grace now, then the Bellweathers"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    # A given name the lists know is no destination (one they do not know may be read so).
+    assert kinds["Tunde"] == kinds["Grace"] == "person"
+    assert kinds.get("Hallorans") != "place" and kinds.get("Bellweathers") != "place"
+
+
 def test_a_place_guessed_from_the_is_still_the_short_form_of_its_full_name() -> None:
     extraction = merge_short_names(
         extract_offline(
@@ -1231,14 +1244,14 @@ def test_where_someone_is_taken_or_takes_the_ferry_to_is_a_plan_and_a_place() ->
     assert ("noor", "PLANS", "Leeds") not in found
 
 
-def test_a_first_day_a_notice_handed_in_or_days_off_from_somewhere_is_work_there() -> None:
+def test_my_first_day_a_notice_handed_in_or_my_team_somewhere_is_work_there() -> None:
     extraction = extract_offline(
         chat(
-            ("dee", "first day at Vantor today 😬"),
+            ("dee", "my first day at Vantor today 😬"),
             ("faz", "handed my notice in at Quillo today"),
             ("faz", "ja, Jonas from my team at Brevik is sad"),
-            ("dee", "I took two days off from Harlan Pryce"),
-            ("faz", "last week at the Tate was great"),
+            ("dee", "last week at Costco they had a sale. our first day at Legoland was fun"),
+            ("faz", "I handed my notice in to Sarah"),
         )
     )
     found = facts(extraction)
@@ -1246,9 +1259,10 @@ def test_a_first_day_a_notice_handed_in_or_days_off_from_somewhere_is_work_there
         ("dee", "WORKS_AT", "Vantor"),
         ("faz", "WORKS_AT", "Quillo"),
         ("Jonas", "WORKS_AT", "Brevik"),
-        ("dee", "WORKS_AT", "Harlan Pryce"),
     } <= found
-    assert not any(target == "Tate" for _, _, target in found)
+    # A time ("last week at Costco"), a day out and a person to hand a notice to are no jobs.
+    assert not any(t in ("Costco", "Legoland", "Sarah") for _, _, t in found)
+    assert {e.name: e.type for e in extraction.entities}["Sarah"] == "person"
 
 
 def test_a_name_opening_on_an_everyday_word_and_ending_on_no_name_is_a_business() -> None:
@@ -1271,17 +1285,18 @@ def test_the_shipped_surname_list_is_what_the_builder_makes() -> None:
     )
 
 
-def test_a_pet_is_named_beside_its_owner_its_vet_or_its_emoji() -> None:
+def test_a_pet_is_taken_to_the_vet_or_called_after_a_pet_emoji() -> None:
     extraction = extract_offline(
         chat(
-            ("noor", "and DON'T bring Tumble, your dog ate half the cake last time"),
             ("kip", "ok btw Marlowe is fine, he ate a sock and we had to take him to the vet"),
             ("noor", "we got a wee dog last month actually 🐕 called Fennick"),
+            ("kip", "ask Tobin if he can take him to the vet. btw Dara is my dog walker"),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}
-    assert kinds["Tumble"] == kinds["Marlowe"] == kinds["Fennick"] == "other"
-    assert ("kip", "OWNS", "Tumble") in facts(extraction)
+    assert kinds["Marlowe"] == kinds["Fennick"] == "other"
+    # Tobin takes the dog, and a dog walker is a person.
+    assert kinds["Tobin"] == kinds["Dara"] == "person"
 
 
 def test_the_one_own_word_of_a_place_name_is_its_short_form_unless_a_town() -> None:

@@ -49,10 +49,12 @@ from explorer.ingest.lexicon import FOR_HEADS, LANGUAGES
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
+    CARRIERS,
     EARNING,
     KIN_RELATIONS,
     PETS,
     ROLE_WORDS,
+    TAKING_SOMEONE,
     UNIQUE_KIN,
 )
 
@@ -553,8 +555,11 @@ _MOVE_TO = re.compile(
 )
 # "flying to Oslo", "the ferry to Iloilo", "I'm taking you to the Markthal": where one travels.
 _TRAVEL_TO = re.compile(
-    r"\b(?:fly|flies|flying|flew|flights?|drive|driving|drove|heading|head|travell?ing|trip|"
-    r"train|bus|coach|ferry|taking\s+(?:you|us|him|her|them))\s+(?:back\s+)?"
+    r"\b(?:fly|flies|flying|flew|drive|driving|drove|heading|head|travell?ing|trip|"
+    + CARRIERS
+    + "|"
+    + TAKING_SOMEONE
+    + r")\s+(?:back\s+)?"
     r"(?:(?:up|down|over|out|home|off)\s+)?to(?:\s+the)?$"
 )
 # "we're going through Heathrow", "flying via Doha", "a layover in Dubai": a way stop.

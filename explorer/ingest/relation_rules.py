@@ -110,6 +110,11 @@ _SETTLED_FOR = re.compile(
     re.IGNORECASE,
 )
 
+#: What one travels by, and taking someone along: shared with the typing cues of ``people``
+#: ("the ferry to Iloilo", "I'm taking you to the Markthal").
+CARRIERS = r"(?:train|bus|coach|ferry|flights?|plane)"
+TAKING_SOMEONE = r"taking\s+(?:you|us|him|her|them)"
+
 VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:work|works|worked|working|" + EARNING + r")\s+(?:\S+\s+){0,3}?"
           r"(?:at|for)\s+" + _THE,
@@ -194,8 +199,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"preparing\s+for|training\s+for|off\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|"
           r"thinking\s+of\s+going\s+to|wants?\s+to\s+go\s+to|planning\s+on|visiting|in\s+for|"
           # "I'll take the ferry to Iloilo", "I'm taking you to the Markthal"
-          r"(?:take|taking|catch|catching)\s+(?:the|a)\s+(?:train|bus|coach|ferry|flight|plane)\s+"
-          r"to|taking\s+(?:you|us|him|her|them)\s+to|"
+          r"(?:take|taking|catch|catching)\s+(?:the|a)\s+" + CARRIERS + r"\s+to|" + TAKING_SOMEONE
+          + r"\s+to|"
           # "flying back down to", "driving up to", "Kemi and I fly to Zanzibar on Tuesday"
           r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
           r"(?:(?:up|down|over|out|home|off)\s+)?to|landing\s+in|arriving\s+(?:in|at)|"

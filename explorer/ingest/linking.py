@@ -30,7 +30,23 @@ from explorer.ingest.people import (
     stem_names,
     typed,
 )
-from explorer.ingest.relation_rules import UNIQUE_KIN
+from explorer.ingest.relation_rules import KIN_RELATIONS, TITLED_KIN, UNIQUE_KIN
+
+# The kinship words that name one person ("my sister Njeri"; not "my kids"), and where they
+# stand: right before the name, or set beside it after a comma ("Tyler, my boyfriend"); said by
+# the speaker or to the addressee ("his cousin" says little without knowing whose).
+_KIN_PHRASE_WORDS = frozenset(
+    word
+    for word, relation in KIN_RELATIONS.items()
+    if relation in ("FAMILY_OF", "MARRIED_TO", "PARTNER_OF")
+) - frozenset({"kids", "kid", "children", "child", "parents", "siblings", "grandkids",
+              "grandchildren", "in-laws", "family"})  # fmt: skip
+_KIN_PHRASE_BEFORE = re.compile(
+    r"\b(?P<owner>my|your|our)\s+(?P<kin>[\w'’-]+)\s*,?\s*$", re.IGNORECASE
+)
+_KIN_PHRASE_AFTER = re.compile(
+    r"\s*,\s*(?P<owner>my|your|our)\s+(?P<kin>[\w'’-]+)\b", re.IGNORECASE
+)
 
 # Endings of inflected or derived English words, never taken for a full given name.
 _WORD_ENDINGS = ("s", "ed", "ing", "ly", "ment", "ness", "tion", "able", "ful")
@@ -56,10 +72,16 @@ _POSSESSIVE = re.compile(r"['’]s\b|['’]s$|['’]", re.IGNORECASE)
 _SPOKEN_OF = re.compile(r"^\W*\w+\W+(?:she|he|they|and|or|maybe|probably|i think)\b", re.IGNORECASE)
 
 
+_INITIAL = re.compile(r"[^\W\d_]\.?")
+
+
 def _plain_name(written: str) -> str | None:
     """The name a display name spells without its emoji or symbols ("Layla" of "Layla 🌙"),
-    when some of its words are no words and the others are plain names; else ``None``."""
+    when some of its words are no words and the others are plain names, or without the initial
+    after it ("Linda" of "Linda K."); else ``None``."""
     words = written.split()
+    if len(words) == 2 and _INITIAL.fullmatch(words[1]) and _NAME_WORD.fullmatch(words[0]):
+        return words[0]  # "Linda K.", "Thabo M": the given name and an initial
     named = [word for word in words if any(char.isalpha() for char in word)]
     if not named or len(named) == len(words) or not all(_NAME_WORD.fullmatch(w) for w in named):
         return None
@@ -226,6 +248,7 @@ class PeopleLinks:
         self._handle_stems()
         self._display_names(speakers_of)
         self._kin_names(speakers_of)
+        self._kin_phrases()
         self._nicknames()
         self._acronyms()
 
@@ -360,6 +383,46 @@ class PeopleLinks:
                     f"{surface} is {_best(self.names[target])}",
                 )
                 self.names[target].cues["kin"] += 1
+
+    def _kin_phrases(self) -> None:
+        """ "my sister Njeri", "Tyler, my boyfriend": the kinship phrase is the person's alias
+        too, as the one who says it calls them (the evidence names the turn); a later "my
+        sister" alone is then found as her by a search. A name titled by kin ("Uncle Gary")
+        holds the name alone as well."""
+        for key, candidate in self.names.items():
+            words = key.split()
+            if len(words) == 2 and words[0] in TITLED_KIN and key not in self.speakers:
+                # "Uncle Gary" is called Gary too, though the chat may never write it alone.
+                plain = _best(candidate).split()[-1]
+                if plain not in candidate.surfaces:
+                    candidate.surfaces[plain] += 0
+                    first = self.chunks[candidate.occurrences[0].chunk].id
+                    self.alias_evidence[key].append(
+                        AliasEvidence(plain, first, f"{_best(candidate)} is {plain}")
+                    )
+                continue
+            if key in self.speakers or kin_word(key) is not None:
+                continue
+            if evidence_type(key, candidate.votes, candidate.cues) != "person":
+                continue
+            for occurrence in candidate.occurrences:
+                text = self.chunks[occurrence.chunk].text
+                opens, ends = self.sentences[occurrence.chunk][occurrence.sentence]
+                before = _KIN_PHRASE_BEFORE.search(text, opens, occurrence.start)
+                after = _KIN_PHRASE_AFTER.match(text, occurrence.end, ends)
+                found = before or after
+                if found is None or found.group("kin").casefold() not in _KIN_PHRASE_WORDS:
+                    continue
+                phrase = f"{found.group('owner')} {found.group('kin')}".casefold()
+                if phrase in candidate.surfaces:
+                    continue
+                candidate.surfaces[phrase] += 0
+                written = text[occurrence.start : occurrence.end]
+                self.alias_evidence[key].append(
+                    AliasEvidence(
+                        phrase, self.chunks[occurrence.chunk].id, f"{written} is {phrase}"
+                    )
+                )
 
     def _given_names(self) -> dict[str, str]:
         """The people of the conversation (speakers, person-typed names) and how each is written."""

@@ -175,6 +175,13 @@ def is_name_token(token: Token) -> bool:
     )
 
 
+#: Degrees written after a name, in their mixed case only ("BA", "MA" and "MD" are too often
+#: something else).
+POST_NOMINALS = frozenset(
+    {"BSc", "MSc", "PhD", "MPhil", "DPhil", "BEng", "MEng", "MBBS", "LLB", "LLM", "Bsc", "Msc"}
+)
+
+
 def continues_name(last: Token, token: Token, text: str) -> bool:
     gap = text[last.end : token.start]
     # "St. Werburghs" and "Mt. Hood" keep their abbreviation's full stop inside the name.
@@ -193,6 +200,8 @@ def continues_name(last: Token, token: Token, text: str) -> bool:
         )
     if token.folded == "for":
         return last.folded in FOR_HEADS and last.word[0].isupper()
+    if token.word in POST_NOMINALS:
+        return False  # "Kirsty Buchanan BSc": the degree is hers, not her name
     return token.folded in _NAME_CONNECTORS or is_name_token(token)
 
 

@@ -368,6 +368,9 @@ def opens_exclaimed(text: str, start: int, end: int) -> bool:
     return not text[:start].strip() and bool(_EXCLAIMED.match(text[end:]))
 
 
+MIN_HANDLE_PREFIX = 3
+
+
 def handle_matches(handle: str, full_name: str) -> bool:
     """Whether a display handle spells a multi-word name ("kate_w" and "Kate Williams")."""
     letters = fold_letters(handle)
@@ -384,7 +387,9 @@ def handle_matches(handle: str, full_name: str) -> bool:
         last + first,
         first + "." + last,
     }
-    return letters in forms
+    # "decwalsh" of Declan Walsh: the first name's first letters (three or more), the surname
+    shortened = letters.endswith(last) and len(letters) - len(last) >= MIN_HANDLE_PREFIX
+    return letters in forms or (shortened and first.startswith(letters[: -len(last)]))
 
 
 def handle_stems(speakers: dict[str, str]) -> dict[str, str]:

@@ -9,7 +9,13 @@ from __future__ import annotations
 import pytest
 
 from explorer.ingest.extractor import extract_offline
-from explorer.ingest.people import handle_stems, is_vocative, opens_exclaimed, stem_names
+from explorer.ingest.people import (
+    handle_matches,
+    handle_stems,
+    is_vocative,
+    opens_exclaimed,
+    stem_names,
+)
 from explorer.ingest.places import build_list, is_known_place
 from tests.unit.test_typed_facts import START, chat, entity, facts
 
@@ -85,6 +91,30 @@ def test_a_handle_holds_the_name_it_begins_with_though_no_turn_writes_it() -> No
     )
     assert "Joaquin" in entity(extraction, "joaquin.r").aliases  # a name no list needs to know
     assert not entity(extraction, "coffee_lover").aliases  # one of the commonest words
+
+
+def test_kin_phrases_titles_initials_and_degrees_give_a_person_the_names_they_go_by() -> None:
+    extraction = extract_offline(
+        chat(
+            (
+                "Linda K.",
+                "my nephew Oisin graduated!! Oisin Byrne BSc 🎓 and Tamsin, my girlfriend",
+            ),
+            ("decbyrne", "thanks Auntie! Uncle Fergal says hi"),
+            ("Linda K.", "tell Oisin Byrne we're proud"),
+        )
+    )
+    assert "my nephew" in entity(extraction, "Oisin").aliases
+    assert "my girlfriend" in entity(extraction, "Tamsin").aliases
+    assert "Fergal" in entity(extraction, "Uncle Fergal").aliases  # never written alone
+    assert "Linda" in entity(extraction, "Linda K.").aliases  # a display name with an initial
+    # a degree is no part of a name (a topic of its own at most)
+    assert entity(extraction, "Oisin Byrne").type == "person"
+    assert not [e for e in extraction.entities if "BSc" in e.name and e.type != "topic"]
+    # a handle of a first name's first letters and the surname is that person
+    assert handle_matches("decbyrne", "Declan Byrne") and not handle_matches(
+        "debyrne", "Declan Byrne"
+    )
 
 
 def test_in_a_group_chat_a_handle_outweighs_who_spoke_last() -> None:

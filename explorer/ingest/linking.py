@@ -248,6 +248,7 @@ class PeopleLinks:
         self._handle_stems()
         self._display_names(speakers_of)
         self._kin_names(speakers_of)
+        self._titled_kin()
         self._kin_phrases()
         self._nicknames()
         self._acronyms()
@@ -384,23 +385,25 @@ class PeopleLinks:
                 )
                 self.names[target].cues["kin"] += 1
 
+    def _titled_kin(self) -> None:
+        """ "Uncle Gary" is called Gary too, though the chat may never write it alone."""
+        for key, candidate in self.names.items():
+            words = key.split()
+            if len(words) != 2 or words[0] not in TITLED_KIN or key in self.speakers:
+                continue
+            plain = _best(candidate).split()[-1]
+            if plain not in candidate.surfaces:
+                candidate.surfaces[plain] += 0
+                first = self.chunks[candidate.occurrences[0].chunk].id
+                self.alias_evidence[key].append(
+                    AliasEvidence(plain, first, f"{_best(candidate)} is {plain}")
+                )
+
     def _kin_phrases(self) -> None:
         """ "my sister Njeri", "Tyler, my boyfriend": the kinship phrase is the person's alias
         too, as the one who says it calls them (the evidence names the turn); a later "my
-        sister" alone is then found as her by a search. A name titled by kin ("Uncle Gary")
-        holds the name alone as well."""
+        sister" alone is then found as her by a search."""
         for key, candidate in self.names.items():
-            words = key.split()
-            if len(words) == 2 and words[0] in TITLED_KIN and key not in self.speakers:
-                # "Uncle Gary" is called Gary too, though the chat may never write it alone.
-                plain = _best(candidate).split()[-1]
-                if plain not in candidate.surfaces:
-                    candidate.surfaces[plain] += 0
-                    first = self.chunks[candidate.occurrences[0].chunk].id
-                    self.alias_evidence[key].append(
-                        AliasEvidence(plain, first, f"{_best(candidate)} is {plain}")
-                    )
-                continue
             if key in self.speakers or kin_word(key) is not None:
                 continue
             if evidence_type(key, candidate.votes, candidate.cues) != "person":

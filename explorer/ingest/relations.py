@@ -339,7 +339,7 @@ _VERDICT_ADVERBS = (
     r"truly|just|still)\s+)*"
 )
 _VERDICT = re.compile(
-    r"^\s*(?:['’]s|\s+(?:is|was|are|were)(?:n['’]t|\s+not|\s+never)?)\s+"
+    r"^\s*(?:['’]s|\s+(?:is|are|(?P<past>was|were))(?:n['’]t|\s+not|\s+never)?)\s+"
     + _VERDICT_ADVERBS
     + r"(?:"
     r"(?P<good>good|great|amazing|lovely|brilliant|excellent|gorgeous|beautiful|incredible|"
@@ -349,7 +349,8 @@ _VERDICT = re.compile(
 )
 # What may come before a verdict's name in its sentence: "ngl Linear is genuinely good".
 _VERDICT_OPENING = re.compile(
-    r"^\W*(?:(?:ngl|tbh|honestly|omg|ok|okay|and|but|also|yes|yeah|ya|ugh|wow|god)\W+)*$"
+    r"^\W*(?:(?:ngl|tbh|honestly|omg|ok|okay|and|but|also|yes|yeah|ya|ugh|wow|god)\W+)*"
+    r"(?:the\s+)?$"
 )
 
 
@@ -359,8 +360,9 @@ _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|so|though)\b")
 def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
     """A thing the speaker calls good or bad, opening the sentence or a clause of it ("Linear
     is genuinely good", "spareroom is actually hell", "we use obsidian and honestly obsidian is
-    good"): the speaker likes or dislikes it. Said of a person it is left alone; a question or
-    a denial states nothing."""
+    good"): the speaker likes or dislikes it, and a place or a business it calls so in the past
+    is one they went to. Said of a person it is left alone; a question or a denial states
+    nothing."""
     speaker = turn.speaker
     if speaker is None or speaker.type != "person":
         return []
@@ -381,6 +383,9 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
             continue
         relation = "LIKES" if said.group("good") else "DISLIKES"
         found.append(Fact(speaker, thing, relation, span[0], span[1]))
+        if said.group("past") and thing.type in WHERE:
+            # "Lisbon was amazing", "the Markthal was incredible": the speaker was there
+            found.append(Fact(speaker, thing, "VISITED", span[0], span[1]))
     return found
 
 

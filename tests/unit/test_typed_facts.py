@@ -1311,3 +1311,18 @@ def test_the_one_own_word_of_a_place_name_is_its_short_form_unless_a_town() -> N
     aliases = {e.name: set(e.aliases) for e in extraction.entities}
     assert "Varrow" in aliases["Lake Varrow"] and "Corvell" in aliases["Corvell Hotel"]
     assert "Leeds" in aliases and "Leeds" not in aliases.get("Leeds Station", set())
+
+
+def test_a_place_called_good_in_the_past_is_liked_and_was_visited() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("kit", "ok the Bramblewood was so good. Lisbon is the best"),
+                ("femi", "Porto wasn't great tbh"),
+            )
+        )
+    )
+    assert {("kit", "LIKES", "Bramblewood"), ("kit", "VISITED", "Bramblewood")} <= found
+    assert ("kit", "LIKES", "Lisbon") in found
+    assert ("kit", "VISITED", "Lisbon") not in found  # said in the present: no visit
+    assert not any(target == "Porto" for _, _, target in found)  # denied

@@ -187,6 +187,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + BASED_FROM + r"\s+" + _THE, "LIVES_IN", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
           "LIVES_IN", PLACE),
+    # "my own flat on Crwys Road": a street one's home is on
+    _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
+          "LIVES_IN", PLACE),
     _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate)\s+(?:back\s+)?"
           r"(?:(?:over|up|down|out|away)\s+)?(?:to|into)\s+" + _THE, "MOVED_TO", PLACE),
     _rule(_PRE + r"(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),

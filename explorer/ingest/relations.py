@@ -465,6 +465,7 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
     found.extend(_kin_facts(turn, span, slots))
     found.extend(_project_facts(turn, slots))
     found.extend(_advice_facts(turn, span, slots, lowered))
+    found.extend(_home_facts(turn, span, slots, lowered))
     return found
 
 
@@ -503,6 +504,27 @@ def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered:
 
 
 _NEGATED_ADVICE = re.compile(r"\b(?:don't|don’t|do\s+not|never)\s*$")
+
+# "halfway from mine in Porirua", "a bit far from me in Partick": where the speaker is at home.
+_FROM_HOME = re.compile(
+    r"\b(?:from|near|to|round|by|past)\s+(?:mine|me|ours|us)\s+(?:(?:over|up|down|out)\s+)?in\s+"
+    r"(?:the\s+)?$"
+)
+
+
+def _home_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: str) -> list[Fact]:
+    """A place named as where the speaker's home is, measured from ("from mine in X"), is
+    where they live (``lowered`` is the turn's text, case-folded)."""
+    speaker = turn.speaker
+    if speaker is None or speaker.type != "person":
+        return []
+    return [
+        Fact(speaker, slot.entity, "LIVES_IN", span[0], span[1])
+        for slot in slots
+        if not slot.pronoun
+        and slot.entity.type == "place"
+        and _FROM_HOME.search(lowered, span[0], slot.start)
+    ]
 
 
 # A sentence that calls the one spoken to by a kinship word: "best sister 💛", "night mum x".

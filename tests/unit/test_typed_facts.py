@@ -1326,3 +1326,23 @@ def test_a_place_called_good_in_the_past_is_liked_and_was_visited() -> None:
     assert ("kit", "LIKES", "Lisbon") in found
     assert ("kit", "VISITED", "Lisbon") not in found  # said in the present: no visit
     assert not any(target == "Porto" for _, _, target in found)  # denied
+
+
+def test_a_place_measured_from_the_speakers_home_or_their_street_is_where_they_live() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("sione", "its halfway from mine in Porirua"),
+                (
+                    "eilidh",
+                    "Stockbridge is a bit far from me in Partick. my flat on Crwys Road is tiny",
+                ),
+            )
+        )
+    )
+    assert {
+        ("sione", "LIVES_IN", "Porirua"),
+        ("eilidh", "LIVES_IN", "Partick"),
+        ("eilidh", "LIVES_IN", "Crwys Road"),
+    } <= found
+    assert ("eilidh", "LIVES_IN", "Stockbridge") not in found

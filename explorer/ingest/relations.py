@@ -478,8 +478,21 @@ _SUPPOSED = re.compile(
 
 # Advice opening a clause, up to the name it points at: "Try Stoneybatter or Phibsboro", "but go
 # to Declan Furlong at the clinic", "go and see Linh", "use Mama Tee" (not "don't go to …").
+_YOU_MUST = (
+    r"\b(?:you|u)\s+(?:(?:really|honestly|seriously|absolutely|definitely|defo)\s+)?"
+    r"(?:have\s+to|must|should|gotta|need\s+to|['’]ve\s+got\s+to|ought\s+to)\s+"
+)
+# "(you) have to go to", "should go to": said of someone who has not been (yet)
+_MUST_GO = re.compile(
+    r"^\s+(?:(?:really|honestly|seriously|absolutely|definitely|defo)\s+)?(?:have\s+to|must|"
+    r"should|gotta|need\s+to|['’]ve\s+got\s+to|ought\s+to)\s+(?:go|visit)\b"
+)
+
+
 _ADVICE = re.compile(
-    r"(?:^|[,;:.!?]|\b(?:but|so|just|then|and|or|yes|yeah|ok|okay|honestly|defo|definitely))\W*"
+    r"(?:(?:^|[,;:.!?]|\b(?:but|so|just|then|and|or|yes|yeah|ok|okay|honestly|defo|definitely))\W*"
+    # "you HAVE to go to Gwangjang Market", "u should try Nando's": told, not done
+    r"|" + _YOU_MUST + r")"
     r"(?:try|use|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for)\s+(?:the\s+)?"
     r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?$"
 )
@@ -498,12 +511,22 @@ def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered:
             continue
         before = lowered[span[0] : slot.start]
         advice = _ADVICE.search(before)
-        if advice is not None and not _NEGATED_ADVICE.search(before, 0, advice.start()):
-            found.append(Fact(speaker, target, "RECOMMENDED", span[0], span[1]))
+        if advice is None or _NEGATED_ADVICE.search(before, 0, advice.start()):
+            continue
+        # "Gary says you have to try Zombie Burger": the advice is Gary's, passed on
+        reported = list(_REPORTED.finditer(before, 0, advice.start()))
+        adviser: Named | None = speaker
+        if reported:
+            said_at = span[0] + reported[-1].start()
+            people = [s.entity for s in slots if s.end <= said_at and s.entity.type == "person"]
+            adviser = people[-1] if people else None
+        if adviser is not None and adviser.id != target.id:
+            found.append(Fact(adviser, target, "RECOMMENDED", span[0], span[1]))
     return found
 
 
 _NEGATED_ADVICE = re.compile(r"\b(?:don't|don’t|do\s+not|never)\s*$")
+_REPORTED = re.compile(r"\b(?:says|said|reckons|thinks|swears)\b")
 
 # "halfway from mine in Porirua", "a bit far from me in Partick": where the speaker is at home.
 _FROM_HOME = re.compile(
@@ -572,6 +595,11 @@ def _verb_fact(
             return None
         if relation == "SEES" and not _cared_for(sentence_text, lowered, other):
             continue
+        if relation == "VISITED" and _MUST_GO.match(between):
+            # "you have to go to X" is advice (``_advice_facts``), "I must go to X" a plan
+            if not future(sentence_text):
+                return None
+            relation = "PLANS"
         if relation == "VISITED" and target.type == "event":
             relation = "ATTENDED"
         if relation == "PLANS" and not future(sentence_text) and "visiting" in between:

@@ -1346,3 +1346,18 @@ def test_a_place_measured_from_the_speakers_home_or_their_street_is_where_they_l
         ("eilidh", "LIVES_IN", "Crwys Road"),
     } <= found
     assert ("eilidh", "LIVES_IN", "Stockbridge") not in found
+
+
+def test_advice_said_as_you_have_to_is_a_recommendation_and_passed_on_it_is_the_advisers() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("amz", "in Seoul you HAVE to go to Gwangjang Market for bindaetteok"),
+                ("jay", "ok! Gary says you have to try Zombie Burger while you're here"),
+            )
+        )
+    )
+    assert ("amz", "RECOMMENDED", "Gwangjang Market") in found
+    assert ("Gary", "RECOMMENDED", "Zombie Burger") in found
+    assert ("jay", "RECOMMENDED", "Zombie Burger") not in found
+    assert not any(kind == "VISITED" for _, kind, _ in found)  # told to go is no visit

@@ -201,6 +201,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:signed\s+up\s+for|registered\s+for|got\s+a\s+place\s+in|booked|"
           r"preparing\s+for|training\s+for|off\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|"
           r"thinking\s+of\s+going\s+to|wants?\s+to\s+go\s+to|planning\s+on|visiting|in\s+for|"
+          # "booked us a room at Hatherley", "booked a table at Grano"
+          r"booked\s+(?:(?:us|me|them)\s+)?(?:a\s+)?(?:[\w-]+\s+)?(?:room|table|spot|cabin|pitch|"
+          r"lodge)\s+(?:at|in)|"
           # "I'll take the ferry to Iloilo", "I'm taking you to the Markthal"
           r"(?:take|taking|catch|catching)\s+(?:the|a)\s+" + CARRIERS + r"\s+to|" + TAKING_SOMEONE
           + r"\s+to|"

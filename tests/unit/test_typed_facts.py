@@ -1244,6 +1244,18 @@ def test_where_someone_is_taken_or_takes_the_ferry_to_is_a_plan_and_a_place() ->
     assert ("noor", "PLANS", "Leeds") not in found
 
 
+def test_a_room_or_a_table_booked_somewhere_is_a_plan_to_go() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("femi", "and I booked us a room at Hatherley Manor for the night"),
+                ("dee", "amazing. booked a table at Grano for saturday"),
+            )
+        )
+    )
+    assert {("femi", "PLANS", "Hatherley Manor"), ("dee", "PLANS", "Grano")} <= found
+
+
 def test_my_first_day_a_notice_handed_in_or_my_team_somewhere_is_work_there() -> None:
     extraction = extract_offline(
         chat(

@@ -86,6 +86,7 @@ from explorer.ingest.people import (
     is_vocative,
     kin_word,
     opens_exclaimed,
+    teases,
     typed,
 )
 from explorer.ingest.people import speaker_type as speaker_type
@@ -473,8 +474,14 @@ class _Context(PeopleLinks):
             # the context also capitalises it mid-sentence.
             while len(piece) > 1 and piece[0].clause_start and self._common_word(piece[0]):
                 piece.pop(0)
+            if len(piece) == 1 and self._teased(index, text, piece[0]):
+                continue
             if piece:
                 self._add_name(index, text, tokens, piece)
+
+    def _teased(self, index: int, text: str, token: Token) -> bool:
+        opens = self.sentences[index][token.sentence][0]
+        return teases(text[opens : token.start], token.word)
 
     @staticmethod
     def _named_like_a_month(token: Token) -> bool:

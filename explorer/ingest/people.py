@@ -341,10 +341,22 @@ def addressees(speakers: Sequence[str]) -> list[str | None]:
     return result
 
 
+_TEASED = re.compile(r"\b(?:ok|okay|alright|sure|yes|yeah|calm\s+down)\W*$", re.IGNORECASE)
+_ELDERS = frozenset({"grandpa", "grandma", "granny", "gramps", "grandad", "granddad", "grandpops"})
+
+
+def teases(before: str, word: str) -> bool:
+    """Whether ``word`` after ``before`` (its sentence so far) teases a friend as old ("ok
+    grandpa 😂"): no call to a grandparent, and no grandparent."""
+    return word.casefold() in _ELDERS and _TEASED.search(before) is not None
+
+
 def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> bool:
     """Whether the name at ``text[start:end]`` addresses someone rather than speaking of them."""
     before = text[sentence[0] : start]
     after = text[end : sentence[1]]
+    if teases(before, text[start:end]):
+        return False
     if _GREETING.search(before) and _AFTER_VOCATIVE.match(after):
         return True
     if not before.strip() and _OPENING_VOCATIVE.match(after):

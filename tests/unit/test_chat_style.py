@@ -299,3 +299,12 @@ def test_a_display_name_with_emoji_holds_the_plain_name() -> None:
     handle = entity(extraction, "odile.b")
     assert handle.aliases == ("Odile",)
     assert [e.reason for e in handle.alias_evidence] == ["handle odile.b begins with Odile"]
+
+
+def test_ok_grandpa_teases_a_friend_and_names_no_grandparent() -> None:
+    teased = extract_offline(chat(("dani", "ok grandpa 😂 just text me"), ("rj_m", "fine")))
+    assert not entity(teased, "rj_m").aliases
+    assert not [e for e in teased.entities if e.name.casefold() == "grandpa"]
+    assert not facts(teased)
+    called = extract_offline(chat(("dani", "thanks grandpa x"), ("rj_m", "any time love")))
+    assert "Grandpa" in entity(called, "rj_m").aliases

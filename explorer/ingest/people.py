@@ -399,9 +399,13 @@ def handle_matches(handle: str, full_name: str) -> bool:
         last + first,
         first + "." + last,
     }
-    # "decwalsh" of Declan Walsh: the first name's first letters (three or more), the surname
-    shortened = letters.endswith(last) and len(letters) - len(last) >= MIN_HANDLE_PREFIX
-    return letters in forms or (shortened and first.startswith(letters[: -len(last)]))
+    if letters in forms or not letters.endswith(last) or len(letters) == len(last):
+        return letters in forms
+    before = letters[: -len(last)]
+    # "decwalsh" of Declan Walsh: the first name's first letters (three or more), the surname;
+    # "rj_mehta" of Rohan Mehta: initials (the first name's, and one more), the surname
+    shortened = len(before) >= MIN_HANDLE_PREFIX and first.startswith(before)
+    return shortened or (len(before) == 2 and before[0] == first[0])
 
 
 def handle_stems(speakers: dict[str, str]) -> dict[str, str]:

@@ -111,10 +111,9 @@ def test_kin_phrases_titles_initials_and_degrees_give_a_person_the_names_they_go
     # a degree is no part of a name (a topic of its own at most)
     assert entity(extraction, "Oisin Byrne").type == "person"
     assert not [e for e in extraction.entities if "BSc" in e.name and e.type != "topic"]
-    # a handle of a first name's first letters and the surname is that person
-    assert handle_matches("decbyrne", "Declan Byrne") and not handle_matches(
-        "debyrne", "Declan Byrne"
-    )
+    # a handle of a first name's first letters, or of initials, and the surname is that person
+    assert handle_matches("decbyrne", "Declan Byrne") and handle_matches("dj_byrne", "Declan Byrne")
+    assert not handle_matches("xj_byrne", "Declan Byrne") and not handle_matches("byrne", "D Byrne")
 
 
 def test_in_a_group_chat_a_handle_outweighs_who_spoke_last() -> None:

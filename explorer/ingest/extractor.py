@@ -91,7 +91,13 @@ from explorer.ingest.people import (
 )
 from explorer.ingest.people import speaker_type as speaker_type
 from explorer.ingest.places import is_known_place
-from explorer.ingest.relation_rules import ROLE_NOUNS, UNIQUE_KIN, names_kin
+from explorer.ingest.relation_rules import (
+    QUESTION_FRAMES,
+    ROLE_NOUNS,
+    UNIQUE_KIN,
+    QuestionFrame,
+    names_kin,
+)
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
 
@@ -254,6 +260,16 @@ _WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
 
 #: Cues every capitalised word has: written plainly, inside a sentence.
 _BARE_CUES = frozenset({"plain", "framed"})
+# The cue a name answering a question frame takes (``people.typed`` counts it).
+_ANSWER_KINDS = {
+    "WORKS_AT": "organization",
+    "STUDIES_AT": "organization",
+    "FROM": "place",
+    "MOVED_TO": "place",
+    "LIVES_IN": "place",
+    "VISITED": "place",
+    "PLANS": "place",
+}
 # A quarter, a half or a financial year ("ship in Q4", "the H2 plan", "FY26 targets"): a time.
 _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
@@ -479,6 +495,15 @@ class _Context(PeopleLinks):
             if piece:
                 self._add_name(index, text, tokens, piece)
 
+    def _answered_frame(self, index: int) -> QuestionFrame | None:
+        """The kind of name the turn before asked for, when another speaker asked it."""
+        if index == 0 or self.chunks[index - 1].speaker == self.chunks[index].speaker:
+            return None
+        asked = self.chunks[index - 1].text.casefold()
+        if "?" not in asked:
+            return None
+        return next((frame for frame in QUESTION_FRAMES if frame.pattern.search(asked)), None)
+
     def _teased(self, index: int, text: str, token: Token) -> bool:
         opens = self.sentences[index][token.sentence][0]
         return teases(text[opens : token.start], token.word)
@@ -559,6 +584,12 @@ class _Context(PeopleLinks):
         )
         if acronym:
             candidate.cues["acronym"] += 1
+        answered = self._answered_frame(index) if not text[:start].strip() else None
+        if answered is not None:
+            # "where are you working now?" / "Wealthsimple! on the payments team": the name an
+            # answer opens on is what was asked for, of the kind asked
+            candidate.cues["answer"] += 1
+            candidate.cues[_ANSWER_KINDS.get(answered.relation, "answer")] += 1
         if len(piece) == 1 and is_brand_cased(first.word):
             candidate.cues["brand_cased"] += 1
         if len(piece) <= 2 and is_vocative(text, start, end, sentence):
@@ -652,6 +683,8 @@ class _Context(PeopleLinks):
             return None
         if candidate.acronym or self._addresses_a_person(key):
             return "name"
+        if candidate.cues["answer"] and not is_everyday_word(key, COMMON_RANK):
+            return "recurring_name"  # the answer to "where do you work?", however it is cried
         lower = self.lower_seen[key] if single else 0
         if candidate.cues["person_verb"] and single and lower == 0 and key not in TOPIC_STOPWORDS:
             return "recurring_name"  # "Zaid says ..." opening a sentence

@@ -1373,3 +1373,19 @@ def test_advice_said_as_you_have_to_is_a_recommendation_and_passed_on_it_is_the_
     assert ("Gary", "RECOMMENDED", "Zombie Burger") in found
     assert ("jay", "RECOMMENDED", "Zombie Burger") not in found
     assert not any(kind == "VISITED" for _, kind, _ in found)  # told to go is no visit
+
+
+def test_a_name_an_answer_opens_on_is_what_the_question_asked_for() -> None:
+    found = extract_offline(
+        chat(
+            ("dk", "lmao fair. where are you working now?"),
+            ("rj_m", "Quillframe! on the payments team. started in july"),
+            ("dk", "and where do you live these days?"),
+            ("rj_m", "Kralvik, near the lake"),
+            ("dk", "Fine, whatever"),
+        )
+    )
+    kinds = {e.name: e.type for e in found.entities}
+    assert kinds["Quillframe"] == "organization" and kinds["Kralvik"] == "place"
+    assert {("rj_m", "WORKS_AT", "Quillframe"), ("rj_m", "LIVES_IN", "Kralvik")} <= facts(found)
+    assert "Fine" not in kinds  # no question asked: a word

@@ -116,8 +116,8 @@ CARRIERS = r"(?:train|bus|coach|ferry|flights?|plane)"
 TAKING_SOMEONE = r"taking\s+(?:you|us|him|her|them)"
 
 VERB_RULES: tuple[VerbRule, ...] = (
-    _rule(_PRE + r"(?:work|works|worked|working|" + EARNING + r")\s+(?:\S+\s+){0,3}?"
-          r"(?:at|for)\s+" + _THE,
+    _rule(_PRE + r"(?:work|works|worked|working|lecture|lectures|lectured|lecturing|teach|teaches|"
+          r"teaching|" + EARNING + r")\s+(?:\S+\s+){0,3}?(?:at|for)\s+" + _THE,
           "WORKS_AT", WHERE | frozenset({"other"})),
     _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
           "WORKS_AT", ORG),
@@ -145,6 +145,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "yep still at Brightwater Labs, data engineer": where one still is, with a word of work
     # in the sentence ("still at Tesco, the queue is huge" is an errand).
     _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
+    # "aye still in Leith", "still in Pinheiros, still at Nubank": where one still is, a town
+    _rule(r"^\s+(?:still|now|currently)\s+in\s+" + _THE, "LIVES_IN", PLACE),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
     _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+(?:in\s+)?"
           r"(?:my|his|her|their|a)\s+notice\s+(?:in\s+)?at\s+" + _THE, "WORKS_AT", ORG),

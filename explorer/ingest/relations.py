@@ -272,7 +272,9 @@ _NEWS_THEN_QUESTION = re.compile(
 )
 
 # Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
-_OPENERS = frozenset({"yep", "yeah", "yes", "yup", "ya", "nah", "no", "ok", "okay", "lol", "haha"})
+_OPENERS = frozenset(
+    {"yep", "yeah", "yes", "yup", "ya", "aye", "nah", "no", "ok", "okay", "lol", "haha"}
+)
 
 
 # A clause that opens with a role at a place of work says whose it is by saying nothing: "yes!!

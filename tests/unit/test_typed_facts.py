@@ -1389,3 +1389,16 @@ def test_a_name_an_answer_opens_on_is_what_the_question_asked_for() -> None:
     assert kinds["Quillframe"] == "organization" and kinds["Kralvik"] == "place"
     assert {("rj_m", "WORKS_AT", "Quillframe"), ("rj_m", "LIVES_IN", "Kralvik")} <= facts(found)
     assert "Fine" not in kinds  # no question asked: a word
+
+
+def test_still_in_a_town_is_living_there_and_lecturing_somewhere_is_work() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("eu", "aye still in Leith. my boyfriend's grand"),
+                ("dec", "sound. I'm still lecturing at the University of Galway"),
+            )
+        )
+    )
+    assert ("eu", "LIVES_IN", "Leith") in found
+    assert ("dec", "WORKS_AT", "University of Galway") in found

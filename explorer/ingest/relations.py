@@ -530,10 +530,11 @@ def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered:
 _NEGATED_ADVICE = re.compile(r"\b(?:don't|don’t|do\s+not|never)\s*$")
 _REPORTED = re.compile(r"\b(?:says|said|reckons|thinks|swears)\b")
 
-# "halfway from mine in Porirua", "a bit far from me in Partick": where the speaker is at home.
+# "halfway from mine in Porirua", "a bit far from me in Partick", "she moved in with me in
+# Salthill": where the speaker is at home.
 _FROM_HOME = re.compile(
-    r"\b(?:from|near|to|round|by|past)\s+(?:mine|me|ours|us)\s+(?:(?:over|up|down|out)\s+)?in\s+"
-    r"(?:the\s+)?$"
+    r"\b(?:(?:from|near|to|round|by|past)\s+(?:mine|me|ours|us)|moved\s+in\s+with\s+(?:me|us))"
+    r"\s+(?:(?:over|up|down|out)\s+)?in\s+(?:the\s+)?$"
 )
 
 

@@ -1345,6 +1345,7 @@ def test_a_place_measured_from_the_speakers_home_or_their_street_is_where_they_l
         extract_offline(
             chat(
                 ("sione", "its halfway from mine in Porirua"),
+                ("dec", "two years in August 🙈 she moved in with me in Salthill in March"),
                 (
                     "eilidh",
                     "Stockbridge is a bit far from me in Partick. my flat on Crwys Road is tiny",
@@ -1354,6 +1355,7 @@ def test_a_place_measured_from_the_speakers_home_or_their_street_is_where_they_l
     )
     assert {
         ("sione", "LIVES_IN", "Porirua"),
+        ("dec", "LIVES_IN", "Salthill"),
         ("eilidh", "LIVES_IN", "Partick"),
         ("eilidh", "LIVES_IN", "Crwys Road"),
     } <= found

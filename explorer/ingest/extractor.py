@@ -92,10 +92,10 @@ from explorer.ingest.people import (
 from explorer.ingest.people import speaker_type as speaker_type
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
-    QUESTION_FRAMES,
     ROLE_NOUNS,
     UNIQUE_KIN,
     QuestionFrame,
+    asked_frame,
     names_kin,
 )
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
@@ -496,13 +496,17 @@ class _Context(PeopleLinks):
                 self._add_name(index, text, tokens, piece)
 
     def _answered_frame(self, index: int) -> QuestionFrame | None:
-        """The kind of name the turn before asked for, when another speaker asked it."""
+        """The frame the turn before asked in, when another speaker asked it (its last question,
+        as ``relations.answer_facts`` reads it)."""
         if index == 0 or self.chunks[index - 1].speaker == self.chunks[index].speaker:
             return None
-        asked = self.chunks[index - 1].text.casefold()
-        if "?" not in asked:
-            return None
-        return next((frame for frame in QUESTION_FRAMES if frame.pattern.search(asked)), None)
+        text = self.chunks[index - 1].text
+        questions = [
+            text[start:end].casefold()
+            for start, end in self.sentences[index - 1]
+            if text[start:end].rstrip().endswith("?")
+        ]
+        return asked_frame(questions[-1]) if questions else None
 
     def _teased(self, index: int, text: str, token: Token) -> bool:
         opens = self.sentences[index][token.sentence][0]
@@ -589,7 +593,9 @@ class _Context(PeopleLinks):
             # "where are you working now?" / "Wealthsimple! on the payments team": the name an
             # answer opens on is what was asked for, of the kind asked
             candidate.cues["answer"] += 1
-            candidate.cues[_ANSWER_KINDS.get(answered.relation, "answer")] += 1
+            kind = _ANSWER_KINDS.get(answered.relation)
+            if kind is not None:
+                candidate.cues[kind] += 1
         if len(piece) == 1 and is_brand_cased(first.word):
             candidate.cues["brand_cased"] += 1
         if len(piece) <= 2 and is_vocative(text, start, end, sentence):

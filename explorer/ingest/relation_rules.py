@@ -465,6 +465,13 @@ QUESTION_FRAMES: tuple[QuestionFrame, ...] = (
            WORK | frozenset({"other"})),
     _frame(r"\bwho\b.*\b(?:your|ur)\s+(?:doctor|gp|physio|therapist|dentist)\b", "SEES", PERSON),
 )  # fmt: skip
+
+
+def asked_frame(question: str) -> QuestionFrame | None:
+    """The first frame a question (one sentence, case-folded) asks in, if any."""
+    return next((frame for frame in QUESTION_FRAMES if frame.pattern.search(question)), None)
+
+
 AFFIRMATIVE = re.compile(
     r"^\W*(?:yes|yeah|yep|yup|ya|yea|sure|correct|indeed|definitely|absolutely|of course|"
     r"i do|i did|i am|i have|that's right|that’s right|right)\b",

@@ -36,12 +36,12 @@ from explorer.ingest.relation_rules import (
     KIN_RELATIONS,
     PAIR_MET,
     PETS,
-    QUESTION_FRAMES,
     ROLE_WORDS,
     TITLES,
     VERB_RULES,
     WHERE,
     apply_polarity,
+    asked_frame,
     closed,
     future,
     negated,
@@ -478,23 +478,19 @@ _SUPPOSED = re.compile(
 )
 
 
-# Advice opening a clause, up to the name it points at: "Try Stoneybatter or Phibsboro", "but go
-# to Declan Furlong at the clinic", "go and see Linh", "use Mama Tee" (not "don't go to …").
-_YOU_MUST = (
-    r"\b(?:you|u)\s+(?:(?:really|honestly|seriously|absolutely|definitely|defo)\s+)?"
+# What one must or should do, with a word to stress it: "(you) really have to", "should".
+_MUST = (
+    r"(?:(?:really|honestly|seriously|absolutely|definitely|defo)\s+)?"
     r"(?:have\s+to|must|should|gotta|need\s+to|['’]ve\s+got\s+to|ought\s+to)\s+"
 )
 # "(you) have to go to", "should go to": said of someone who has not been (yet)
-_MUST_GO = re.compile(
-    r"^\s+(?:(?:really|honestly|seriously|absolutely|definitely|defo)\s+)?(?:have\s+to|must|"
-    r"should|gotta|need\s+to|['’]ve\s+got\s+to|ought\s+to)\s+(?:go|visit)\b"
-)
-
-
+_MUST_GO = re.compile(r"^\s+" + _MUST + r"(?:go|visit)\b")
+# Advice opening a clause, up to the name it points at: "Try Stoneybatter or Phibsboro", "but go
+# to Declan Furlong at the clinic", "go and see Linh", "use Mama Tee" (not "don't go to …").
 _ADVICE = re.compile(
     r"(?:(?:^|[,;:.!?]|\b(?:but|so|just|then|and|or|yes|yeah|ok|okay|honestly|defo|definitely))\W*"
     # "you HAVE to go to Gwangjang Market", "u should try Nando's": told, not done
-    r"|" + _YOU_MUST + r")"
+    r"|\b(?:you|u)\s+" + _MUST + r")"
     r"(?:try|use|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for)\s+(?:the\s+)?"
     r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?$"
 )
@@ -847,19 +843,16 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
         for start, end in question.sentences
         if question.text[start:end].rstrip().endswith("?")
     ]
-    for text in questions[-1:]:
-        for frame in QUESTION_FRAMES:
-            if not frame.pattern.search(text):
-                continue
-            fitting = [
-                slot
-                for slot in answer.names
-                if slot.sentence == 0
-                and slot.entity.type in frame.objects
-                and slot.entity.id != answerer.id
-            ]
-            if fitting:
-                target = min(fitting, key=lambda slot: slot.start).entity
-                facts.append(Fact(answerer, target, frame.relation, *first))
-            break
+    frame = asked_frame(questions[-1]) if questions else None
+    if frame is not None:
+        fitting = [
+            slot
+            for slot in answer.names
+            if slot.sentence == 0
+            and slot.entity.type in frame.objects
+            and slot.entity.id != answerer.id
+        ]
+        if fitting:
+            target = min(fitting, key=lambda slot: slot.start).entity
+            facts.append(Fact(answerer, target, frame.relation, *first))
     return facts

@@ -399,8 +399,10 @@ def handle_matches(handle: str, full_name: str) -> bool:
         last + first,
         first + "." + last,
     }
-    if letters in forms or not letters.endswith(last) or len(letters) == len(last):
-        return letters in forms
+    if letters in forms:
+        return True
+    if not letters.endswith(last) or len(letters) == len(last):
+        return False
     before = letters[: -len(last)]
     # "decwalsh" of Declan Walsh: the first name's first letters (three or more), the surname;
     # "rj_mehta" of Rohan Mehta: initials (the first name's, and one more), the surname

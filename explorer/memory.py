@@ -30,6 +30,7 @@ from explorer.core.errors import (
     StoreUnavailable,
     WriteFailed,
 )
+from explorer.core.freshness import query_began
 from explorer.core.journal import RecallCall, RecallSummary
 from explorer.core.lexical import LexicalIndexCache
 from explorer.core.models import DEFAULT_SCOPE, Chunk, Entity, Subgraph
@@ -182,8 +183,9 @@ class StoreMemoryService:
     ) -> ScourResult:
         """Run scour over whichever halves are connected, ``CONCURRENT_SCOURS`` calls at a time
         (the others wait their turn, first come first served)."""
-        async with self._admission.turn():
-            return await self._scour(request, policy)
+        with query_began():
+            async with self._admission.turn():
+                return await self._scour(request, policy)
 
     async def _scour(self, request: ScourRequest, policy: RetrievalPolicy | None) -> ScourResult:
         if self.errors:

@@ -2,7 +2,7 @@
 
 ``summary`` turns millisecond samples into ``{"n", "p50", "p95", "p99", "mean", "max"}`` (nearest
 rank, so a p99 over 200 samples is a real sample, not an interpolation). ``PeakMemory`` samples,
-in a daemon thread, the resident memory of this process and of each named server process
+from a process of its own, the resident memory of this process and of each named server process
 (PostgreSQL counted as its postmaster plus children by proportional set size, because its
 backends share one buffer pool that plain RSS would count once per backend). ``CpuUse`` reads the
 CPU time this process and each server (PostgreSQL with its backends) have used, so a phase's
@@ -12,8 +12,12 @@ library and psutil.
 
 from __future__ import annotations
 
+import json
 import math
-import threading
+import os
+import select
+import subprocess
+import sys
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -87,7 +91,9 @@ class PeakMemory:
     """Peak memory in MB of this process (``app``) and of the given servers while running.
 
     ``servers`` maps a name to a pid; a name in ``trees`` is measured with its children.
-    Use as a context manager around the phases to measure.
+    Use as a context manager around the phases to measure. The sampling runs in a process of
+    its own: reading a server's proportional set size costs milliseconds, and a thread here
+    would take them, and the interpreter lock, from the calls being measured.
     """
 
     def __init__(
@@ -97,36 +103,32 @@ class PeakMemory:
         trees: Iterable[str] = ("postgres",),
         interval: float = 0.25,
     ) -> None:
-        self._procs = _processes(servers)
-        self._trees = set(trees)
-        self._self = psutil.Process()
-        self._interval = interval
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="bench-rss", daemon=True)
+        self._plan = {
+            "pids": {"app": os.getpid(), **{n: pid for n, pid in servers.items() if pid}},
+            "trees": sorted(set(trees)),
+            "interval": interval,
+        }
+        self._child: subprocess.Popen[str] | None = None
         self.peak: dict[str, float] = {"app": 0.0, **{name: 0.0 for name in servers}}
-        #: CPU seconds the sampling thread has used so far (it runs in this process).
-        self.sampler_seconds = 0.0
-
-    def sample(self) -> None:
-        self.peak["app"] = max(self.peak["app"], _rss(self._self))
-        for name, proc in self._procs.items():
-            value = _tree_pss(proc) if name in self._trees else _rss(proc)
-            self.peak[name] = max(self.peak.get(name, 0.0), value)
-
-    def _run(self) -> None:
-        while not self._stop.wait(self._interval):
-            self.sample()
-            self.sampler_seconds = time.thread_time()
 
     def __enter__(self) -> PeakMemory:
-        self.sample()
-        self._thread.start()
+        self._child = subprocess.Popen(
+            [sys.executable, "-m", "explorer.bench.measure", json.dumps(self._plan)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        # The first sample is taken before the phases begin.
+        assert self._child.stdout is not None
+        self._child.stdout.readline()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self.sample()
+        assert self._child is not None
+        out, _ = self._child.communicate("", timeout=60)  # end of input: a last sample, then peaks
+        lines = out.strip().splitlines()
+        if lines:
+            self.peak.update(json.loads(lines[-1]))
 
     def report(self) -> dict[str, float]:
         """Peaks in MB, plus ``app_max_rss``: the kernel's own high-water mark for this process."""
@@ -135,6 +137,29 @@ class PeakMemory:
         figures = {name: round(value / MB, 1) for name, value in self.peak.items()}
         figures["app_max_rss"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
         return figures
+
+
+def _sample_until_told(plan: Mapping[str, Any]) -> None:
+    """``PeakMemory``'s sampling process: samples every ``interval`` until its input ends, then
+    prints the peaks in bytes as one JSON line."""
+    procs = _processes(plan["pids"])
+    trees = set(plan["trees"])
+    peak = {name: 0.0 for name in plan["pids"]}
+
+    def sample() -> None:
+        for name, proc in procs.items():
+            value = _tree_pss(proc) if name in trees else _rss(proc)
+            peak[name] = max(peak[name], value)
+
+    sample()
+    print("ready", flush=True)
+    while True:
+        readable, _, _ = select.select([sys.stdin], [], [], plan["interval"])
+        if readable and not sys.stdin.read(1):
+            break
+        sample()
+    sample()
+    print(json.dumps(peak), flush=True)
 
 
 def _cpu_seconds(proc: psutil.Process, tree: bool) -> float:
@@ -165,3 +190,7 @@ class CpuUse:
         for name, proc in self._procs.items():
             used[name] = _cpu_seconds(proc, name in self._trees)
         return used
+
+
+if __name__ == "__main__":
+    _sample_until_told(json.loads(sys.argv[1]))

@@ -489,11 +489,9 @@ async def measure(settings: Settings, scale: str, queries: int) -> dict[str, Any
             settle_ms = (time.perf_counter() - settling) * 1000.0
             _say(f"warm: {len(texts)} queries, one at a time")
             cpu = CpuUse(pids)
-            cpu_before, sampler_before = cpu.read(), peak.sampler_seconds
+            cpu_before = cpu.read()
             warm = await _sequential(memory, texts, largest)
             cpu_after = cpu.read()
-            # The memory sampler's thread runs in this process: its share is no scour's.
-            cpu_after["app"] -= peak.sampler_seconds - sampler_before
             _say(f"floor: {len(texts)} queries")
             floor = await _floor(memory, texts)
             concurrency = {}

@@ -245,7 +245,7 @@ class GraphShape:
         self.offsets = np.zeros(size + 1, dtype=np.int64)
         np.cumsum(np.bincount(node, minlength=size), out=self.offsets[1:])
         self._chunks = {c: i for i, c in enumerate(unpack_texts(columns["chunk_ids"]))}
-        self._masks: dict[str, npt.NDArray[np.bool_]] = {}
+        self._masks: dict[str, npt.NDArray[np.bool_] | None] = {}
         self._entities: list[Entity | None] = [None] * size
         self._relations: list[Relation | None] = [None] * count
 
@@ -308,14 +308,16 @@ class GraphShape:
             found[chunk_id] = [self.ids[position] for position in named]
         return found
 
-    def _mask(self, scope: str) -> npt.NDArray[np.bool_]:
-        mask = self._masks.get(scope)
-        if mask is None:
-            scopes = self._text["entity_scopes"]
-            mask = np.fromiter((_in_scope(s, scope) for s in scopes), np.bool_, len(scopes))
-            if len(self._masks) >= 16:
-                self._masks.pop(next(iter(self._masks)))
-            self._masks[scope] = mask
+    def _mask(self, scope: str) -> npt.NDArray[np.bool_] | None:
+        """Which entities ``scope`` sees; ``None`` when it sees every one (nothing to test)."""
+        if scope in self._masks:
+            return self._masks[scope]
+        scopes = self._text["entity_scopes"]
+        seen = np.fromiter((_in_scope(s, scope) for s in scopes), np.bool_, len(scopes))
+        mask = None if seen.all() else seen
+        if len(self._masks) >= 16:
+            self._masks.pop(next(iter(self._masks)))
+        self._masks[scope] = mask
         return mask
 
     def _strongest(
@@ -342,8 +344,7 @@ class GraphShape:
 
     def sees_everything(self, scope: str | None) -> bool:
         """Whether every entity is visible from ``scope`` (``None``: no scope, so yes)."""
-        mask = self._scope_mask(scope)
-        return mask is None or bool(mask.all())
+        return self._scope_mask(scope) is None
 
     def _scope_mask(self, scope: str | None) -> npt.NDArray[np.bool_] | None:
         return self._mask(normalise_scope(scope)) if scope is not None else None

@@ -49,6 +49,7 @@ from explorer.core.errors import (
     StoreUnavailable,
     WriteFailed,
 )
+from explorer.core.freshness import SharedRead
 from explorer.core.models import Entity, EntityHit, Neighbour, Period, Relation, Subgraph
 from explorer.core.ports import Vector
 from explorer.core.shape import WRITING
@@ -81,6 +82,7 @@ class FalkorGraphStore:
         # (FalkorDB/FalkorDB#2848): two at once can each lose real neighbours, or return none
         # once a scope or period filter follows. This store sends them one at a time.
         self._vector_turn = asyncio.Lock()
+        self._shape_version: SharedRead[list[list[Any]]] = SharedRead()
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -438,7 +440,7 @@ class FalkorGraphStore:
     async def shape_version(self) -> str:
         """A token that every write of entities or relations replaces (``""`` before any)."""
         self._conn.check_open()
-        rows = await self._conn.read(cypher.SHAPE_VERSION, {})
+        rows = await self._shape_version(lambda: self._conn.read(cypher.SHAPE_VERSION, {}))
         return str(rows[0][0]) if rows and rows[0][0] is not None else ""
 
     async def shape(self) -> tuple[list[Entity], list[Relation], list[tuple[str, str]]]:

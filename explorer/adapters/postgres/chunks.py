@@ -46,6 +46,7 @@ from explorer.adapters.postgres.pool import (
     run_bounded,
 )
 from explorer.core.errors import InvalidArgument, StoreUnavailable, WriteFailed
+from explorer.core.freshness import SharedRead
 from explorer.core.models import (
     Chunk,
     ChunkHit,
@@ -231,6 +232,7 @@ class PgChunkStore:
         self._write_deadline = write_deadline
         self._spec: EmbeddingSpec | None = None
         self._closed = False
+        self._stamp: SharedRead[asyncpg.Record | None] = SharedRead()
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -363,7 +365,7 @@ class PgChunkStore:
     async def scope_stamp(self, scope: str | None) -> str:
         """Changes whenever a chunk is written, so whenever one in ``scope`` is (``None``: all)."""
         self._plain_scope(scope)
-        row = await self._run(lambda c: c.fetchrow(_VERSION), "read")
+        row = await self._stamp(lambda: self._run(lambda c: c.fetchrow(_VERSION), "read"))
         return f"{row[1]}:v{int(row[0])}" if row is not None else "v0"
 
     async def scope_chunks(self, scope: str | None) -> list[Chunk]:

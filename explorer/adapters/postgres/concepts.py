@@ -30,6 +30,7 @@ from explorer.adapters.postgres.pool import (
 )
 from explorer.adapters.postgres.schema import version_counter_sql
 from explorer.core.errors import InvalidArgument, StoreUnavailable
+from explorer.core.freshness import SharedRead
 from explorer.core.models import normalise_scope, scope_parts
 from explorer.core.validate import forgettable_scope
 
@@ -126,6 +127,7 @@ class PgConceptStore:
         self._closed = False
         # Scope prefix -> (version, epoch, agents) as last listed.
         self._agents: dict[str, tuple[int, str, list[str]]] = {}
+        self._version: SharedRead[asyncpg.Record | None] = SharedRead()
 
     @classmethod
     async def connect(
@@ -182,7 +184,7 @@ class PgConceptStore:
     async def version(self, agent: str, tenant: str | None = None) -> str:
         """A stamp of the whole concept table: it changes whenever any record is written."""
         _key(agent, tenant)
-        row = await self._run(lambda c: c.fetchrow(_VERSION), "read")
+        row = await self._version(lambda: self._run(lambda c: c.fetchrow(_VERSION), "read"))
         return f"{row[1]}:v{int(row[0])}" if row is not None else "v0"
 
     async def names(self, agent: str, tenant: str | None = None) -> list[str]:

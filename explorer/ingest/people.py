@@ -620,7 +620,11 @@ _PLATFORM_BEFORE = re.compile(
     r"\b(?:(?:messages?|messaged|messaging|text|texted|texting|dm|dms|dmed|dm'd|call|called|"
     r"send|sending|sent|pay|paid|paying|post|posted|posting|watch|watched|watching|stream|"
     r"streamed|streaming|listen|listened|listening|bought|buy|buying|order|ordered|ordering|"
-    r"sell|selling|sold|chat|chatting)(?:\s+(?:you|me|him|her|us|them|it|back))?|"
+    r"book|booked|booking|sell|selling|sold|chat|chatting)(?:\s+(?:you|me|him|her|us|them|it|back))?|"
+    # what was bought, booked or found there said in between: "found the flat together on
+    # NoBroker", "bought a parka on Shopee"
+    r"(?:bought|buy|buying|order|ordered|ordering|book|booked|booking|found|find|finding|"
+    r"sold|sell|selling|listed|posted|watched|streamed)(?:\s+[\w'’-]+){1,5}|"
     # "is it on Panopto?", "it's on Netflix" (but "blame it on Tunde")
     r"(?:is|was|it['’]?s)(?:\s+(?:it|that|this))?|available)\s+on$"
 )

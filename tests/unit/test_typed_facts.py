@@ -981,6 +981,18 @@ def test_a_tool_someone_uses_or_switches_to_is_a_product_not_a_person() -> None:
     assert entity(extraction, "Ines").type == "person"
 
 
+def test_where_something_was_bought_booked_or_found_is_a_platform() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "we found the flat together on Nestora. will book on Tripvale"),
+            ("kip", "I bought a parka on Shopvix, found my keys on Tuesday, found it on Ines's desk"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Nestora"] == kinds["Tripvale"] == kinds["Shopvix"] == "product"
+    assert kinds["Ines"] == "person"
+
+
 def test_a_period_code_is_no_name_and_a_code_with_digits_is_nobody() -> None:
     extraction = extract_offline(
         chat(

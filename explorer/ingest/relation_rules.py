@@ -212,6 +212,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           # "flying back down to", "driving up to", "Kemi and I fly to Zanzibar on Tuesday"
           r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
           r"(?:(?:up|down|over|out|home|off)\s+)?to|landing\s+in|arriving\s+(?:in|at)|"
+          # "are you coming to Efua's wedding?", "coming for Koroga Festival", "flying in for"
+          r"coming\s+(?:back\s+)?(?:(?:up|down|over|out|home)\s+)?(?:to|for)|"
+          r"(?:flying|coming)\s+in\s+for|"
           # "booked the 18th evening flight to Chennai" ("got the train to" is as often past)
           r"(?:booked|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
           r"(?:flights?|train|bus|tickets?)\s+(?:to|for)|"
@@ -473,7 +476,9 @@ def asked_frame(question: str) -> QuestionFrame | None:
 
 
 AFFIRMATIVE = re.compile(
-    r"^\W*(?:yes|yeah|yep|yup|ya|yea|sure|correct|indeed|definitely|absolutely|of course|"
-    r"i do|i did|i am|i have|that's right|that’s right|right)\b",
+    # chat draws a yes out and opens it with a cry: "yesss", "ayyy yes pls!!", "omg yes"
+    r"^\W*(?:(?:a+y+|o+h+|a+h+|o+o+h*|omg|haha+|hehe+|lol|ok|okay)\W+)?"
+    r"(?:ye+s+|yeah+|yep+|yup+|ya|yea|sure|correct|indeed|definitely|absolutely|of course|ofc|"
+    r"obviously|for sure|i do|i did|i am|i have|that's right|that’s right|right)\b",
     re.IGNORECASE,
 )

@@ -1268,6 +1268,26 @@ def test_a_room_or_a_table_booked_somewhere_is_a_plan_to_go() -> None:
     assert {("femi", "PLANS", "Hatherley Manor"), ("dee", "PLANS", "Grano")} <= found
 
 
+def test_coming_to_or_for_something_is_a_plan_and_a_yes_to_the_question_is_one_too() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("femi", "I'm coming to Harrow Festival and my cousin Kofi is flying in for Dunmere Fair"),
+                ("dee", "are you coming for Koroga Festival next month?"),
+                ("femi", "yes!!"),
+                ("femi", "Dee!! are u going to Laneway Festival?? i have a spare ticket"),
+                ("dee", "ayyy yesss pls!!"),
+            )
+        )
+    )
+    assert {
+        ("femi", "PLANS", "Harrow Festival"),
+        ("Kofi", "PLANS", "Dunmere Fair"),
+        ("femi", "PLANS", "Koroga Festival"),
+        ("dee", "PLANS", "Laneway Festival"),
+    } <= found
+
+
 def test_my_first_day_a_notice_handed_in_or_my_team_somewhere_is_work_there() -> None:
     extraction = extract_offline(
         chat(

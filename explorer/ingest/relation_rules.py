@@ -74,6 +74,8 @@ WORK_CUE = re.compile(
     r"\b(?:work|working(?!\s+on\b)|job|shift|office|colleagues?|contract|" + ROLE_WORDS + r")s?\b"
 )
 
+_ASKED = re.compile(r"\?\s*$")
+
 # "she teaches from Porto", "Ada will come down from Manchester": where one is based (a fact
 # here, and a place cue for the name in ``people``).
 BASED_FROM = (
@@ -145,6 +147,15 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "yep still at Brightwater Labs, data engineer": where one still is, with a word of work
     # in the sentence ("still at Tesco, the queue is huge" is an errand).
     _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
+    # "is Priya still at Deloitte?": asked of someone, where they still are is their work
+    _rule(r"^\s+still\s+at\s+" + _THE, "WORKS_AT", ORG, cue=_ASKED),
+    # "I left Ecobank for this", "he quit BPI": a job left (the fact closed: ``closed``)
+    _rule(_PRE + r"(?:left|quit|quitting|resigned\s+from|leaving)\s+" + _THE, "WORKS_AT",
+          frozenset({"organization"})),
+    # "I've lasted 4 years at Colmena", "six years at Arup now"
+    _rule(_PRE + r"(?:lasted|spent|done|did)?\s*(?:\d+|a\s+few|two|three|four|five|six|seven|"
+          r"eight|nine|ten)\s+(?:years?|yrs?|months?)\s+(?:now\s+)?at\s+" + _THE,
+          "WORKS_AT", frozenset({"organization"})),
     # "aye still in Leith", "still in Pinheiros, still at Nubank": where one still is, a town
     _rule(r"^\s+(?:still|now|currently)\s+in\s+" + _THE, "LIVES_IN", PLACE),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
@@ -287,7 +298,7 @@ _NEGATIVE_IDIOMS = re.compile(
 _NEGATION = re.compile(r"\b(?:not|never|no longer|n't|n’t|nor|hardly|barely)\b|n't\b|n’t\b")
 _CLOSED = re.compile(
     r"\b(?:used to|no longer|not anymore|any more|anymore|formerly|previously|was|were)\b"
-    r"|\blived\b|\bworked\b|\bstudied\b"
+    r"|\blived\b|\bworked\b|\bstudied\b|\bleft\b|\bquit\b|\bresigned\b"
 )
 _STILL_OPEN = re.compile(r"\b(?:have|has|'ve|’ve|still)\b")
 _FUTURE = re.compile(

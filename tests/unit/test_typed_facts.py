@@ -1288,6 +1288,26 @@ def test_coming_to_or_for_something_is_a_plan_and_a_yes_to_the_question_is_one_t
     } <= found
 
 
+def test_a_job_asked_about_left_or_held_for_years_is_work_there() -> None:
+    extraction = extract_offline(
+        chat(
+            ("dee", "is Priya still at Vantor Group?"),
+            ("faz", "yep. and I've lasted 4 years at Quillo Ltd lol"),
+            ("dee", "I left Brinkhoff Bank for this. not leaving London tho"),
+        )
+    )
+    found = facts(extraction)
+    assert {
+        ("Priya", "WORKS_AT", "Vantor Group"),
+        ("faz", "WORKS_AT", "Quillo Ltd"),
+        ("dee", "WORKS_AT", "Brinkhoff Bank"),
+    } <= found
+    assert ("dee", "WORKS_AT", "London") not in found
+    names = {e.id: e.name for e in extraction.entities}
+    ended = {names[r.target_id] for r in extraction.relations if r.valid_to is not None}
+    assert ended == {"Brinkhoff Bank"}  # a job left is closed, one held is not
+
+
 def test_my_first_day_a_notice_handed_in_or_my_team_somewhere_is_work_there() -> None:
     extraction = extract_offline(
         chat(

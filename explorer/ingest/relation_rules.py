@@ -193,6 +193,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
           r"(?:\w+\s+)?in\s+" + _THE, "LIVES_IN", PLACE | frozenset({"other"})),
     _rule(_PRE + r"(?:based|living)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    # "I did 3 years in Calgary", "spent six years in Leeds": a stay of years is a home
+    _rule(_PRE + r"(?:did|spent|lived)\s+(?:\d+|a\s+few|two|three|four|five|six|seven|eight|"
+          r"nine|ten)\s+(?:years?|yrs?)\s+in\s+" + _THE, "LIVES_IN", PLACE),
     # "she's in Houston", "I'm in Bangalore anyway": where someone is, said of a town.
     _rule(r"^(?:['’](?:s|m|re)|\s+(?:is|am|are))\s+" + _ADV + r"in\s+", "LIVES_IN", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:my|his|her|their|our)\s+(?:place|flat|apartment|house)\s+"
@@ -298,7 +301,7 @@ _NEGATIVE_IDIOMS = re.compile(
 _NEGATION = re.compile(r"\b(?:not|never|no longer|n't|n’t|nor|hardly|barely)\b|n't\b|n’t\b")
 _CLOSED = re.compile(
     r"\b(?:used to|no longer|not anymore|any more|anymore|formerly|previously|was|were)\b"
-    r"|\blived\b|\bworked\b|\bstudied\b|\bleft\b|\bquit\b|\bresigned\b"
+    r"|\blived\b|\bworked\b|\bstudied\b|\bleft\b|\bquit\b|\bresigned\b|\bdid\b|\bspent\b"
 )
 _STILL_OPEN = re.compile(r"\b(?:have|has|'ve|’ve|still)\b")
 _FUTURE = re.compile(

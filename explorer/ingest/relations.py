@@ -433,13 +433,18 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
             read = _verb_fact(between, target, sentence_text, lowered, other)
             contraction = _CONTRACTED.search(lowered[subject.start : subject.end])
             if read is None and contraction is not None:
-                # "she's in Dundee": the pronoun's own "'s" is the verb.
-                read = _verb_fact(
-                    contraction.group(0) + between, target, sentence_text, lowered, other
-                )
+                # "she's in Dundee", "youre in Penarth": the pronoun's own "'s" is the verb.
+                verb = "'" + contraction.group(0).lstrip("'’")
+                read = _verb_fact(verb + between, target, sentence_text, lowered, other)
             if read is None:
                 continue
             relation, reverse, ended = read
+            if (
+                relation == "LIVES_IN"
+                and not ended
+                and _WHEN.search(lowered, span[0], subject.start)
+            ):
+                break  # "text me when youre in brissie": a stay to come, not a home
             mine.append((target, relation, reverse, ended))
             break
     for index, subject in enumerate(slots):
@@ -472,6 +477,7 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
 
 
 # A condition or a wondering right before a subject: what follows is supposed, not stated.
+_WHEN = re.compile(r"\b(?:when|whenever|once|til|till|until|while)\s+$")
 _SUPPOSED = re.compile(
     r"\b(?:if|unless|whether|in case)\s+(?:(?:my|your|his|her|our|their|the)\s+(?:[\w-]+\s+){0,2})?"
     r"(?:(?:dr|mr|mrs|ms)\.?\s+)?$"
@@ -615,7 +621,10 @@ def _verb_fact(
     return None
 
 
-_CONTRACTED = re.compile(r"['’](?:s|m|re)$")
+# "she's", and chat's "shes", "youre", "im": the verb a pronoun carries
+_CONTRACTED = re.compile(
+    r"['’](?:s|m|re)$|(?<=^you)re$|(?<=^they)re$|(?<=^i)m$|(?<=^he)s$|(?<=^she)s$"
+)
 _TRAILING_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|mx)\.?\s*$")
 # "taught by Miss Ellis" (a title); "i miss Ruth" is the verb, so only a capital "Miss" is one.
 _TRAILING_MISS = re.compile(r"\bMiss\.?\s*$")

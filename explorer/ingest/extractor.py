@@ -712,6 +712,8 @@ class _Context(PeopleLinks):
             return "name"  # "ask Mum" or "Mum says ...", though "my mum" is written too
         if candidate.mid_sentence and candidate.mid_sentence >= lower:
             return "name"
+        if candidate.cues["honorific"] and lower == 0:
+            return "name"  # "Kamala aunty recommended one physio", opening a sentence
         # Only ever seen opening a sentence: a name only if it recurs and does not look like an
         # ordinary word (adverb, participle, contraction) that a sentence happens to start with.
         # Two or more capitalised words in a row ("Project Falcon ships") name something even

@@ -25,6 +25,7 @@ from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import (
     evidence_type,
     handle_matches,
+    honorific_after,
     kin_word,
     speaker_type,
     stem_names,
@@ -249,6 +250,7 @@ class PeopleLinks:
         self._display_names(speakers_of)
         self._kin_names(speakers_of)
         self._titled_kin()
+        self._honorifics()
         self._kin_phrases()
         self._nicknames()
         self._acronyms()
@@ -397,6 +399,27 @@ class PeopleLinks:
                 first = self.chunks[candidate.occurrences[0].chunk].id
                 self.alias_evidence[key].append(
                     AliasEvidence(plain, first, f"{_best(candidate)} is {plain}")
+                )
+
+    def _honorifics(self) -> None:
+        """ "Kamala aunty", "Karthik anna": the name with its honorific is an alias, as the
+        chat calls the person (the evidence names the turn)."""
+        for key, candidate in self.names.items():
+            if not candidate.cues["honorific"] or key in self.speakers:
+                continue
+            for occurrence in candidate.occurrences:
+                text = self.chunks[occurrence.chunk].text
+                honorific = honorific_after(text[occurrence.end :])
+                if honorific is None:
+                    continue
+                written = text[occurrence.start : occurrence.end]
+                called = f"{written} {honorific}"
+                if called in candidate.surfaces:
+                    continue
+                candidate.surfaces[called] += 0
+                turn = self.chunks[occurrence.chunk].id
+                self.alias_evidence[key].append(
+                    AliasEvidence(called, turn, f"{written} is {called}")
                 )
 
     def _kin_phrases(self) -> None:

@@ -748,6 +748,20 @@ _BUSINESS_AFTER = re.compile(
 )
 
 
+# Words of respect said after a name in many languages' English: "Kamala aunty", "Karthik
+# anna", "Meera akka", "Priya didi", "Ravi uncle", "Sharma ji". Lower case only: "Karthik Anna"
+# could be two people.
+_HONORIFIC_AFTER = re.compile(
+    r"^\s+(aunty|auntie|uncle|akka|anna|didi|bhaiya|bhai|ji|amma|chechi|chettan)\b(?!['’])"
+)
+
+
+def honorific_after(after: str) -> str | None:
+    """The honorific right after a name (the text after it), if one is there."""
+    found = _HONORIFIC_AFTER.match(after)
+    return found.group(1) if found is not None else None
+
+
 def context_cues(cues: Counter[str], before: str, after: str, previous_word: str | None) -> None:
     """Count what the words around one occurrence of a name say about what it names."""
     tail = before.casefold().rstrip()
@@ -759,6 +773,10 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["person_verb"] += 1
     if next_word in _LIFE_VERBS or _GOT_NEWS.match(head):
         cues["life_verb"] += 1
+    if honorific_after(after) is not None:
+        # "Kamala aunty", "Karthik anna": a respected elder or sibling, a person
+        cues["kin"] += 1
+        cues["honorific"] += 1
     if next_word in PROJECT_AFTER:
         cues["project"] += 1
     if next_word in PRODUCT_AFTER:

@@ -116,6 +116,22 @@ def test_kin_phrases_titles_initials_and_degrees_give_a_person_the_names_they_go
     assert not handle_matches("xj_byrne", "Declan Byrne") and not handle_matches("byrne", "D Byrne")
 
 
+def test_an_honorific_after_a_name_makes_a_person_and_an_alias() -> None:
+    extraction = extract_offline(
+        chat(
+            ("anu", "Kamala aunty recommended one physio"),
+            ("ma", "ok. how is Karthik anna surviving Pune? Sharma ji called"),
+        )
+    )
+    for name, called in (("Kamala", "Kamala aunty"), ("Karthik", "Karthik anna")):
+        found = entity(extraction, name)
+        assert found.type == "person" and called in found.aliases
+    # the evidence names the turn that called them so
+    assert [e.reason for e in entity(extraction, "Kamala").alias_evidence] == [
+        "Kamala is Kamala aunty"
+    ]
+
+
 def test_in_a_group_chat_a_handle_outweighs_who_spoke_last() -> None:
     extraction = extract_offline(
         chat(

@@ -37,6 +37,7 @@ from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Ment
 from explorer.core.text import singular
 from explorer.ingest.casing import (
     COMMON_RANK,
+    LIST_SIZE,
     in_lower_case,
     is_everyday_word,
     reads_as_a_word,
@@ -730,8 +731,13 @@ class _Context(PeopleLinks):
         # an exclamation, not a name.
         # A full name that no dictionary knows opens a sentence as itself even so ("Kamran
         # Akhtar?", "Oskar Wieland, starts on the 16th").
+        # Two words or more open a sentence as a name unless one is among the commonest words
+        # ("Fair play", "Grand Central"): "Paolo Cruz?? from our section?" is someone. Shouted,
+        # any word a dictionary knows makes it a cry ("ERES UNA LEYENDA").
+        shouted = all(surface.isupper() for surface in candidate.surfaces)
+        rank = LIST_SIZE if shouted else COMMON_RANK
         exclaimed = not candidate.cues["framed"] and (
-            single or any(is_everyday_word(word) for word in key.split())
+            single or any(is_everyday_word(word, rank) for word in key.split())
         )
         # An everyday word only ever opening a sentence, with nothing said of it that a name
         # would have (a type's evidence), is that word ("Fair enough", "Fair play to him"),

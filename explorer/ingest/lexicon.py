@@ -228,6 +228,7 @@ PLACE_SUFFIXES = _words(
     square bridge harbour harbor station airport yard boathouse stadium arena pier gardens
     district quarter depot marina plaza tunnel row ridge hotel hostel resort inn lodge homestay
     hall castle palace cathedral abbey manor
+    layout nagar colony estate barrio
     """
 )
 PLACE_PREFIXES = _words("lake mount mt port fort san santa saint st north south east west new")

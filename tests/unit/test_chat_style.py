@@ -132,6 +132,19 @@ def test_an_honorific_after_a_name_makes_a_person_and_an_alias() -> None:
     ]
 
 
+def test_a_full_name_opening_a_turn_is_a_name_unless_common_words_or_shouted() -> None:
+    extraction = extract_offline(
+        chat(
+            ("bea", "Paolo Cruz?? from our section? Grand Central was packed"),
+            ("migs", "ERES UNA LEYENDA. he lives near HSR Layout now, by Defence Colony"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities if e.type not in ("topic", "date")}
+    assert kinds["Paolo Cruz"] == "person"
+    assert kinds["HSR Layout"] == kinds["Defence Colony"] == "place"
+    assert kinds.get("Grand Central") != "person" and "ERES UNA LEYENDA" not in kinds
+
+
 def test_in_a_group_chat_a_handle_outweighs_who_spoke_last() -> None:
     extraction = extract_offline(
         chat(

@@ -45,7 +45,8 @@ class VerbRule:
 
 
 _ADV = r"(?:(?:just|also|still|now|currently|really|finally|recently|actually|already|even|"
-_ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't|no longer)\s+)*"
+_ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't|no longer|"
+_ADV += r"genuinely|literally|seriously|truly|lowkey|legit|kinda|properly)\s+)*"
 _AUX = r"(?:(?:'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
 _AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
 _AUX += r"used to|going to|gonna|want to|wanna|plan to|planning to|hope to|hoping to|got|get|"

@@ -1332,6 +1332,20 @@ def test_chat_contractions_years_spent_and_a_stay_to_come_read_as_homes_or_not()
     assert ended == {"Calverton"}
 
 
+def test_a_pet_got_and_named_after_a_time_and_a_dislike_with_an_adverb_are_facts() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("euan", "we got a wee dog last month actually 🐕 called Bramble"),
+                ("dani", "please no Slackly group. I genuinely can't stand Slackly"),
+                ("euan", "we got a dog last month from a guy called Pete"),
+            )
+        )
+    )
+    assert {("euan", "OWNS", "Bramble"), ("dani", "DISLIKES", "Slackly")} <= found
+    assert ("euan", "OWNS", "Pete") not in found
+
+
 def test_my_first_day_a_notice_handed_in_or_my_team_somewhere_is_work_there() -> None:
     extraction = extract_offline(
         chat(

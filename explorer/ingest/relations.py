@@ -809,12 +809,16 @@ def _project_facts(turn: Turn, slots: list[Slot]) -> list[Fact]:
 # says who they are to the one answering ("my flatmate??", "she's my cousin").
 _WHO_IS = re.compile(r"\bwho\s*(?:'s|’s|is|was)\s+$", re.IGNORECASE)
 _MY_KIN = re.compile(
-    r"^\W*(?:(?:she|he)(?:'s|’s|\s+is|\s+was)\s+)?(?:my|our)\s+([\w-]+)", re.IGNORECASE
+    r"^\W*(?:(?:yes|yeah|yep|yup|ya|aye|haha|lol)\W+)?(?:(?:she|he)(?:'s|’s|\s+is|\s+was)\s+)?"
+    r"(?:my|our)\s+([\w-]+)",
+    re.IGNORECASE,
 )
 
 
 def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]) -> list[Fact]:
-    """ "who's X" answered "my flatmate" by someone else: X is the answerer's flatmate."""
+    """ "who's X" answered "my flatmate" by someone else: X is the answerer's flatmate; so is
+    the one person a question asks about ("how's Njeri btw?" / "my sister is in Mombasa now",
+    "whos liam again?" / "yes my brother")."""
     found = _MY_KIN.match(answer.text[first[0] : first[1]])
     if found is None or found.group(1).casefold() not in KIN_RELATIONS:
         return []
@@ -825,6 +829,17 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
         and slot.entity.type == "person"
         and _WHO_IS.search(question.text[: slot.start])
     ]
+    if not asked:
+        speakers = {answerer.id, question.speaker.id if question.speaker else ""}
+        named = {
+            slot.entity.id: slot
+            for slot in question.names
+            if not slot.pronoun
+            and slot.entity.type == "person"
+            and slot.entity.id not in speakers
+            and _is_question(question.text, question.sentences[slot.sentence])
+        }
+        asked = list(named.values())
     if len(asked) != 1 or asked[0].entity.id == answerer.id:
         return []
     return [Fact(answerer, asked[0].entity, KIN_RELATIONS[found.group(1).casefold()], *first)]

@@ -644,6 +644,21 @@ def test_advice_to_try_go_to_or_use_something_recommends_it() -> None:
     assert ("dev.k", "RECOMMENDED", "Quayside Yoga") not in found
 
 
+def test_my_kin_answering_a_question_about_one_person_is_that_person() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("dani", "anyway how's your family, is Priya still at Deloitte?"),
+                ("rj", "yep, my sister's a senior manager there now"),
+                ("dani", "lol and whos Liam again?"),
+                ("rj", "my cousin. useless"),
+            )
+        )
+    )
+    family = {frozenset((a, b)) for a, kind, b in found if kind == "FAMILY_OF"}
+    assert {frozenset(("rj", "Priya")), frozenset(("rj", "Liam"))} <= family
+
+
 def test_him_and_her_as_objects_are_the_last_person_named() -> None:
     found = facts(
         extract_offline(

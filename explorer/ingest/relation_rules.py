@@ -242,6 +242,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),
+    # "just did Mount Maunganui for new years": a place one did is a trip there
+    _rule(_PRE + r"did\s+" + _THE, "VISITED", PLACE),
     _rule(_PRE + r"(?:visited|toured|explored|stayed\s+(?:at|in)|holiday\s+in|vacation\s+in|"
           r"trip\s+to|landed\s+in|arrived\s+(?:in|at))\s+" + _THE, "VISITED", WHERE),
     # "I'm on the train to Leicester", "Back from book club at Kettle & Crumb"

@@ -204,6 +204,7 @@ _ACTIVITY = re.compile(
     r"^\s+(?:'m|’m|am|are|is|'re|’re|will\s+be|'ll\s+be|’ll\s+be)\s+\w+ing\s+(?:at|in|to)\s+"
     r"(?:the\s+)?$"
 )
+_PAST_VISIT = re.compile(r"\b(?:visited|toured|explored|stayed|went|flew|drove|did)\b")
 _ON_THE_WAY = re.compile(
     r"^\s+(?:'m|’m|am|was)\s+on\s+(?:the|a|my)\s+(?:train|flight|bus|way)\s+to\s+$"
 )
@@ -276,6 +277,7 @@ _NEWS_THEN_QUESTION = re.compile(
 # Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
 _OPENERS = frozenset(
     {"yep", "yeah", "yes", "yup", "ya", "aye", "nah", "no", "ok", "okay", "lol", "haha"}
+    | {"btw", "also", "anyway", "oh", "so", "omg", "tbh", "ngl", "honestly"}
 )
 
 
@@ -611,7 +613,12 @@ def _verb_fact(
             relation = "ATTENDED"
         if relation == "PLANS" and not future(sentence_text) and "visiting" in between:
             relation = "VISITED"
-        elif relation in ("VISITED", "ATTENDED") and future(sentence_text):
+        elif (
+            relation in ("VISITED", "ATTENDED")
+            and future(sentence_text)
+            and not _PAST_VISIT.search(between)
+        ):
+            # "I'll go to Leeds"; not "she stayed at Casa Antigua, I'll send you the link"
             relation = "PLANS"
         elif relation == "MOVED_TO" and future(sentence_text):
             relation = "PLANS"  # "I'll have to move up to Evanston": a move still to come

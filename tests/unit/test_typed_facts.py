@@ -1361,6 +1361,25 @@ def test_a_pet_got_and_named_after_a_time_and_a_dislike_with_an_adverb_are_facts
     assert ("euan", "OWNS", "Pete") not in found
 
 
+def test_a_visit_said_after_btw_or_did_and_a_stay_beside_a_promise_are_visits() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("anu", "fine. btw went to Vidyan Bhavan last weekend like you said"),
+                ("val", "my friend Paola stayed at Casa Lumbre, I'll send you the link"),
+                ("anu", "I did Lisbon last year. I'll go to Skellan next week"),
+            )
+        )
+    )
+    assert {
+        ("anu", "VISITED", "Vidyan Bhavan"),
+        ("Paola", "VISITED", "Casa Lumbre"),
+        ("anu", "VISITED", "Lisbon"),
+        ("anu", "PLANS", "Skellan"),
+    } <= found
+    assert ("Paola", "PLANS", "Casa Lumbre") not in found
+
+
 def test_my_first_day_a_notice_handed_in_or_my_team_somewhere_is_work_there() -> None:
     extraction = extract_offline(
         chat(

@@ -815,9 +815,16 @@ def _project_facts(turn: Turn, slots: list[Slot]) -> list[Fact]:
 # "who's aoife again", "who is Mick?": a question about a named person, and the answer that
 # says who they are to the one answering ("my flatmate??", "she's my cousin").
 _WHO_IS = re.compile(r"\bwho\s*(?:'s|’s|is|was)\s+$", re.IGNORECASE)
+# Asked of someone without a question mark: "also how is Karthik anna surviving Pune"
+_ASKED_OF = re.compile(
+    r"\b(?:how|hows|how's|how’s|where|wheres|where's|what|whats|what's|who|whos|who's)\s+"
+    r"(?:[\w'’]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
 _MY_KIN = re.compile(
     r"^\W*(?:(?:yes|yeah|yep|yup|ya|aye|haha|lol)\W+)?(?:(?:she|he)(?:'s|’s|\s+is|\s+was)\s+)?"
-    r"(?:my|our)\s+([\w-]+)",
+    r"(?P<owner>my|our|your|ur)\s+([\w-]+)",
     re.IGNORECASE,
 )
 
@@ -827,7 +834,11 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
     the one person a question asks about ("how's Njeri btw?" / "my sister is in Mombasa now",
     "whos liam again?" / "yes my brother")."""
     found = _MY_KIN.match(answer.text[first[0] : first[1]])
-    if found is None or found.group(1).casefold() not in KIN_RELATIONS:
+    if found is None or found.group(2).casefold() not in KIN_RELATIONS:
+        return []
+    # "your brother is fine" answering "how is Karthik?": the asker's brother
+    owner = question.speaker if found.group("owner").casefold() in ("your", "ur") else answerer
+    if owner is None:
         return []
     asked = [
         slot
@@ -844,12 +855,15 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
             if not slot.pronoun
             and slot.entity.type == "person"
             and slot.entity.id not in speakers
-            and _is_question(question.text, question.sentences[slot.sentence])
+            and (
+                _is_question(question.text, question.sentences[slot.sentence])
+                or _ASKED_OF.search(question.text, question.sentences[slot.sentence][0], slot.start)
+            )
         }
         asked = list(named.values())
-    if len(asked) != 1 or asked[0].entity.id == answerer.id:
+    if len(asked) != 1 or asked[0].entity.id in (answerer.id, owner.id):
         return []
-    return [Fact(answerer, asked[0].entity, KIN_RELATIONS[found.group(1).casefold()], *first)]
+    return [Fact(owner, asked[0].entity, KIN_RELATIONS[found.group(2).casefold()], *first)]
 
 
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:

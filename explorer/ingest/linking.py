@@ -33,6 +33,7 @@ from explorer.ingest.people import (
 )
 from explorer.ingest.relation_rules import KIN_RELATIONS, TITLED_KIN, UNIQUE_KIN
 
+_ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "no", "nope", "nah"})
 # The kinship words that name one person ("my sister Njeri"; not "my kids"), and where they
 # stand: right before the name, or set beside it after a comma ("Tyler, my boyfriend"); said by
 # the speaker or to the addressee ("his cousin" says little without knowing whose).
@@ -197,13 +198,23 @@ class PeopleLinks:
         before = self.chunks[index - 1].text.rstrip() if index > 0 else ""
         return before.endswith("?") or _SPOKEN_OF.match(self.chunks[index].text) is not None
 
+    def _answers_with(self, index: int, surface: str) -> bool:
+        """Whether a turn answering a question opens on a yes or a no and then the name: "is it
+        the guy from Singapore?" / "Yes Siddharth. He works at DBS" names him, calls no one."""
+        text = self.chunks[index].text
+        opening = text[: text.find(surface)].strip(" ,!.").casefold()
+        return opening in _ANSWER_WORDS and self._names_someone(index)
+
     def _link_people(self) -> None:
         """Merge the names that stand for one person (see ``people``), keeping the evidence."""
         speakers_of = [normalise_name(chunk.speaker) for chunk in self.chunks]
         # Vocatives: a name a speaker uses to address another is the addressee's name. A given
         # name that opens a turn exclaimed ("Tom!! guess what") is one too, and so is another
         # name a person calls out there ("Ciaro!! Happy new year"; see ``called_out``).
-        calls = {key: list(uses) for key, uses in self.vocatives.items()}
+        calls = {
+            key: [use for use in uses if not self._answers_with(*use)]
+            for key, uses in self.vocatives.items()
+        }
         for key, uses in self.exclaimed.items():
             if is_given_name(key) or key in self.called_out:
                 calls.setdefault(key, []).extend(uses)

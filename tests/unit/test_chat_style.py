@@ -145,6 +145,19 @@ def test_a_full_name_opening_a_turn_is_a_name_unless_common_words_or_shouted() -
     assert kinds.get("Grand Central") != "person" and "ERES UNA LEYENDA" not in kinds
 
 
+def test_a_yes_then_a_name_answering_a_question_names_someone_and_calls_no_one() -> None:
+    extraction = extract_offline(
+        chat(
+            ("anu", "omg finally!! is it the guy from Singapore?"),
+            ("ma", "Yes Siddharth. He works at Harbourline Bank there"),
+            ("anu", "yes Priya, I'm coming"),
+        )
+    )
+    assert "Siddharth" not in entity(extraction, "anu").aliases
+    assert ("Siddharth", "WORKS_AT", "Harbourline Bank") in facts(extraction)
+    assert "Priya" in entity(extraction, "ma").aliases  # no question before: a call
+
+
 def test_in_a_group_chat_a_handle_outweighs_who_spoke_last() -> None:
     extraction = extract_offline(
         chat(

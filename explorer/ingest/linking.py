@@ -33,6 +33,7 @@ from explorer.ingest.people import (
 )
 from explorer.ingest.relation_rules import KIN_RELATIONS, TITLED_KIN, UNIQUE_KIN
 
+# The words an answer to a yes-or-no question opens on.
 _ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "no", "nope", "nah"})
 # The kinship words that name one person ("my sister Njeri"; not "my kids"), and where they
 # stand: right before the name, or set beside it after a comma ("Tyler, my boyfriend"); said by
@@ -202,7 +203,8 @@ class PeopleLinks:
         """Whether a turn answering a question opens on a yes or a no and then the name: "is it
         the guy from Singapore?" / "Yes Siddharth. He works at DBS" names him, calls no one."""
         text = self.chunks[index].text
-        opening = text[: text.find(surface)].strip(" ,!.").casefold()
+        at = text.find(surface)
+        opening = text[:at].strip(" ,!.").casefold() if at >= 0 else ""
         return opening in _ANSWER_WORDS and self._names_someone(index)
 
     def _link_people(self) -> None:

@@ -562,7 +562,7 @@ def _home_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
 # A sentence that calls the one spoken to by a kinship word: "best sister 💛", "night mum x".
 _KIN_ADDRESS = re.compile(
     r"^\W*(?:(?:thanks|thank\s+(?:you|u)|ty|love\s+(?:you|u|ya)|miss\s+(?:you|u|ya)|night|"
-    r"morning|hey|hi|hiya|bye|ok|okay|yes|no|sorry)\s*,?\s+)?(?:(?:my|best|fave|favourite|"
+    r"morning|hey|hi|hiya|bye|ok|okay|sorry)\s*,?\s+)?(?:(?:my|best|fave|favourite|"
     r"favorite|lil|little|big|baby|dear)\s+)?(?P<kin>sister|brother|mum|mom|mummy|mommy|dad|"
     r"daddy|son|daughter|cousin|wife|husband|hubby)\W*(?:x+\W*)?$",
     re.IGNORECASE,
@@ -571,7 +571,8 @@ _SPOUSES = frozenset({"wife", "husband", "hubby"})
 
 
 def _kin_address(turn: Turn, span: tuple[int, int]) -> list[Fact]:
-    """The family tie of a sentence that addresses the other speaker by a kinship word."""
+    """The family tie of a sentence that addresses the other speaker by a kinship word ("night
+    sister x"); "yes my brother" answers who someone is, and calls no one."""
     speaker, addressee = turn.speaker, turn.addressee
     said = turn.text[span[0] : span[1]]
     called = _KIN_ADDRESS.match(said)

@@ -651,7 +651,7 @@ def test_my_kin_answering_a_question_about_one_person_is_that_person() -> None:
                 ("dani", "anyway how's your family, is Priya still at Deloitte?"),
                 ("rj", "yep, my sister's a senior manager there now"),
                 ("dani", "lol and whos Liam again?"),
-                ("rj", "my cousin. useless"),
+                ("rj", "yes my cousin. useless"),
                 ("dani", "send me the photos. also how is Kiran surviving Pune"),
                 ("rj", "your brother is fine, only busy"),
             )
@@ -660,6 +660,7 @@ def test_my_kin_answering_a_question_about_one_person_is_that_person() -> None:
     family = {frozenset((a, b)) for a, kind, b in found if kind == "FAMILY_OF"}
     assert {frozenset(("rj", "Priya")), frozenset(("rj", "Liam"))} <= family
     assert frozenset(("dani", "Kiran")) in family  # "your brother": the asker's
+    assert frozenset(("dani", "rj")) not in family  # "yes my cousin" answers; it calls no one
 
 
 def test_him_and_her_as_objects_are_the_last_person_named() -> None:

@@ -31,10 +31,8 @@ from explorer.ingest.people import (
     stem_names,
     typed,
 )
-from explorer.ingest.relation_rules import KIN_RELATIONS, TITLED_KIN, UNIQUE_KIN
+from explorer.ingest.relation_rules import ANSWER_WORDS, KIN_RELATIONS, TITLED_KIN, UNIQUE_KIN
 
-# The words an answer to a yes-or-no question opens on.
-_ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "no", "nope", "nah"})
 # The kinship words that name one person ("my sister Njeri"; not "my kids"), and where they
 # stand: right before the name, or set beside it after a comma ("Tyler, my boyfriend"); said by
 # the speaker or to the addressee ("his cousin" says little without knowing whose).
@@ -205,7 +203,7 @@ class PeopleLinks:
         text = self.chunks[index].text
         at = text.find(surface)
         opening = text[:at].strip(" ,!.").casefold() if at >= 0 else ""
-        return opening in _ANSWER_WORDS and self._names_someone(index)
+        return opening in ANSWER_WORDS and self._names_someone(index)
 
     def _link_people(self) -> None:
         """Merge the names that stand for one person (see ``people``), keeping the evidence."""

@@ -492,6 +492,9 @@ def asked_frame(question: str) -> QuestionFrame | None:
     return next((frame for frame in QUESTION_FRAMES if frame.pattern.search(question)), None)
 
 
+#: The words an answer to a yes-or-no question opens on ("yes Siddharth.", "yep my sister").
+ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "aye", "no", "nope", "nah"})
+
 AFFIRMATIVE = re.compile(
     # chat draws a yes out and opens it with a cry: "yesss", "ayyy yes pls!!", "omg yes"
     r"^\W*(?:(?:a+y+|o+h+|a+h+|o+o+h*|omg|haha+|hehe+|lol|ok|okay)\W+)?"

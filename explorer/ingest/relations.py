@@ -30,6 +30,7 @@ from typing import Protocol
 from explorer.ingest.name_reading import Token
 from explorer.ingest.relation_rules import (
     AFFIRMATIVE,
+    ANSWER_WORDS,
     CARE_WORDS,
     COUPLE_AFTER,
     EVENTFUL,
@@ -275,10 +276,8 @@ _NEWS_THEN_QUESTION = re.compile(
 )
 
 # Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
-_OPENERS = frozenset(
-    {"yep", "yeah", "yes", "yup", "ya", "aye", "nah", "no", "ok", "okay", "lol", "haha"}
-    | {"btw", "also", "anyway", "oh", "so", "omg", "tbh", "ngl", "honestly"}
-)
+_OPENERS = ANSWER_WORDS | {"ok", "okay", "lol", "haha", "btw", "also", "anyway", "oh", "so"}
+_OPENERS |= {"omg", "tbh", "ngl", "honestly"}
 
 
 # A clause that opens with a role at a place of work says whose it is by saying nothing: "yes!!
@@ -813,10 +812,8 @@ def _project_facts(turn: Turn, slots: list[Slot]) -> list[Fact]:
     ]
 
 
-# "who's aoife again", "who is Mick?": a question about a named person, and the answer that
-# says who they are to the one answering ("my flatmate??", "she's my cousin").
-_WHO_IS = re.compile(r"\bwho\s*(?:'s|’s|is|was)\s+$", re.IGNORECASE)
-# Asked of someone without a question mark: "also how is Karthik anna surviving Pune"
+# "who's aoife again", "how is Karthik anna surviving Pune" (no question mark needed): a question
+# about a named person, and the answer that says who they are ("my flatmate??", "my cousin").
 _ASKED_OF = re.compile(
     r"\b(?:how|hows|how's|how’s|where|wheres|where's|what|whats|what's|who|whos|who's)\s+"
     r"(?:[\w'’]+\s+){0,2}$",
@@ -824,7 +821,8 @@ _ASKED_OF = re.compile(
 )
 
 _MY_KIN = re.compile(
-    r"^\W*(?:(?:yes|yeah|yep|yup|ya|aye|haha|lol)\W+)?(?:(?:she|he)(?:'s|’s|\s+is|\s+was)\s+)?"
+    r"^\W*(?:(?:" + "|".join(sorted(ANSWER_WORDS | {"haha", "lol"})) + r")\W+)?"
+    r"(?:(?:she|he)(?:'s|’s|\s+is|\s+was)\s+)?"
     r"(?P<owner>my|our|your|ur)\s+([\w-]+)",
     re.IGNORECASE,
 )
@@ -841,27 +839,19 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
     owner = question.speaker if found.group("owner").casefold() in ("your", "ur") else answerer
     if owner is None:
         return []
-    asked = [
-        slot
-        for slot in question.names
-        if not slot.pronoun
-        and slot.entity.type == "person"
-        and _WHO_IS.search(question.text[: slot.start])
-    ]
-    if not asked:
-        speakers = {answerer.id, question.speaker.id if question.speaker else ""}
-        named = {
-            slot.entity.id: slot
-            for slot in question.names
-            if not slot.pronoun
-            and slot.entity.type == "person"
-            and slot.entity.id not in speakers
-            and (
-                _is_question(question.text, question.sentences[slot.sentence])
-                or _ASKED_OF.search(question.text, question.sentences[slot.sentence][0], slot.start)
-            )
-        }
-        asked = list(named.values())
+    # The people the question names, those a "who's", "how's" or "where's" points at first.
+    speakers = {answerer.id, question.speaker.id if question.speaker else ""}
+    named: dict[str, Slot] = {}
+    pointed: dict[str, Slot] = {}
+    for slot in question.names:
+        if slot.pronoun or slot.entity.type != "person" or slot.entity.id in speakers:
+            continue
+        sentence = question.sentences[slot.sentence]
+        if _ASKED_OF.search(question.text, sentence[0], slot.start):
+            pointed[slot.entity.id] = slot
+        if slot.entity.id in pointed or _is_question(question.text, sentence):
+            named[slot.entity.id] = slot
+    asked = list((pointed or named).values())
     if len(asked) != 1 or asked[0].entity.id in (answerer.id, owner.id):
         return []
     return [Fact(owner, asked[0].entity, KIN_RELATIONS[found.group(2).casefold()], *first)]

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from explorer.core.errors import InvalidArgument
-from explorer.core.text import SEARCH_STOP_WORDS, key_words, stem, words
+from explorer.core.text import SEARCH_STOP_WORDS, key_words, stem
 
 PlainValue = None | bool | int | float | str | list["PlainValue"] | dict[str, "PlainValue"]
 
@@ -169,11 +169,6 @@ def search_terms(text: str, *, max_terms: int = 32) -> list[str]:
 def light_stem(word: str) -> str:
     """``core.text.stem`` for prefix matching, so "engines" and "engine" meet when scoring."""
     return stem(word, for_prefix=True)
-
-
-def word_stems(text: str) -> set[str]:
-    """The prefix-matching stems of every ``core.text`` word in ``text``."""
-    return {light_stem(word) for word in words(text)}
 
 
 _DSN_PORT = re.compile(r"(?:^|\s)port\s*=\s*'?([^\s']*)")

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from explorer.core.models import Entity, EntityHit, Neighbour, scope_distance
 
@@ -28,9 +28,9 @@ DESCRIPTION_TERM_WEIGHT = 0.6
 _PREFIX_MIN = 3
 
 
-@dataclass(frozen=True, slots=True)
-class EntityCandidate:
-    """One entity as a candidate read returned it: enough to rank it without another read."""
+class EntityCandidate(NamedTuple):
+    """One entity as a candidate read returned it: enough to rank it without another read (a
+    tuple: a query reads about a hundred, and a frozen dataclass costs more to make)."""
 
     id: str
     #: The name and the aliases, space-separated.
@@ -67,32 +67,42 @@ def rank_entities(
     *,
     scope: str | None,
     stem: Callable[[str], str],
-    word_stems: Callable[[str], AbstractSet[str]],
 ) -> list[RankedEntity]:
     """The best ``k`` of ``candidates``, best first; an entity's first candidate stands for it.
 
     Candidates outside ``scope`` (``None``: no filter) are dropped. ``stem`` turns one query term
-    into a stem, ``word_stems`` a text into the set of its words' stems: its words as
-    ``core.text.words`` splits them, each stem a prefix of its word.
+    or one word of a text (as ``core.text.words`` splits it) into its stem, a prefix of it.
     """
-    stems = [stem(term) for term in terms]
-    heads = _word_heads(stems)
-    ranked: dict[str, RankedEntity] = {}
+    terms_of = _TermMatcher([stem(term) for term in terms], stem)
+    # Records are made for the best ``k`` only: a query has about a hundred candidates.
+    scored: dict[str, tuple[float, float, str, float, float, EntityCandidate]] = {}
     for candidate in candidates:
-        if candidate.id in ranked:
+        if candidate.id in scored:
             continue
         if scope is not None and scope_distance(candidate.scope, scope) is None:
             continue
         distance = candidate.distance
         similarity = 0.0 if distance is None else max(-1.0, min(1.0, 1.0 - distance))
-        ranked[candidate.id] = RankedEntity(
+        lexical = _lexical(terms_of, candidate.names, candidate.description)
+        scored[candidate.id] = (
+            -(similarity + lexical),
+            -candidate.fulltext,
+            candidate.id,
+            similarity,
+            lexical,
+            candidate,
+        )
+    best = sorted(scored.values(), key=lambda row: row[:3])[:k]
+    return [
+        RankedEntity(
             id=candidate.id,
             similarity=similarity,
-            lexical=_lexical(stems, heads, candidate.names, candidate.description, word_stems),
+            lexical=lexical,
             fulltext=candidate.fulltext,
             alias_text=candidate.alias_text,
         )
-    return sorted(ranked.values(), key=lambda entity: entity.rank_key)[:k]
+        for _, _, _, similarity, lexical, candidate in best
+    ]
 
 
 def entity_hits(
@@ -113,55 +123,57 @@ def entity_hits(
     ]
 
 
-def _lexical(
-    stems: Sequence[str],
-    heads: re.Pattern[str],
-    names: str,
-    description: str,
-    word_stems: Callable[[str], AbstractSet[str]],
-) -> float:
-    """Share of the query's terms found in the entity, names counting more than description;
-    ``heads`` is ``_word_heads(stems)``."""
+def _lexical(terms_of: _TermMatcher, names: str, description: str) -> float:
+    """Share of the query's terms found in the entity, names counting more than description."""
+    stems = terms_of.stems
     if not stems:
         return 0.0
-    # Only a word starting with a stem's first letters can cover it: those words alone are
-    # stemmed, and a text with none (most of the vector read's candidates) not at all.
-    name_words = _words_near(names, heads, word_stems)
-    description_words = _words_near(description, heads, word_stems)
+    in_names = terms_of.covered(names)
+    everything = (1 << len(stems)) - 1
+    in_description = 0 if in_names == everything else terms_of.covered(description)
     total = 0.0
-    for stem in stems:
-        if name_words is not None and name_words.cover(stem):
+    for bit in range(len(stems)):
+        if in_names >> bit & 1:
             total += NAME_TERM_WEIGHT
-        elif description_words is not None and description_words.cover(stem):
+        elif in_description >> bit & 1:
             total += DESCRIPTION_TERM_WEIGHT
     return total / len(stems)
 
 
-def _word_heads(stems: Sequence[str]) -> re.Pattern[str]:
-    """Finds the words (``core.text`` words: runs of letters and digits) that start with one
-    of the stems' first ``_PREFIX_MIN`` letters, each whole."""
-    heads = sorted({stem[:_PREFIX_MIN] for stem in stems})
-    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, heads)) + r")[^\W_]*")
+class _TermMatcher:
+    """One query's stems, asked which of them a text's words cover (equal, or one a prefix of
+    the other with the word's stem at least ``_PREFIX_MIN`` letters long).
 
+    Only a word starting with a stem's first letters can cover it, so only those words are
+    stemmed, and a text with none (most of the vector read's candidates) not at all. What a word
+    covers is worked out once per query: the candidates of a query share most of their words.
+    """
 
-def _words_near(
-    text: str, heads: re.Pattern[str], word_stems: Callable[[str], AbstractSet[str]]
-) -> _Words | None:
-    """The stems of ``text``'s words that start as a stem does (``heads``); ``None``: none."""
-    near = heads.findall(text.casefold())
-    return _Words(frozenset(word_stems(" ".join(near)))) if near else None
+    __slots__ = ("_heads", "_memo", "_stem", "stems")
 
+    def __init__(self, stems: Sequence[str], stem: Callable[[str], str]) -> None:
+        self.stems = tuple(stems)
+        self._stem = stem
+        self._memo: dict[str, int] = {}
+        heads = sorted({s[:_PREFIX_MIN] for s in self.stems})
+        # Whole words (``core.text`` words: runs of letters and digits) starting with a head.
+        self._heads = re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, heads)) + r")[^\W_]*")
 
-class _Words:
-    """A text's word stems, asked whether a query stem matches one, equal or by prefix."""
+    def covered(self, text: str) -> int:
+        """The stems ``text`` covers, as a bit mask over ``stems``."""
+        mask = 0
+        memo = self._memo
+        for word in self._heads.findall(text.casefold()):
+            found = memo.get(word)
+            if found is None:
+                found = memo[word] = self._covers(self._stem(word))
+            mask |= found
+        return mask
 
-    __slots__ = ("_joined", "_long", "_words")
-
-    def __init__(self, words: AbstractSet[str]) -> None:
-        self._words = words
-        self._long = tuple(w for w in words if len(w) >= _PREFIX_MIN)
-        # A space before each word: " stem" occurs in it exactly when a word starts with stem.
-        self._joined = "".join(f" {w}" for w in self._long)
-
-    def cover(self, stem: str) -> bool:
-        return stem in self._words or f" {stem}" in self._joined or stem.startswith(self._long)
+    def _covers(self, word: str) -> int:
+        long = len(word) >= _PREFIX_MIN
+        mask = 0
+        for bit, stem in enumerate(self.stems):
+            if stem == word or (long and (word.startswith(stem) or stem.startswith(word))):
+                mask |= 1 << bit
+        return mask

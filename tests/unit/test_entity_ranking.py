@@ -5,41 +5,47 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from explorer.adapters.sanitize import light_stem, word_stems
+from explorer.adapters.sanitize import light_stem
 from explorer.core.entity_ranking import (
     DESCRIPTION_TERM_WEIGHT,
     EntityCandidate,
     _lexical,
-    _word_heads,
-    _Words,
+    _TermMatcher,
     rank_entities,
 )
+from explorer.core.text import words as split_words
 
 WORD = st.text(alphabet="abcde", min_size=1, max_size=5)
 
 
-@given(st.sets(WORD, max_size=6), WORD)
-def test_cover_is_equality_or_a_prefix_either_way_among_words_of_three_letters(
-    words: set[str], stem: str
-) -> None:
-    expected = stem in words or any(
+def _covers(words: set[str], stem: str) -> bool:
+    """The rule: a stem is covered by an equal word, or by a word of three letters or more
+    that starts with it or that it starts with."""
+    return stem in words or any(
         len(word) >= 3 and (word.startswith(stem) or stem.startswith(word)) for word in words
     )
-    assert _Words(words).cover(stem) == expected
 
 
-def test_short_words_count_only_when_equal() -> None:
-    assert _Words({"ad"}).cover("ad")
-    assert not _Words({"ad"}).cover("ada")
-    assert _Words({"ada"}).cover("adam") and _Words({"adam"}).cover("ada")
-
-
-def _stem(word: str) -> str:
+def _same(word: str) -> str:
     return word
 
 
-def _stems(text: str) -> set[str]:
-    return set(text.lower().split())
+@given(st.sets(WORD, max_size=6), st.lists(WORD, min_size=1, max_size=4))
+def test_a_text_covers_the_stems_its_words_cover_by_equality_or_prefix(
+    words: set[str], stems: list[str]
+) -> None:
+    covered = _TermMatcher(stems, _same).covered(" ".join(sorted(words)))
+    assert [bool(covered >> bit & 1) for bit in range(len(stems))] == [
+        _covers(words, stem) for stem in stems
+    ]
+
+
+def test_short_words_count_only_when_equal() -> None:
+    def covers(text: str, stem: str) -> bool:
+        return _TermMatcher([stem], _same).covered(text) == 1
+
+    assert covers("ad", "ad") and not covers("ad", "ada")
+    assert covers("ada", "adam") and covers("adam", "ada")
 
 
 def test_the_best_k_by_similarity_and_terms_then_full_text_then_id() -> None:
@@ -49,7 +55,7 @@ def test_the_best_k_by_similarity_and_terms_then_full_text_then_id() -> None:
         EntityCandidate("c", "babbage", "worked with ada", "", 0.5, fulltext=2.0),
         EntityCandidate("d", "engine", "", "", None),
     ]
-    ranked = rank_entities(candidates, ["ada"], 3, scope=None, stem=_stem, word_stems=_stems)
+    ranked = rank_entities(candidates, ["ada"], 3, scope=None, stem=_same)
     assert [entity.id for entity in ranked] == ["a", "b", "c"]
     assert ranked[0].similarity == 0.5 and ranked[0].lexical == 1.0
     assert ranked[2].lexical == DESCRIPTION_TERM_WEIGHT
@@ -62,7 +68,7 @@ def test_an_entity_is_ranked_by_its_first_candidate_and_only_if_visible_from_the
         EntityCandidate("y", "y", "", "other", 0.0),
         EntityCandidate("z", "z", "", "team", 3.5),
     ]
-    ranked = rank_entities(candidates, [], 10, scope="team/ana", stem=_stem, word_stems=_stems)
+    ranked = rank_entities(candidates, [], 10, scope="team/ana", stem=_same)
     assert [(entity.id, entity.fulltext) for entity in ranked] == [("x", 3.0), ("z", 0.0)]
     assert ranked[0].similarity == 1.0 - 0.9 and ranked[1].similarity == -1.0
 
@@ -78,9 +84,9 @@ def test_stemming_only_the_words_a_stem_could_match_scores_as_stemming_every_wor
 ) -> None:
     # The real stemmer: the score is the one stemming every word of both texts gives.
     stems = [light_stem(term) for term in terms]
-    every = [_Words(frozenset(word_stems(text))) for text in (names, description)]
+    every = [{light_stem(word) for word in split_words(text)} for text in (names, description)]
     expected = sum(
-        1.0 if every[0].cover(s) else DESCRIPTION_TERM_WEIGHT if every[1].cover(s) else 0.0
+        1.0 if _covers(every[0], s) else DESCRIPTION_TERM_WEIGHT if _covers(every[1], s) else 0.0
         for s in stems
     ) / len(stems)
-    assert _lexical(stems, _word_heads(stems), names, description, word_stems) == expected
+    assert _lexical(_TermMatcher(stems, light_stem), names, description) == expected

@@ -657,7 +657,6 @@ def rank_rows(
         k,
         scope=scope,
         stem=sanitize.light_stem,
-        word_stems=sanitize.word_stems,
     )
 
 

@@ -143,12 +143,12 @@ class GraphShape:
         "_chunks",
         "_columns",
         "_entities",
+        "_id_rank",
         "_masks",
         "_number",
         "_relations",
         "_text",
         "ends",
-        "id_rank",
         "ids",
         "index",
         "offsets",
@@ -239,7 +239,7 @@ class GraphShape:
         types = self._text["relation_types"]
         weak = np.fromiter((kind in WEAK_RELATIONS for kind in types), np.bool_, count)
         order = np.lexsort((id_rank[edge], -salience[other], -confidence[edge], weak[edge], node))
-        self.id_rank = id_rank.tolist()
+        self._id_rank = id_rank
         self.others = other[order]
         self.ends = edge[order]
         self.offsets = np.zeros(size + 1, dtype=np.int64)
@@ -322,25 +322,22 @@ class GraphShape:
 
     def _strongest(
         self, position: int, limit: int, mask: npt.NDArray[np.bool_] | None
-    ) -> zip[tuple[int, int]]:
-        """(other end, relation) positions of the node's ``limit`` strongest relations whose
+    ) -> tuple[IntArray, IntArray]:
+        """(other ends, relations) positions of the node's ``limit`` strongest relations whose
         other end ``mask`` keeps, in the store's order."""
         start, end = self.offsets[position], self.offsets[position + 1]
-        if mask is not None:
-            # A hub has thousands of relations: look at a few times the limit first.
-            window = min(end, start + 4 * limit)
-            while True:
-                others = self.others[start:window]
-                keep = mask[others]
-                if window == end or np.count_nonzero(keep) >= limit:
-                    break
-                window = end
-            ends = self.ends[start:window][keep][:limit]
-            others = others[keep][:limit]
-        else:
+        if mask is None:
             stop = min(end, start + limit)
-            others, ends = self.others[start:stop], self.ends[start:stop]
-        return zip(others.tolist(), ends.tolist(), strict=True)
+            return self.others[start:stop], self.ends[start:stop]
+        # A hub has thousands of relations: look at a few times the limit first.
+        window = min(end, start + 4 * limit)
+        while True:
+            others = self.others[start:window]
+            keep = mask[others]
+            if window == end or np.count_nonzero(keep) >= limit:
+                break
+            window = end
+        return others[keep][:limit], self.ends[start:window][keep][:limit]
 
     def sees_everything(self, scope: str | None) -> bool:
         """Whether every entity is visible from ``scope`` (``None``: no scope, so yes)."""
@@ -356,25 +353,31 @@ class GraphShape:
         whose other end is visible from ``scope``, with those ends: what the store's lean
         neighbourhood read returns."""
         mask = self._scope_mask(scope)
-        every_id, index = self.ids, self.index
-        made_entities, made_relations = self._entities, self._relations
-        entities: dict[str, Entity] = {}
-        chosen: set[int] = set()
+        index = self.index
+        nodes: list[IntArray] = []
+        edges: list[IntArray] = []
         for entity_id in dict.fromkeys(ids):
             position = index.get(entity_id)
             if position is None:
                 continue
-            if entity_id not in entities:
-                entities[entity_id] = made_entities[position] or self.entity(position)
-            for near, edge in self._strongest(position, limit_per_node, mask):
-                near_id = every_id[near]
-                if near_id not in entities:
-                    entities[near_id] = made_entities[near] or self.entity(near)
-                chosen.add(edge)
-        rank = self.id_rank
+            others, ends = self._strongest(position, limit_per_node, mask)
+            nodes += (np.array([position]), others)
+            edges.append(ends)
+        if not nodes:
+            return Subgraph()
+        # Entities in the order they are first met (each node, then its neighbours), relations
+        # in id order: as the store's read lists them.
+        met = np.concatenate(nodes)
+        _, first = np.unique(met, return_index=True)
+        every_id, made_entities = self.ids, self._entities
+        entities = {
+            every_id[p]: made_entities[p] or self.entity(p) for p in met[np.sort(first)].tolist()
+        }
+        chosen = np.unique(np.concatenate(edges))
+        made_relations = self._relations
         ordered = tuple(
             made_relations[edge] or self.relation(edge)
-            for edge in sorted(chosen, key=rank.__getitem__)
+            for edge in chosen[np.argsort(self._id_rank[chosen])].tolist()
         )
         return Subgraph(entities=entities, relations=ordered)
 
@@ -391,7 +394,8 @@ class GraphShape:
             if position is None:
                 return None
             neighbours = []
-            for near, edge in self._strongest(position, neighbour_limit, mask):
+            others, ends = self._strongest(position, neighbour_limit, mask)
+            for near, edge in zip(others.tolist(), ends.tolist(), strict=True):
                 relation = self.relation(edge)
                 other = self.entity(near)
                 neighbours.append(

@@ -184,7 +184,11 @@ class SpreadingActivation:
         graph: Subgraph | AdjacencyIndex,
         params: ActivationParams,
         names: Mapping[str, str] | None = None,
+        *,
+        logged: bool = True,
     ) -> ActivationLog:
+        """The spread from ``seeds``; without ``logged`` the log holds no steps and nothing
+        pruned, only where the energy ended (what choosing the next nodes to fetch needs)."""
         index = graph if isinstance(graph, AdjacencyIndex) else AdjacencyIndex(graph)
         given = names or {}
 
@@ -209,7 +213,8 @@ class SpreadingActivation:
         # Who fed each node in the hop it became active: it does not pass energy straight back.
         fed_by: dict[str, set[str]] = {}
         for node, amount in sorted(chosen):
-            steps.append(ActivationStep(node, known_name(node), amount, None, None, None, 0))
+            if logged:
+                steps.append(ActivationStep(node, known_name(node), amount, None, None, None, 0))
             energy[node] = amount
             firing[node] = amount
 
@@ -242,15 +247,16 @@ class SpreadingActivation:
                     continue
                 if amount >= threshold:
                     eligible.append((-amount, node))
-                else:
+                elif logged:
                     pruned.append(PrunedNode(node, amount, hop, PRUNED_THRESHOLD))
             eligible.sort()
             room = max(budget - len(energy), 0)
             newly = [node for _, node in eligible[:room]]
-            pruned.extend(
-                PrunedNode(node, -negative, hop, PRUNED_BUDGET)
-                for negative, node in eligible[room:]
-            )
+            if logged:
+                pruned.extend(
+                    PrunedNode(node, -negative, hop, PRUNED_BUDGET)
+                    for negative, node in eligible[room:]
+                )
             for node in newly:
                 energy[node] = 0.0
                 found.append(node)
@@ -261,17 +267,18 @@ class SpreadingActivation:
                     continue
                 if target in activated:
                     fed_by.setdefault(target, set()).add(source)
-                steps.append(
-                    ActivationStep(
-                        target,
-                        known_name(target),
-                        amount,
-                        source,
-                        relation_id,
-                        relation_type,
-                        hop,
+                if logged:
+                    steps.append(
+                        ActivationStep(
+                            target,
+                            known_name(target),
+                            amount,
+                            source,
+                            relation_id,
+                            relation_type,
+                            hop,
+                        )
                     )
-                )
                 energy[target] += amount
                 received[target] = received.get(target, 0.0) + amount
             firing = {node: incoming[node] for node in newly}

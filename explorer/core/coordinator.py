@@ -207,8 +207,11 @@ def _spread(
     layers: frozenset[MemoryLayer],
     associations: Associations | None,
     engine: SpreadingActivation | None,
+    *,
+    logged: bool = True,
 ) -> ActivationLog:
-    """Activation spread from the seeds the kept candidates give (empty when it does not run)."""
+    """Activation spread from the seeds the kept candidates give (empty when it does not run);
+    ``logged`` as ``SpreadingActivation.spread`` takes it."""
     if (
         associations is None
         or not policy.activation.enabled
@@ -226,7 +229,7 @@ def _spread(
         if item.candidate.kind is not CandidateKind.CHUNK
     }
     return (engine or SpreadingActivation()).spread(
-        seeds, associations.index, policy.activation, names
+        seeds, associations.index, policy.activation, names, logged=logged
     )
 
 
@@ -380,6 +383,8 @@ def decide_gathered(
 
 def merge_subgraphs(first: Subgraph, second: Subgraph) -> Subgraph:
     """The union of two subgraphs; relations are de-duplicated by id, first occurrence kept."""
+    if not first.entities and not first.relations:
+        return second
     entities = {**first.entities, **second.entities}
     seen = {relation.id for relation in first.relations}
     relations: list[Relation] = list(first.relations)
@@ -547,6 +552,7 @@ class RetrievalCoordinator:
                     layers,
                     Associations(subgraph=subgraph, chunk_entities=chunk_entities, adjacency=index),
                     self._engine,
+                    logged=False,
                 )
                 fresh = [node for node in spread.found if node not in expanded]
                 fresh.sort(key=lambda node: (-spread.energy.get(node, 0.0), node))

@@ -155,6 +155,15 @@ def test_properties_decay_budget_and_determinism(
         settings_,
     )
     assert again.steps == log.steps
+    # Unlogged, the spread ends where the logged one does, and lists no step and nothing pruned.
+    lean = ENGINE.spread(seeds, subgraph, settings_, logged=False)
+    assert (lean.energy, lean.received, lean.found, lean.seeds) == (
+        log.energy,
+        log.received,
+        log.found,
+        log.seeds,
+    )
+    assert lean.steps == () and lean.pruned == ()
     # Every active non-seed node reached the threshold in the hop it was activated.
     for node in log.found:
         first_hop = min(step.hop for step in log.steps if step.node == node)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -127,7 +128,7 @@ class PgConceptStore:
         self._closed = False
         # Scope prefix -> (version, epoch, agents) as last listed.
         self._agents: dict[str, tuple[int, str, list[str]]] = {}
-        self._version: SharedRead[asyncpg.Record | None] = SharedRead()
+        self._version: SharedRead[asyncpg.Record | tuple[Any, Any] | None] = SharedRead()
 
     @classmethod
     async def connect(
@@ -171,7 +172,12 @@ class PgConceptStore:
             sanitize.plain_text(within, "within", max_chars=1_000, allow_empty=True)
         )
         version, epoch, known = self._agents.get(prefix, (-1, "", []))
+        issued = time.monotonic()
         row = await self._run(lambda c: c.fetchrow(_AGENTS_SINCE, prefix, version, epoch), "read")
+        if row is not None:
+            # The listing's stamp is the table's version as a version read issued then would
+            # see it: the query that asked for agents next asks for that (``version``).
+            self._version.offer(None if row[0] is None else (row[0], row[1]), issued)
         if row is not None and row[2] is not None:
             known = [str(agent) for agent in row[2]]
             self._agents.pop(prefix, None)

@@ -75,6 +75,12 @@ def speaker_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
+def _active(log: ActivationLog, associations: Associations) -> list[Entity]:
+    """The subgraph's entities activation reached (only those can earn or give credit)."""
+    entities = associations.subgraph.entities
+    return [entities[node] for node in log.energy if node in entities]
+
+
 def _speakers(
     log: ActivationLog, associations: Associations, candidates: Sequence[Candidate]
 ) -> dict[str, str]:
@@ -82,7 +88,7 @@ def _speakers(
     speakers: dict[str, str] = {}
     energy = log.energy
     entities = [c.record for c in candidates if isinstance(c.record, Entity)]
-    for entity in [*entities, *associations.subgraph.entities.values()]:
+    for entity in [*entities, *_active(log, associations)]:
         if entity.type in SPEAKER_TYPES and entity.id in energy:
             key = speaker_key(entity.name)
             held = speakers.get(key)
@@ -91,15 +97,14 @@ def _speakers(
     return speakers
 
 
-def _persons(associations: Associations, candidates: Sequence[Candidate]) -> set[str]:
+def _persons(
+    log: ActivationLog, associations: Associations, candidates: Sequence[Candidate]
+) -> set[str]:
+    """The persons among the candidates and the active entities (what a topic is not)."""
     persons = {
         c.id for c in candidates if isinstance(c.record, Entity) and c.record.type in SPEAKER_TYPES
     }
-    persons.update(
-        entity_id
-        for entity_id, entity in associations.subgraph.entities.items()
-        if entity.type in SPEAKER_TYPES
-    )
+    persons.update(e.id for e in _active(log, associations) if e.type in SPEAKER_TYPES)
     return persons
 
 
@@ -138,7 +143,7 @@ def credit_chunks(
     if not strongest > 0.0:
         return list(kept), {}
     speakers = _speakers(log, associations, candidates)
-    persons = _persons(associations, candidates) if params.topic_weight > 0.0 else set[str]()
+    persons = _persons(log, associations, candidates) if params.topic_weight > 0.0 else set[str]()
     mentions = associations.chunk_entities
     relative = {node: min(1.0, amount / strongest) for node, amount in log.energy.items()}
     topic_weight, contiguity, mention_weight = (

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from typing import Any
 
 import pytest
 
@@ -135,3 +137,33 @@ async def test_a_query_that_lists_agents_takes_the_version_from_that_listing(
     with query_began():
         assert await concept_store.agents("acme") == ["acme/assistant", "acme/helper"]
         assert await concept_store.version("acme/assistant") != before
+
+
+async def test_a_listing_under_an_unchanged_stamp_costs_one_shared_stamp_read(
+    concept_store: PgConceptStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await concept_store.upsert("acme/assistant", [{"name": "a"}])
+    assert await concept_store.agents("acme") == ["acme/assistant"]
+    statements: list[str] = []
+    real = concept_store._run
+
+    async def counted(work: Any, what: str, deadline: float | None = None) -> Any:
+        statements.append(what)
+        return await real(work, what, deadline)
+
+    monkeypatch.setattr(concept_store, "_run", counted)
+
+    go = asyncio.Event()
+
+    async def query() -> tuple[list[str], str]:
+        with query_began():
+            await go.wait()  # all four have begun before any reads
+            return await concept_store.agents("acme"), await concept_store.version("acme")
+
+    asked = [asyncio.ensure_future(query()) for _ in range(4)]
+    await asyncio.sleep(0)
+    go.set()
+    answers = await asyncio.gather(*asked)
+    assert {tuple(agents) for agents, _ in answers} == {("acme/assistant",)}
+    assert len({version for _, version in answers}) == 1
+    assert statements == ["read"]  # the stamp, once for the four queries; no listing

@@ -99,8 +99,9 @@ async def test_a_warm_scour_sends_five_statements_to_postgres_and_four_commands_
         answer = (await memory.scour(request)).to_json_dict()
         counting[0] = False
     assert answer["kg_entities"] and answer["chunks"]
-    # Chunks: BM25 version and its hits read by id, the kNN. Concepts: the agents under
-    # the table's stamp (which the scan's version check takes too), the hits read by name.
+    # Chunks: BM25 version and its hits read by id, the kNN. Concepts: the table's stamp (the
+    # agent listing held stands under it, and the scan's version check takes it too), the hits
+    # read by name.
     assert sum(postgres.values()) == 5, postgres
     # The shape's version, the full-text and vector searches, the answer's full records.
     assert falkordb == {"reply": 4}, falkordb

@@ -171,7 +171,14 @@ class PgConceptStore:
         prefix = normalise_scope(
             sanitize.plain_text(within, "within", max_chars=1_000, allow_empty=True)
         )
-        version, epoch, known = self._agents.get(prefix, (-1, "", []))
+        held = self._agents.get(prefix)
+        if held is not None:
+            # The table's stamp alone says whether the listing still stands; concurrent queries
+            # share that read, and the concept scan's version check takes it too.
+            stamp = await self._stamp()
+            if stamp is not None and (int(stamp[0]), str(stamp[1])) == held[:2]:
+                return list(held[2])
+        version, epoch, known = held if held is not None else (-1, "", [])
         issued = time.monotonic()
         row = await self._run(lambda c: c.fetchrow(_AGENTS_SINCE, prefix, version, epoch), "read")
         if row is not None:
@@ -190,8 +197,13 @@ class PgConceptStore:
     async def version(self, agent: str, tenant: str | None = None) -> str:
         """A stamp of the whole concept table: it changes whenever any record is written."""
         _key(agent, tenant)
-        row = await self._version(lambda: self._run(lambda c: c.fetchrow(_VERSION), "read"))
+        row = await self._stamp()
         return f"{row[1]}:v{int(row[0])}" if row is not None else "v0"
+
+    async def _stamp(self) -> asyncpg.Record | tuple[Any, Any] | None:
+        """The table's (version, epoch), shared with the queries that began before it was read
+        (``core.freshness``); ``None`` before anything was written."""
+        return await self._version(lambda: self._run(lambda c: c.fetchrow(_VERSION), "read"))
 
     async def names(self, agent: str, tenant: str | None = None) -> list[str]:
         tenant_key, agent_key = _key(agent, tenant)

@@ -209,9 +209,10 @@ def _spread(
     engine: SpreadingActivation | None,
     *,
     logged: bool = True,
+    seeds: Mapping[str, float] | None = None,
 ) -> ActivationLog:
     """Activation spread from the seeds the kept candidates give (empty when it does not run);
-    ``logged`` as ``SpreadingActivation.spread`` takes it."""
+    ``logged`` as ``SpreadingActivation.spread`` takes it; ``seeds`` when worked out already."""
     if (
         associations is None
         or not policy.activation.enabled
@@ -220,7 +221,8 @@ def _spread(
         or policy.activation.hops <= 0
     ):
         return ActivationLog()
-    seeds = seeds_for(kept, query, policy, associations.chunk_entities)
+    if seeds is None:
+        seeds = seeds_for(kept, query, policy, associations.chunk_entities)
     if not seeds:
         return ActivationLog()
     names = {
@@ -399,15 +401,8 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _first_frontier(
-    candidates: Sequence[Candidate],
-    kept: Sequence[Scored],
-    query: MemoryQuery,
-    policy: RetrievalPolicy,
-    chunk_entities: Mapping[str, Sequence[str]],
-) -> list[str]:
+def _first_frontier(candidates: Sequence[Candidate], seeds: Mapping[str, float]) -> list[str]:
     """Would-be seeds strongest first (ties by id), then the other entity candidates in order."""
-    seeds = seeds_for(kept, query, policy, chunk_entities)
     ranked = sorted(seeds.items(), key=lambda item: (-item[1], item[0]))
     return _unique(
         [node for node, _ in ranked]
@@ -524,7 +519,9 @@ class RetrievalCoordinator:
             if chunk_ids and callable(lookup):
                 mentions = await lookup(chunk_ids)
                 chunk_entities = {key: tuple(value) for key, value in mentions.items()}
-            frontier = _first_frontier(candidates, kept, query, policy, chunk_entities)[:cap]
+            # What the probes spread from (decide works them out again: its policy may differ).
+            seeds = seeds_for(kept, query, policy, chunk_entities)
+            frontier = _first_frontier(candidates, seeds)[:cap]
             for hop in range(1, params.hops + 1):
                 if not frontier:
                     break
@@ -553,6 +550,7 @@ class RetrievalCoordinator:
                     Associations(subgraph=subgraph, chunk_entities=chunk_entities, adjacency=index),
                     self._engine,
                     logged=False,
+                    seeds=seeds,
                 )
                 fresh = [node for node in spread.found if node not in expanded]
                 fresh.sort(key=lambda node: (-spread.energy.get(node, 0.0), node))

@@ -17,7 +17,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
-from explorer.ingest.casing import COMMON_RANK, is_everyday_word, is_rare_given_name
+from explorer.ingest.casing import (
+    COMMON_RANK,
+    COMMON_VERBS,
+    is_everyday_word,
+    is_rare_given_name,
+)
 from explorer.ingest.given_names import is_census_name, is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
 from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
@@ -216,6 +221,8 @@ class PeopleLinks:
             for key, uses in self.vocatives.items()
         }
         for key, uses in self.exclaimed.items():
+            if key in COMMON_VERBS:
+                continue  # "See! Appa and I went": a verb cried out, though "See" is a name
             if is_given_name(key) or key in self.called_out:
                 calls.setdefault(key, []).extend(uses)
             elif is_rare_given_name(key):

@@ -315,6 +315,18 @@ ROLE_ACRONYMS = frozenset(
         "sim",
         "bmi",
         "ivf",
+        # and papers and gadgets: "send me the ID photos", "the OTP never came", "the AC died"
+        "id",
+        "ids",
+        "pin",
+        "otp",
+        "sms",
+        "pc",
+        "ac",
+        "dm",
+        "cctv",
+        "suv",
+        "bbq",
     ]
 )
 #: The role initials written before a name as a title ("CEO Emeka"), of the acronyms above.

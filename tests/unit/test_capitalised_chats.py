@@ -143,6 +143,7 @@ def test_roles_and_languages_are_no_peoples_names() -> None:
         ("tomasz.k", "Nurse says I'm the best patient on the ward"),
         ("Bea 🌿", "Electrician is coming at 9. Bringing you the Tamil sweets you like"),
         ("tomasz.k", "Knee's sore, sounds like ITB. And my GPS watch died"),
+        ("Bea 🌿", "ok send me the ID photos and the OTP when it comes"),
     )
     # A role's initials before a name are no part of it, one role word is no name, and a
     # language is a topic.
@@ -150,6 +151,7 @@ def test_roles_and_languages_are_no_peoples_names() -> None:
     assert kinds.get("Tamil") in (None, "topic")
     # Everyday things known by their initials are no organisations.
     assert kinds.get("ITB") in (None, "topic") and kinds.get("GPS") in (None, "topic")
+    assert kinds.get("ID") in (None, "topic") and kinds.get("OTP") in (None, "topic")
 
 
 def test_an_institution_or_a_business_is_no_person() -> None:

@@ -212,6 +212,18 @@ def test_a_word_in_a_calls_place_is_no_name_for_the_one_addressed() -> None:
     assert not {"Wait", "Thankfully", "Right", "Mmm", "Heaps", "Wayyy"} & names(turns)
 
 
+def test_a_verb_cried_out_that_is_also_a_name_calls_no_one() -> None:
+    turns = chat(
+        ("Priya", "See! Appa and I went to the temple today"),
+        ("Karthik", "nice! how was it"),
+        ("Priya", "Tom!! guess what, we got the flat"),
+    )
+    extraction = extract_offline(turns)
+    # "See" is a given name too, but cried out it is the verb; "Tom!!" still calls him.
+    assert set(entity(extraction, "Karthik").aliases) == {"Tom"}
+    assert "See" not in names(turns)
+
+
 def test_an_acronym_joins_the_one_long_name_it_abbreviates() -> None:
     turns = chat(
         ("Ilse", "Anouk got the job at Groningen Royal Infirmary!"),

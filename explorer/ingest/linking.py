@@ -17,15 +17,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
-from explorer.ingest.casing import (
-    COMMON_RANK,
-    COMMON_VERBS,
-    is_everyday_word,
-    is_rare_given_name,
-)
+from explorer.ingest.casing import COMMON_RANK, is_everyday_word, is_rare_given_name
 from explorer.ingest.given_names import is_census_name, is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
-from explorer.ingest.lexicon import KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
+from explorer.ingest.lexicon import COMMON_VERBS, KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
 from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import (
     evidence_type,

@@ -246,7 +246,9 @@ def describe(entity: Entity, neighbours: Sequence[str]) -> str:
         first, last = entity.first_seen.date(), entity.last_seen.date()
         span = f" from {first} to {last}" if first != last else f" on {first}"
         mentioned = sorted({mention.timestamp.date() for mention in entity.mentions})
-        if not mentioned or (mentioned[0], mentioned[-1]) == (first, last):
+        if not mentioned:  # a speaker nobody names: the span is of the turns they spoke
+            parts = [f"{label} never named, speaking in the conversations{span}"]
+        elif (mentioned[0], mentioned[-1]) == (first, last):
             parts[0] += span
         else:  # a speaker's span is of the turns they spoke, not of their name's mentions
             parts.append(f"in the conversations{span}")

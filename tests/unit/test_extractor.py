@@ -567,6 +567,10 @@ def test_a_speakers_description_keeps_their_turns_span_apart_from_their_mentions
     assert "2024-05-01 to 2024-07-14" in said
     named = Entity("n", "Ada", "person", mentions=mentions, first_seen=may, last_seen=may)
     assert describe(named, []).startswith("Person mentioned 2 times on 1 day on 2024-05-01")
+    silent = Entity("s", "Mummy", "person", first_seen=may, last_seen=july)
+    assert describe(silent, []).startswith(
+        "Person never named, speaking in the conversations from 2024-05-01 to 2024-07-14"
+    )
 
 
 def test_a_fact_quotes_the_turn_as_written_and_an_ended_one_has_no_start() -> None:

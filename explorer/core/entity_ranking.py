@@ -55,10 +55,6 @@ class RankedEntity:
     fulltext: float
     alias_text: str = ""
 
-    @property
-    def rank_key(self) -> tuple[float, float, str]:
-        return (-(self.similarity + self.lexical), -self.fulltext, self.id)
-
 
 def rank_entities(
     candidates: Iterable[EntityCandidate],
@@ -74,7 +70,8 @@ def rank_entities(
     or one word of a text (as ``core.text.words`` splits it) into its stem, a prefix of it.
     """
     terms_of = _TermMatcher([stem(term) for term in terms], stem)
-    # Records are made for the best ``k`` only: a query has about a hundred candidates.
+    # Ranked by the sum of the signals, then the full-text score, then the id; records are
+    # made for the best ``k`` only (a query has about a hundred candidates).
     scored: dict[str, tuple[float, float, str, float, float, EntityCandidate]] = {}
     for candidate in candidates:
         if candidate.id in scored:

@@ -597,10 +597,12 @@ class _Context(PeopleLinks):
             kind = _ANSWER_KINDS.get(answered.relation)
             if kind is not None:
                 candidate.cues[kind] += 1
-        if len(piece) == 1 and is_brand_cased(first.word):
+        brand_cased = len(piece) == 1 and is_brand_cased(first.word)
+        if brand_cased:
             candidate.cues["brand_cased"] += 1
         if len(piece) <= 2 and is_vocative(text, start, end, sentence):
-            if not reads_as_a_word(key):
+            # "Pádraig yeah, SeaWatch.": a name cased like a brand is nobody's to be called by
+            if not reads_as_a_word(key) and not brand_cased:
                 self.vocatives[key].append((index, surface))
         elif len(piece) <= 2 and exclaimed:
             self.exclaimed[key].append((index, surface))

@@ -224,6 +224,19 @@ def test_a_verb_cried_out_that_is_also_a_name_calls_no_one() -> None:
     assert "See" not in names(turns)
 
 
+def test_a_name_cased_like_a_brand_is_no_call() -> None:
+    turns = chat(
+        ("Aoife", "are you still doing that marine thing with yer man from Clare?"),
+        ("decwalsh", "Pádraig yeah, SeaWatch. we got the funding renewed"),
+        ("Aoife", "deadly. Thanks, Dec"),
+    )
+    extraction = extract_offline(turns)
+    # Where "yeah, Kate." calls Kate, "yeah, SeaWatch." names the thing asked about.
+    assert "SeaWatch" not in entity(extraction, "Aoife").aliases
+    assert "SeaWatch" in names(turns)
+    assert "Dec" in entity(extraction, "decwalsh").aliases
+
+
 def test_an_acronym_joins_the_one_long_name_it_abbreviates() -> None:
     turns = chat(
         ("Ilse", "Anouk got the job at Groningen Royal Infirmary!"),

@@ -22,6 +22,8 @@ Rect = tuple[float, float, float, float]  # x, y, width, height (screen pixels)
 #: Bucket size of the overlap grid, about one label tall.
 CELL = 24.0
 GAP = 2.0
+#: The space kept free above and below a placed label.
+LINE_GAP = 4.0
 #: How many rings of positions are tried, each one label height further out.
 RINGS = 4
 SPOTS_PER_RING = 8
@@ -148,5 +150,7 @@ class Placer:
             chosen = chosen or fallback
             if chosen is not None:
                 placed[candidate.key] = chosen
-                self.taken.add(chosen)
+                x, y, w, h = chosen
+                # Kept clear above and below: two labels stacked flush read as one name.
+                self.taken.add((x, y - LINE_GAP, w, h + 2 * LINE_GAP))
         return placed

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.gui.label_placement import LabelCandidate, Placer, intersects
+from explorer.gui.label_placement import LINE_GAP, LabelCandidate, Placer, intersects
 
 BOUNDS = (0.0, 0.0, 800.0, 600.0)
 
@@ -46,6 +46,9 @@ def test_placed_labels_never_overlap_and_stay_inside(labels: list[Any], blocked:
         assert BOUNDS[1] <= a[1] and a[1] + a[3] <= BOUNDS[3] + 1e-9
         assert not any(intersects(a, box) for box in blocked)
         assert not any(intersects(a, b) for b in rects[i + 1 :])
+        # Nor does one sit flush above or below another: stacked, two labels read as one.
+        clear = (a[0], a[1] - LINE_GAP, a[2], a[3] + 2 * LINE_GAP)
+        assert not any(intersects(clear, b) for b in rects[i + 1 :])
     assert set(placed) <= {c.key for c in labels}
 
 

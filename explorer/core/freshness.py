@@ -66,13 +66,3 @@ class SharedRead(Generic[T]):
             pending.add_done_callback(_retrieve)
         # A caller that gives up (its deadline) leaves the read to the others sharing it.
         return await asyncio.shield(pending)
-
-    def offer(self, value: T, issued: float) -> None:
-        """Share ``value``, read another way by a read issued at ``issued`` (``time.monotonic``),
-        as if this read had made it; a read issued later is kept instead."""
-        if issued < self._issued:
-            return
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[T] = loop.create_future()
-        done.set_result(value)
-        self._issued, self._loop, self._pending = issued, loop, done

@@ -118,27 +118,6 @@ async def test_the_agent_listing_follows_writes_from_another_connection(
     assert await concept_store.agents() == ["acme/helper"]
 
 
-async def test_a_query_that_lists_agents_takes_the_version_from_that_listing(
-    concept_store: PgConceptStore, servers: EmbeddedServers, pg_schema: str
-) -> None:
-    """The listing reads the table's stamp too, so the version a query asks for next needs no
-    read of its own; a write from elsewhere still shows in the next query's version."""
-    await concept_store.upsert("acme/assistant", [{"name": "a"}])
-    with query_began():
-        await concept_store.agents("acme")
-        offered = concept_store._version._pending
-        before = await concept_store.version("acme/assistant")
-        assert concept_store._version._pending is offered  # no read of its own
-    other = await PgConceptStore.connect(servers.postgres_dsn, schema=pg_schema)
-    try:
-        await other.upsert("acme/helper", [{"name": "b"}])
-    finally:
-        await other.aclose()
-    with query_began():
-        assert await concept_store.agents("acme") == ["acme/assistant", "acme/helper"]
-        assert await concept_store.version("acme/assistant") != before
-
-
 async def test_a_listing_under_an_unchanged_stamp_costs_one_shared_stamp_read(
     concept_store: PgConceptStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
@@ -96,26 +95,4 @@ async def test_a_caller_giving_up_leaves_the_read_to_the_others() -> None:
         stamps.release.set()
         assert await patient == 1
     assert impatient.cancelled()
-    assert stamps.reads == 1
-
-
-async def test_a_value_offered_from_another_read_is_shared_with_queries_begun_before_it() -> None:
-    stamps, shared = Stamps(), SharedRead[int]()
-    with query_began():
-        shared.offer(7, time.monotonic())
-        assert await shared(stamps.read) == 7
-    assert stamps.reads == 0
-    # A query that began after the offered read was issued does not take it.
-    with query_began():
-        assert await shared(stamps.read) == 1
-    assert stamps.reads == 1
-
-
-async def test_an_offer_older_than_the_read_held_is_ignored() -> None:
-    stamps, shared = Stamps(), SharedRead[int]()
-    with query_began():
-        issued = time.monotonic()
-        assert await shared(stamps.read) == 1
-        shared.offer(7, issued - 1.0)
-        assert await shared(stamps.read) == 1
     assert stamps.reads == 1

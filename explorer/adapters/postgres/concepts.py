@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import asyncpg
 
@@ -128,7 +127,7 @@ class PgConceptStore:
         self._closed = False
         # Scope prefix -> (version, epoch, agents) as last listed.
         self._agents: dict[str, tuple[int, str, list[str]]] = {}
-        self._version: SharedRead[asyncpg.Record | tuple[Any, Any] | None] = SharedRead()
+        self._version: SharedRead[asyncpg.Record | None] = SharedRead()
 
     @classmethod
     async def connect(
@@ -179,12 +178,7 @@ class PgConceptStore:
             if stamp is not None and (int(stamp[0]), str(stamp[1])) == held[:2]:
                 return list(held[2])
         version, epoch, known = held if held is not None else (-1, "", [])
-        issued = time.monotonic()
         row = await self._run(lambda c: c.fetchrow(_AGENTS_SINCE, prefix, version, epoch), "read")
-        if row is not None:
-            # The listing's stamp is the table's version as a version read issued then would
-            # see it: the query that asked for agents next asks for that (``version``).
-            self._version.offer(None if row[0] is None else (row[0], row[1]), issued)
         if row is not None and row[2] is not None:
             known = [str(agent) for agent in row[2]]
             self._agents.pop(prefix, None)
@@ -200,7 +194,7 @@ class PgConceptStore:
         row = await self._stamp()
         return f"{row[1]}:v{int(row[0])}" if row is not None else "v0"
 
-    async def _stamp(self) -> asyncpg.Record | tuple[Any, Any] | None:
+    async def _stamp(self) -> asyncpg.Record | None:
         """The table's (version, epoch), shared with the queries that began before it was read
         (``core.freshness``); ``None`` before anything was written."""
         return await self._version(lambda: self._run(lambda c: c.fetchrow(_VERSION), "read"))

@@ -231,7 +231,11 @@ PLACE_SUFFIXES = _words(
     layout nagar colony estate barrio
     """
 )
-PLACE_PREFIXES = _words("lake mount mt port fort san santa saint st north south east west new")
+PLACE_PREFIXES = _words(
+    "lake mount mt port fort san santa saint st north south east west new "
+    # streets and squares named first in other languages: "Rua de São Miguel", "Calle Mayor"
+    "rua rue calle avenida praça praca plaza piazza carrer"
+)
 KNOWN_PLACES = _words(
     """
     africa asia europe america australia antarctica canada mexico brazil argentina peru chile

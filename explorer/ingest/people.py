@@ -506,6 +506,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["product"] += 2 * cues["product"]
     if not (single and is_census_name(key)):
         tally["product"] += 2 * cues["tool"]
+        if not is_known_place(key):
+            tally["product"] += cues["on"]  # "sending it on Monzo", "is it on Panopto?"
     if cues["brand_cased"]:
         tally["product"] += 2 * cues["platform_after_object"]
     tally["other"] += 2 * cues["work_of_art"] + cues["pet_care"]
@@ -641,6 +643,24 @@ _PLATFORM_BEFORE = re.compile(
 # "found the flat together on NoBroker", "will book on MakeMyTrip": where something was bought,
 # booked or found makes a platform of a name cased as a brand only ("the boat trip Chloe booked
 # on Derwentwater", "found her balcony on Rua de São Miguel" are places).
+# "on" alone before a name: in chats mostly an app or a service ("the money on Monzo", "are
+# they on Teams too?"), streets aside (their suffix says so); weaker than the rules above, and
+# nothing after a verb that takes a person ("blame it on Tunde", "count on Ines", "go on Jay").
+_BARE_ON = re.compile(r"(?:^|\s)on$")
+_ON_SOMEONE = re.compile(
+    r"\b(?:blam(?:e|es|ed|ing)(?:\s+(?:it|that|this|them))?|count(?:s|ed|ing)?|"
+    r"rel(?:y|ies|ied|ying)|depend(?:s|ed|ing)?|crush(?:es|ed|ing)?|check(?:s|ed|ing)?(?:\s+in)?|"
+    r"cheat(?:s|ed|ing)?|spy|spies|spied|spying|pick(?:s|ed|ing)?|wait(?:s|ed|ing)?|"
+    r"dot(?:e|es|ed|ing)|go|come|hang|keep|carry|walked\s+in|tell(?:s|ing)?|told|"
+    r"gang(?:s|ed|ing)?\s+up|lean(?:s|ed|ing)?|bet(?:s|ting)?|"
+    r"congrats|congratulations)\s+on$"
+)
+# ... nor after where one goes, lives or stays: "a boat trip on Derwentwater", "a rented room
+# in Alfama, on Rua de São Miguel".
+_ON_A_PLACE = re.compile(
+    r"\b(?:trip|cruise|walk|hike|swim|sail|room|flat|house|apartment|place|cafe|café|bar|pub|"
+    r"restaurant|office|shop|liv(?:e|es|ed|ing)|stay(?:s|ed|ing)?|stood|standing)\s+on$"
+)
 _PLATFORM_AFTER_OBJECT = re.compile(
     r"\b(?:bought|buy|buying|order|ordered|ordering|book|booked|booking|found|find|finding|"
     r"sold|sell|selling|listed|posted)(?:\s+[\w'’-]+){0,5}\s+on$"
@@ -838,6 +858,14 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["tool"] += 1
     if _PLATFORM_AFTER_OBJECT.search(tail):
         cues["platform_after_object"] += 1
+    elif (
+        not tool
+        and _BARE_ON.search(tail)
+        and not _ON_SOMEONE.search(tail)
+        and not _ON_A_PLACE.search(tail)
+        and not re.match(r"^['’]s\b", after)
+    ):
+        cues["on"] += 1
     if _DETERMINED.search(before.rstrip()) and _ENDS_A_PHRASE.match(head):
         cues["determined"] += 1
     if _WORK_BEFORE_AT.search(tail):

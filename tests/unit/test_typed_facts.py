@@ -1213,6 +1213,27 @@ def test_a_name_after_the_is_somewhere_and_after_on_a_platform() -> None:
     assert kinds["Ines"] == kinds["Orla"] == "person"
 
 
+def test_on_alone_before_a_name_is_an_app_unless_a_person_or_a_place_is_meant() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "sending you the money on Pennywise now. are they on Chatterly too?"),
+            ("kip", "still waiting on Tunde. we did a boat trip on Lochmarren, I count on Ines"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Pennywise"] == kinds["Chatterly"] == "product"
+    assert kinds["Tunde"] == kinds["Ines"] == "person"
+    assert kinds["Lochmarren"] != "product"
+
+
+def test_a_street_named_first_in_another_language_is_a_place() -> None:
+    extraction = extract_offline(
+        chat(("noor", "she lived in a little room on Rua de Santa Quitéria, then Calle Ombú"))
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Rua de Santa Quitéria"] == kinds["Calle Ombú"] == "place"
+
+
 def test_the_before_a_plural_and_it_on_someone_say_nothing_of_places_or_products() -> None:
     extraction = extract_offline(
         chat(

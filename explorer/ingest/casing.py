@@ -31,7 +31,8 @@ word is a name in every lower-case turn of the context, and the word a place's, 
 an event's name ends on keeps its capital after it ("pennine motors", "fulton market"), as
 does a title before a name ("uncle samir"). In a turn typed all in lower case, words in
 capitals that are everyday words ("PREGNANT", "LMAOOO") are shouting and go to lower case, so
-they are read as no acronym.
+they are read as no acronym, unless short, rare and no chat shorthand: "still at DBS" keeps
+its initials.
 
 Everyday words are ``everyday_words.txt`` beside this module: the 30,000 most frequent English
 words of the ``wordfreq`` package, most frequent first (data CC BY-SA 4.0; a test dependency, so
@@ -78,6 +79,8 @@ HEADER = (
 )
 #: A word in a name's place is a name unless it is among this many of the most frequent.
 COMMON_RANK = 5_000
+#: Letters initials have at most, when read from capitals in a lower-case turn.
+MAX_INITIALS = 4
 MIN_LETTERS = 3
 MIN_TURNS = 2
 
@@ -435,8 +438,18 @@ def _shouted(word: str, names: set[str]) -> str:
         return _name_cased(word)
     if bare in names or is_given_name(bare) or is_known_place(bare):
         return word
-    if len(bare) >= MIN_LETTERS and (is_everyday_word(bare) or DRAWN_OUT.search(bare)):
+    if DRAWN_OUT.search(bare):
         return lower
+    if len(bare) >= MIN_LETTERS and is_everyday_word(bare):
+        # A short word in capitals that English uses rarely is initials ("still at DBS",
+        # "I work at HSBC now"), unless chat shorthand ("BRB", "THX").
+        initials = (
+            len(bare) <= MAX_INITIALS
+            and not is_everyday_word(bare, COMMON_RANK)
+            and bare not in INTERJECTIONS
+            and bare not in _SHORTHAND
+        )
+        return word if initials else lower
     return word
 
 

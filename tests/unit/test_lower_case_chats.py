@@ -276,3 +276,17 @@ def test_a_contraction_typed_without_its_apostrophe_is_no_part_of_a_name() -> No
     )
     assert "Mabel Hasnt" not in kinds and "Hasnt" not in kinds
     assert kinds.get("Mabel") == "person"
+
+
+def test_rare_short_capitals_in_a_lower_case_turn_are_initials_not_shouting() -> None:
+    extraction = extract_offline(
+        chat(
+            ("marcus_lim", "wah still at DBS ah? thought you wanted to quit"),
+            ("jia", "still at DBS lah, after bonus then see. ur cousin at HSBC?"),
+            ("marcus_lim", "lol BRB. THX for the SO helpful advice, NOT"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["DBS"] == kinds["HSBC"] == "organization"
+    # Chat shorthand and common words shouted stay words.
+    assert not {"BRB", "THX", "SO", "NOT", "Brb", "Thx"} & set(kinds)

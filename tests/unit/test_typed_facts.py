@@ -837,6 +837,26 @@ def test_asked_with_a_dropped_subject_the_fact_waits_for_the_yes_of_the_one_aske
     assert not any(target == "Brightwater Labs" for _source, _kind, target in found)
 
 
+@pytest.mark.parametrize(
+    ("answer", "holds"),
+    [
+        ("still at Brightwater lah 😩 bonus not out yet", True),  # said again: a yes
+        ("Brightwater? no, left in May", False),
+        ("not at Brightwater any more", False),
+        ("moved on from Brightwater ages ago", False),
+    ],
+)
+def test_an_answer_that_says_the_asked_name_again_confirms_it_unless_it_denies(
+    answer: str, holds: bool
+) -> None:
+    found = facts(
+        extract_offline(
+            chat(("nell", "wah still at Brightwater ah? thought u wanted to quit"), ("gus", answer))
+        )
+    )
+    assert (("gus", "WORKS_AT", "Brightwater") in found) is holds
+
+
 def test_what_follows_if_or_whether_is_supposed_not_stated() -> None:
     found = facts(
         extract_offline(

@@ -26,6 +26,7 @@ from explorer.ingest.people import (
     evidence_type,
     handle_matches,
     honorific_after,
+    initial_matches,
     kin_word,
     speaker_type,
     stem_names,
@@ -242,14 +243,14 @@ class PeopleLinks:
             by = self.chunks[index].speaker
             self._fold_into(key, target, index, surface, f"addressed as {surface} by {by}")
             self.names[target].cues["addressed"] += 1
-        # Display handles: "kate_w" is the speaker the text calls "Kate Williams".
+        # Display handles: "kate_w" is the speaker the text calls "Kate Williams", and
+        # "E. MacLeod" the one it calls "Euan MacLeod".
         for handle in self.speakers:
-            if " " in handle or speaker_type(self.speakers[handle]) != "person":
+            if speaker_type(self.speakers[handle]) != "person":
                 continue
+            spells = initial_matches if " " in handle else handle_matches
             spelled = [
-                key
-                for key in self.names
-                if key not in self.speakers and handle_matches(handle, key)
+                key for key in self.names if key not in self.speakers and spells(handle, key)
             ]
             if len(spelled) == 1:
                 (key,) = spelled

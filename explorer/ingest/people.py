@@ -11,7 +11,9 @@
 * ``handle_matches``: a display handle ("kate_w", "tomr", "emi92") and a full name in the text
   ("Kate Williams") that it spells (first name, first + last, initial + last, first + initial);
   ``handle_stems`` and ``stem_names``: the name a one-word handle begins with ("emi" of emi_k),
-  its short forms and ends ("Rach" of rachel_b, "Shawn" of deshawn_c), in any case.
+  its short forms and ends ("Rach" of rachel_b, "Shawn" of deshawn_c), in any case;
+  ``initial_matches``: a display name giving one word by its initial ("E. MacLeod", "Thabo M")
+  and the full name the text spells it out as.
 * kinship names: a capitalised "Dad" or "Mum" is the speaker's parent (FAMILY_OF); when the same
   speaker names that parent ("my dad, Chidi", "Mum. Ngozi Okafor, ..."), the two are one person.
 * ``evidence_type``: a name's type from what the conversation says of it. Confidence, highest
@@ -420,6 +422,21 @@ def handle_matches(handle: str, full_name: str) -> bool:
     # "rj_mehta" of Rohan Mehta: initials (the first name's, and one more), the surname
     shortened = len(before) >= MIN_HANDLE_PREFIX and first.startswith(before)
     return shortened or (len(before) == 2 and before[0] == first[0])
+
+
+def initial_matches(display: str, full_name: str) -> bool:
+    """Whether a display name that gives one of two words by its initial spells a full name:
+    "E. MacLeod" and "Thabo M" are "Euan MacLeod" and "Thabo Mokoena"."""
+    shown = [fold_letters(word) for word in display.split()]
+    words = [fold_letters(word) for word in full_name.split()]
+    if len(shown) != 2 or len(words) != 2 or not all(shown) or not all(words):
+        return False
+    (given, family), (first, last) = shown, words
+    if len(given) == 1 and len(family) > 1:
+        return len(first) > 1 and first.startswith(given) and last == family
+    if len(family) == 1 and len(given) > 1:
+        return len(last) > 1 and first == given and last.startswith(family)
+    return False
 
 
 def handle_stems(speakers: dict[str, str]) -> dict[str, str]:

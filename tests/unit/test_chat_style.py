@@ -12,6 +12,7 @@ from explorer.ingest.extractor import extract_offline
 from explorer.ingest.people import (
     handle_matches,
     handle_stems,
+    initial_matches,
     is_vocative,
     opens_exclaimed,
     stem_names,
@@ -91,6 +92,23 @@ def test_a_handle_holds_the_name_it_begins_with_though_no_turn_writes_it() -> No
     )
     assert "Joaquin" in entity(extraction, "joaquin.r").aliases  # a name no list needs to know
     assert not entity(extraction, "coffee_lover").aliases  # one of the commonest words
+
+
+def test_a_display_name_with_an_initial_is_the_full_name_the_other_spells_out() -> None:
+    extraction = extract_offline(
+        chat(
+            ("kirsty_b", "Euan Farquhar ya dafty did you get my voice note"),
+            ("E. Farquhar", "aye sorry, long shift. is Thabo Ndlela still coming?"),
+            ("kirsty_b", "aye. and Thandi Ndlela too"),
+            ("Thabo N", "I am!! see you both"),
+        )
+    )
+    assert "Euan Farquhar" in entity(extraction, "E. Farquhar").aliases
+    # Two names spell "Thabo N" out only if one of them does.
+    assert "Thabo Ndlela" in entity(extraction, "Thabo N").aliases
+    assert "Thandi Ndlela" not in entity(extraction, "Thabo N").aliases
+    assert not initial_matches("E. Farquhar", "Eilidh Macrae")
+    assert not initial_matches("E F", "Euan Farquhar")  # two initials say too little
 
 
 def test_kin_phrases_titles_initials_and_degrees_give_a_person_the_names_they_go_by() -> None:

@@ -425,12 +425,15 @@ def handle_matches(handle: str, full_name: str) -> bool:
 
 
 def initial_matches(display: str, full_name: str) -> bool:
-    """Whether a display name that gives one of two words by its initial spells a full name:
-    "E. MacLeod" and "Thabo M" are "Euan MacLeod" and "Thabo Mokoena"."""
-    shown = [fold_letters(word) for word in display.split()]
-    words = [fold_letters(word) for word in full_name.split()]
-    if len(shown) != 2 or len(words) != 2 or not all(shown) or not all(words):
+    """Whether a display name of two words spells a fuller name: one word given by its
+    initial ("E. MacLeod" and "Thabo M" are "Euan MacLeod" and "Thabo Mokoena"), or the name
+    short of one word ("Jia Hui 🧋" is "Tan Jia Hui", "Ana Paula" is "Ana Paula Reis")."""
+    shown = [letters for word in display.split() if (letters := fold_letters(word))]
+    words = [letters for word in full_name.split() if (letters := fold_letters(word))]
+    if len(shown) != 2 or not 2 <= len(words) <= 3:
         return False
+    if len(words) == 3:
+        return shown in (words[1:], words[:2])
     (given, family), (first, last) = shown, words
     if len(given) == 1 and len(family) > 1:
         return len(first) > 1 and first.startswith(given) and last == family

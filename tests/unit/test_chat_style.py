@@ -111,6 +111,20 @@ def test_a_display_name_with_an_initial_is_the_full_name_the_other_spells_out() 
     assert not initial_matches("E F", "Euan Farquhar")  # two initials say too little
 
 
+def test_a_display_name_short_of_one_word_is_the_fuller_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("marcus_lim", "WAH congrats!! Tan Jia Hui finally moving out. Darren happy?"),
+            ("Jia Hui 🧋", "Eish, AIYO he is over the moon lah"),
+        )
+    )
+    assert "Tan Jia Hui" in entity(extraction, "Jia Hui 🧋").aliases
+    names = {e.name.casefold() for e in extraction.entities}
+    assert not {"wah", "eish", "aiyo"} & names  # cries, in any language's English
+    assert initial_matches("Ana Paula", "Ana Paula Reis")
+    assert not initial_matches("Ana Paula", "Ana Reis")
+
+
 def test_kin_phrases_titles_initials_and_degrees_give_a_person_the_names_they_go_by() -> None:
     extraction = extract_offline(
         chat(

@@ -53,6 +53,7 @@ from explorer.ingest.lexicon import (
     FOR_HEADS,
     FUNCTION_WORDS,
     INTERJECTIONS,
+    KNOWN_ACRONYM_BODIES,
     KNOWN_ORGANISATIONS,
     MONTH_ABBREVIATIONS,
     MONTHS,
@@ -273,6 +274,19 @@ _ANSWER_KINDS = {
 }
 # A quarter, a half or a financial year ("ship in Q4", "the H2 plan", "FY26 targets"): a time.
 _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
+
+
+def _shouted_word(piece: Sequence[Token], key: str) -> bool:
+    """Whether a name is one common word of four letters or more in capitals: shouting
+    ("DONE", "BABY"), not initials, unless known ones ("NASA", "FIFA")."""
+    return (
+        len(piece) == 1
+        and len(key) >= 4
+        and piece[0].word.isupper()
+        and is_everyday_word(key, COMMON_RANK)
+        and key not in KNOWN_ACRONYM_BODIES
+        and not is_census_name(key)
+    )
 
 
 def _named_like_a_business(key: str) -> bool:
@@ -550,6 +564,8 @@ class _Context(PeopleLinks):
         shouted_run = len(piece) == 1 and _in_a_shouted_run(tokens, piece[0].index)
         if shouted_run and is_everyday_word(key, COMMON_RANK) and not is_census_name(key):
             return  # "NO WAY": a word shouted, no name
+        if _shouted_word(piece, key):
+            return  # "Glasgow Uni DONE", "in a SUIT": one common word shouted
         candidate = self.names.setdefault(key, Candidate())
         candidate.surfaces[surface] += 1
         first = piece[0]

@@ -55,7 +55,7 @@ INTERJECTIONS = _words(
     ohh ahh hmmm huh meh whew geez ya yea wowza yess aw ok omw tbh imo ikr np thx ty ha hah heh
     wfh idk lmk brb ngl smh irl fyi asap pls plz hbu wyd tbf ffs lmao rofl xoxo ofc deffo
     gotcha dang damn darn gosh nah welp rip
-    wah walao aiyo aiyoh aiyah alamak eish haibo yoh
+    wah walao aiyo aiyoh aiyah alamak eish haibo yoh lah leh lor
     """
 )
 

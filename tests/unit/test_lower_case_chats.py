@@ -290,3 +290,15 @@ def test_rare_short_capitals_in_a_lower_case_turn_are_initials_not_shouting() ->
     assert kinds["DBS"] == kinds["HSBC"] == "organization"
     # Chat shorthand and common words shouted stay words.
     assert not {"BRB", "THX", "SO", "NOT", "Brb", "Thx"} & set(kinds)
+
+
+def test_chat_particles_of_other_englishes_are_no_names() -> None:
+    extraction = extract_offline(
+        chat(
+            ("jia", "can! but only 45 min leh, my boss very particular one"),
+            ("marcus_lim", "ok lah. tmr then, i'll chope a table leh"),
+            ("jia", "wah ok lor, see you lah"),
+        )
+    )
+    names = {e.name.casefold() for e in extraction.entities}
+    assert not {"leh", "lah", "lor", "wah"} & names

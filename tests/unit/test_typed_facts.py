@@ -1037,6 +1037,18 @@ def test_where_something_was_bought_booked_or_found_is_a_platform_when_named_as_
     assert kinds["Ines"] == "person"
 
 
+def test_one_common_word_in_capitals_is_shouting_and_known_initials_stay() -> None:
+    extraction = extract_offline(
+        chat(
+            ("noor", "Glasgow Uni DONE, finally. in a SUIT for the photos, and the BABY is fine"),
+            ("kip", "my cousin works at NASA now, and Tom at the BBC"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert not {"DONE", "SUIT", "BABY"} & set(kinds)
+    assert kinds["NASA"] == kinds["BBC"] == "organization"
+
+
 def test_a_period_code_is_no_name_and_a_code_with_digits_is_nobody() -> None:
     extraction = extract_offline(
         chat(

@@ -256,9 +256,13 @@ class PeopleLinks:
                 (key,) = spelled
                 occurrence = self.names[key].occurrences[0]
                 surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
-                self._fold_into(
-                    key, handle, occurrence.chunk, surface, f"handle {handle} spells {surface}"
+                written = self.speakers[handle]
+                reason = (
+                    f"display name {written} is {surface} written out"
+                    if " " in handle
+                    else f"handle {written} spells {surface}"
                 )
+                self._fold_into(key, handle, occurrence.chunk, surface, reason)
         self._self_introductions(speakers_of)
         self._handle_stems()
         self._display_names(speakers_of)

@@ -118,7 +118,10 @@ def test_a_display_name_short_of_one_word_is_the_fuller_name() -> None:
             ("Jia Hui 🧋", "Eish, AIYO he is over the moon lah"),
         )
     )
-    assert "Tan Jia Hui" in entity(extraction, "Jia Hui 🧋").aliases
+    speaker = entity(extraction, "Jia Hui 🧋")
+    assert "Tan Jia Hui" in speaker.aliases
+    reasons = {e.alias: e.reason for e in speaker.alias_evidence}
+    assert reasons["Tan Jia Hui"] == "display name Jia Hui 🧋 is Tan Jia Hui written out"
     names = {e.name.casefold() for e in extraction.entities}
     assert not {"wah", "eish", "aiyo"} & names  # cries, in any language's English
     assert initial_matches("Ana Paula", "Ana Paula Reis")

@@ -965,6 +965,7 @@ class _Context(PeopleLinks):
             for _occurrence, builder in mentions:
                 if builder.type == "person" and builder is not speaker:
                     recent = [*(b for b in recent if b is not builder), builder][-MAX_RECENT:]
+        _shared_employers(self.scope, relations)
         return [self._relation(builder) for builder in relations.values()]
 
     def _kin_name_facts(
@@ -1068,6 +1069,29 @@ class _Context(PeopleLinks):
             valid_to=builder.ended,
             mentions=mentions,
         )
+
+
+def _shared_employers(scope: str, relations: dict[str, _RelationBuilder]) -> None:
+    """Colleagues share an employer: "my manager Sharon" beside the speaker's job at Lidl is
+    Sharon's job at Lidl, when one of the two has exactly one current employer here and the
+    other none. Cited by both facts' words, the colleague's and the job's."""
+    jobs: dict[str, list[_RelationBuilder]] = defaultdict(list)
+    for builder in relations.values():
+        if builder.type == "WORKS_AT" and builder.ended is None:
+            jobs[builder.source].append(builder)
+    for builder in [b for b in relations.values() if b.type == "WORKS_WITH"]:
+        for one, other in ((builder.source, builder.target), (builder.target, builder.source)):
+            if len(jobs[one]) != 1 or jobs[other]:
+                continue
+            (job,) = jobs[one]
+            key = relation_id(scope, other, "WORKS_AT", job.target)
+            shared = relations.setdefault(
+                key,
+                _RelationBuilder(
+                    other, job.target, "WORKS_AT", min(builder.confidence, job.confidence)
+                ),
+            )
+            shared.evidence.extend([*builder.evidence, *job.evidence])
 
 
 # Relations whose two ends read the same both ways round get one direction, by id.

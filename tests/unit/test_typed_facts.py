@@ -857,6 +857,21 @@ def test_an_answer_that_says_the_asked_name_again_confirms_it_unless_it_denies(
     assert (("gus", "WORKS_AT", "Brightwater") in found) is holds
 
 
+def test_a_colleague_shares_the_one_employer_known_of_the_other() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ana", "I work at Brightwater Labs now. my manager Sharon is lovely"),
+                ("ben", "nice! my coworker Nadia works at Kestrel Freight, I'm at Halden"),
+            )
+        )
+    )
+    assert ("Sharon", "WORKS_AT", "Brightwater Labs") in found
+    # Nadia has an employer of her own: no other is given to her.
+    assert ("Nadia", "WORKS_AT", "Halden") not in found
+    assert ("Nadia", "WORKS_AT", "Kestrel Freight") in found
+
+
 def test_what_follows_if_or_whether_is_supposed_not_stated() -> None:
     found = facts(
         extract_offline(

@@ -385,6 +385,8 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
             return True
         if _TIME_BEFORE.search(before) and _YOU_SAID.search(before):
             return True
+    if _NEW_KIND_BEFORE.search(before):
+        return False  # "recommended this hotpot place in Ximending, Mala Yuan": its name
     return before.rstrip().endswith(",") and bool(_CLOSING_VOCATIVE.match(after))
 
 
@@ -738,6 +740,15 @@ CALLED_KINDS = {
     **dict.fromkeys(_words("book novel film movie show series podcast album song"), "work_of_art"),
     "project": "project",
 }
+# A kind of place or thing brought up just before a comma is what the name after it names, not
+# someone called: "this hotpot place in Ximending, Mala Yuan" ("see you at the cafe, Kate"
+# calls Kate: a kind brought up anew takes "a" or "this").
+_NEW_KIND_BEFORE = re.compile(
+    r"\b(?:a|an|this|that|one)\s+(?:[\w'’-]+\s+){0,2}(?:"
+    + "|".join(sorted(CALLED_KINDS, key=len, reverse=True))
+    + r")\b(?:\s+(?:in|on|at|near|by|off|called|named)\s+[^,.!?]{1,40})?\s*,\s*$",
+    re.IGNORECASE,
+)
 # A noun phrase set beside a name says what it names: "X, the small hotel", "X, a startup".
 _APPOSITIVE_NOUNS = re.compile(
     r"^\s*,\s+(?:the|a|an|our|my|their|his|her)\s+((?:[\w-]+\s+){0,2}[\w-]+)"

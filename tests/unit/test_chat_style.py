@@ -111,6 +111,19 @@ def test_a_display_name_with_an_initial_is_the_full_name_the_other_spells_out() 
     assert not initial_matches("E F", "Euan Farquhar")  # two initials say too little
 
 
+def test_a_name_after_a_kind_just_brought_up_names_it_and_calls_no_one() -> None:
+    extraction = extract_offline(
+        chat(
+            ("jia", "eh you and Rachel still going Taipei in Dec?"),
+            ("marcus_lim", "ya! Wei Ling recommended this hotpot place in Ximending, Mala Yuan"),
+            ("jia", "shiok. ok see you at the cafe, Marcus"),
+            ("marcus_lim", "ok see you"),
+        )
+    )
+    assert "Mala Yuan" not in entity(extraction, "jia").aliases
+    assert "Marcus" in entity(extraction, "marcus_lim").aliases  # "at the cafe, Marcus" calls
+
+
 def test_a_display_name_short_of_one_word_is_the_fuller_name() -> None:
     extraction = extract_offline(
         chat(

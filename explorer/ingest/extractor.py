@@ -1085,13 +1085,12 @@ def _shared_employers(scope: str, relations: dict[str, _RelationBuilder]) -> Non
                 continue
             (job,) = jobs[one]
             key = relation_id(scope, other, "WORKS_AT", job.target)
-            shared = relations.setdefault(
-                key,
-                _RelationBuilder(
-                    other, job.target, "WORKS_AT", min(builder.confidence, job.confidence)
-                ),
-            )
+            if key in relations:
+                continue  # said already, and over: "she used to be at Lidl too"
+            confidence = min(builder.confidence, job.confidence)
+            shared = _RelationBuilder(other, job.target, "WORKS_AT", confidence)
             shared.evidence.extend([*builder.evidence, *job.evidence])
+            relations[key] = shared
 
 
 # Relations whose two ends read the same both ways round get one direction, by id.

@@ -662,9 +662,6 @@ _PLATFORM_BEFORE = re.compile(
     # "is it on Panopto?", "it's on Netflix" (but "blame it on Tunde")
     r"(?:is|was|it['’]?s)(?:\s+(?:it|that|this))?|available)\s+on$"
 )
-# "found the flat together on NoBroker", "will book on MakeMyTrip": where something was bought,
-# booked or found makes a platform of a name cased as a brand only ("the boat trip Chloe booked
-# on Derwentwater", "found her balcony on Rua de São Miguel" are places).
 # "on" alone before a name: in chats mostly an app or a service ("the money on Monzo", "are
 # they on Teams too?"), streets aside (their suffix says so); weaker than the rules above, and
 # nothing after a verb that takes a person ("blame it on Tunde", "count on Ines", "go on Jay").
@@ -677,12 +674,15 @@ _ON_SOMEONE = re.compile(
     r"gang(?:s|ed|ing)?\s+up|lean(?:s|ed|ing)?|bet(?:s|ting)?|"
     r"congrats|congratulations)\s+on$"
 )
-# ... nor after where one goes, lives or stays: "a boat trip on Derwentwater", "a rented room
-# in Alfama, on Rua de São Miguel".
+# ... nor after where one goes, lives or stays: "a boat trip on Derwentwater", "living on
+# Arran".
 _ON_A_PLACE = re.compile(
     r"\b(?:trip|cruise|walk|hike|swim|sail|room|flat|house|apartment|place|cafe|café|bar|pub|"
     r"restaurant|office|shop|liv(?:e|es|ed|ing)|stay(?:s|ed|ing)?|stood|standing)\s+on$"
 )
+# "found the flat together on NoBroker", "will book on MakeMyTrip": where something was bought,
+# booked or found makes a platform of a name cased as a brand only ("the boat trip Chloe booked
+# on Derwentwater", "found her balcony on Rua de São Miguel" are places).
 _PLATFORM_AFTER_OBJECT = re.compile(
     r"\b(?:bought|buy|buying|order|ordered|ordering|book|booked|booking|found|find|finding|"
     r"sold|sell|selling|listed|posted)(?:\s+[\w'’-]+){0,5}\s+on$"

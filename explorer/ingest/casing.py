@@ -79,8 +79,11 @@ HEADER = (
 )
 #: A word in a name's place is a name unless it is among this many of the most frequent.
 COMMON_RANK = 5_000
-#: Letters initials have at most, when read from capitals in a lower-case turn.
+#: Initials read from capitals in a lower-case turn have at most this many letters.
 MAX_INITIALS = 4
+#: Words a business's name follows, where a word in capitals is its initials ("at DBS",
+#: "joined HSBC").
+BUSINESS_NAMED_AFTER = frozenset({"at", "with", "from", "for", "joined", "join", "joining", "left"})
 MIN_LETTERS = 3
 MIN_TURNS = 2
 
@@ -428,10 +431,11 @@ def _name_cased(word: str) -> str:
     return word[:1] + word[1:].casefold()
 
 
-def _shouted(word: str, names: set[str]) -> str:
-    """A word in capitals in a lower-case turn: an everyday word shouted ("PREGNANT", "LMAOOO")
-    in lower case, for it is no acronym; a name shouted ("HANNA") and the rest ("NHS", "H4") as
-    written."""
+def _shouted(word: str, names: set[str], before: str) -> str:
+    """A word in capitals in a lower-case turn, after the word ``before``: an everyday word
+    shouted ("PREGNANT", "LMAOOO") in lower case, for it is no acronym, unless short and rare
+    where a business's name stands ("at DBS"); a name shouted ("HANNA") and the rest ("NHS",
+    "H4") as written."""
     lower = word.casefold()
     bare = _bare(lower)
     if is_rare_given_name(bare):
@@ -441,13 +445,12 @@ def _shouted(word: str, names: set[str]) -> str:
     if DRAWN_OUT.search(bare):
         return lower
     if len(bare) >= MIN_LETTERS and is_everyday_word(bare):
-        # A short word in capitals that English uses rarely is initials ("still at DBS",
-        # "I work at HSBC now"), unless chat shorthand ("BRB", "THX").
+        # A short word in capitals that English uses rarely is initials where a business's
+        # name stands ("still at DBS", "I work at HSBC now"); elsewhere slang ("that was LIT").
         initials = (
-            len(bare) <= MAX_INITIALS
+            before in BUSINESS_NAMED_AFTER
+            and len(bare) <= MAX_INITIALS
             and not is_everyday_word(bare, COMMON_RANK)
-            and bare not in INTERJECTIONS
-            and bare not in _SHORTHAND
         )
         return word if initials else lower
     return word
@@ -489,7 +492,8 @@ def _cased(text: str, matches: Sequence[re.Match[str]], position: int, names: se
     word = matches[position].group(0)
     bare = _bare(word)
     if word.isupper() and len(bare) > 1:
-        return _shouted(word, names)
+        previous = _bare(matches[position - 1].group(0)).casefold() if position > 0 else ""
+        return _shouted(word, names, previous)
     # The words either side, and whether a single space joins them to this one.
     before = matches[position - 1] if position > 0 else None
     after = matches[position + 1] if position + 1 < len(matches) else None

@@ -36,6 +36,7 @@ from typing import Protocol
 from explorer.core.models import AliasEvidence, Chunk, Entity, MemoryLayer, Mention, Relation
 from explorer.core.text import singular
 from explorer.ingest.casing import (
+    BUSINESS_NAMED_AFTER,
     COMMON_RANK,
     LIST_SIZE,
     in_lower_case,
@@ -276,16 +277,21 @@ _ANSWER_KINDS = {
 _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
 
-def _shouted_word(piece: Sequence[Token], key: str) -> bool:
-    """Whether a name is one common word of four letters or more in capitals: shouting
-    ("DONE", "BABY"), not initials, unless known ones ("NASA", "FIFA")."""
+def _shouted(piece: Sequence[Token], key: str, tokens: Sequence[Token], in_run: bool) -> bool:
+    """Whether a name in capitals is a common word shouted: in a run of shouting ("NO WAY"),
+    or alone with four letters or more ("DONE", "in a SUIT"), unless it follows a word a
+    business's name follows ("works at SHELTER") or is known initials ("NASA")."""
+    if len(piece) != 1 or not is_everyday_word(key, COMMON_RANK) or is_census_name(key):
+        return False
+    if in_run:
+        return True
+    first = piece[0]
+    before = tokens[first.index - 1].folded if first.index > 0 else ""
     return (
-        len(piece) == 1
-        and len(key) >= 4
-        and piece[0].word.isupper()
-        and is_everyday_word(key, COMMON_RANK)
+        len(key) >= 4
+        and first.word.isupper()
         and key not in KNOWN_ACRONYM_BODIES
-        and not is_census_name(key)
+        and before not in BUSINESS_NAMED_AFTER
     )
 
 
@@ -562,10 +568,8 @@ class _Context(PeopleLinks):
         if len(key) < 2 or not any(char.isalpha() for char in key):
             return
         shouted_run = len(piece) == 1 and _in_a_shouted_run(tokens, piece[0].index)
-        if shouted_run and is_everyday_word(key, COMMON_RANK) and not is_census_name(key):
-            return  # "NO WAY": a word shouted, no name
-        if _shouted_word(piece, key):
-            return  # "Glasgow Uni DONE", "in a SUIT": one common word shouted
+        if _shouted(piece, key, tokens, shouted_run):
+            return  # "NO WAY", "Glasgow Uni DONE": a common word shouted, no name
         candidate = self.names.setdefault(key, Candidate())
         candidate.surfaces[surface] += 1
         first = piece[0]
@@ -965,7 +969,8 @@ class _Context(PeopleLinks):
             for _occurrence, builder in mentions:
                 if builder.type == "person" and builder is not speaker:
                     recent = [*(b for b in recent if b is not builder), builder][-MAX_RECENT:]
-        _shared_employers(self.scope, relations)
+        organisations = {b.id for b in builders if b.type == "organization"}
+        _shared_employers(self.scope, relations, organisations)
         return [self._relation(builder) for builder in relations.values()]
 
     def _kin_name_facts(
@@ -1071,26 +1076,43 @@ class _Context(PeopleLinks):
         )
 
 
-def _shared_employers(scope: str, relations: dict[str, _RelationBuilder]) -> None:
+def _shared_employers(
+    scope: str, relations: dict[str, _RelationBuilder], organisations: set[str]
+) -> None:
     """Colleagues share an employer: "my manager Sharon" beside the speaker's job at Lidl is
     Sharon's job at Lidl, when one of the two has exactly one current employer here and the
-    other none. Cited by both facts' words, the colleague's and the job's."""
+    other none, is tied to no other organisation ("my manager at Aldi, Sharon", "Dave from
+    Amazon") and is no former colleague ("my old colleague Dave"). Cited by both facts' words,
+    the colleague's and the job's."""
     jobs: dict[str, list[_RelationBuilder]] = defaultdict(list)
+    tied: dict[str, set[str]] = defaultdict(set)
     for builder in relations.values():
         if builder.type == "WORKS_AT" and builder.ended is None:
             jobs[builder.source].append(builder)
+        for one, other in ((builder.source, builder.target), (builder.target, builder.source)):
+            if other in organisations:
+                tied[one].add(other)
     for builder in [b for b in relations.values() if b.type == "WORKS_WITH"]:
+        if any(_FORMER.search(fact) for *_, fact in builder.evidence):
+            continue
         for one, other in ((builder.source, builder.target), (builder.target, builder.source)):
             if len(jobs[one]) != 1 or jobs[other]:
                 continue
             (job,) = jobs[one]
             key = relation_id(scope, other, "WORKS_AT", job.target)
-            if key in relations:
-                continue  # said already, and over: "she used to be at Lidl too"
+            if key in relations or tied[other] - {job.target}:
+                continue  # said already, and over; or another organisation's
             confidence = min(builder.confidence, job.confidence)
             shared = _RelationBuilder(other, job.target, "WORKS_AT", confidence)
             shared.evidence.extend([*builder.evidence, *job.evidence])
             relations[key] = shared
+
+
+_FORMER = re.compile(
+    r"\b(?:old|ex-?|former|previous)\s+(?:work\s+)?(?:colleague|co-?worker|manager|boss|"
+    r"team\s*mate|workmate|mentor|supervisor)s?\b",
+    re.IGNORECASE,
+)
 
 
 # Relations whose two ends read the same both ways round get one direction, by id.

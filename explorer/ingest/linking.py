@@ -23,10 +23,10 @@ from explorer.ingest.ids import fold_letters, normalise_name
 from explorer.ingest.lexicon import COMMON_VERBS, KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
 from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import (
+    display_spelled_out,
     evidence_type,
     handle_matches,
     honorific_after,
-    initial_matches,
     kin_word,
     speaker_type,
     stem_names,
@@ -248,10 +248,20 @@ class PeopleLinks:
         for handle in self.speakers:
             if speaker_type(self.speakers[handle]) != "person":
                 continue
-            spells = initial_matches if " " in handle else handle_matches
-            spelled = [
-                key for key in self.names if key not in self.speakers and spells(handle, key)
-            ]
+            if " " in handle:
+                spelled = [
+                    key
+                    for key in self.names
+                    if key not in self.speakers
+                    and display_spelled_out(handle, key)
+                    and self._written_out(key, handle, speakers_of)
+                ]
+            else:
+                spelled = [
+                    key
+                    for key in self.names
+                    if key not in self.speakers and handle_matches(handle, key)
+                ]
             if len(spelled) == 1:
                 (key,) = spelled
                 occurrence = self.names[key].occurrences[0]
@@ -272,6 +282,18 @@ class PeopleLinks:
         self._kin_phrases()
         self._nicknames()
         self._acronyms()
+
+    def _written_out(self, key: str, speaker: str, speakers_of: list[str]) -> bool:
+        """Whether a name may be a speaker's display name written out: a person, by what is
+        said of them, whom no kinship word ties to anyone ("my mum Ana Paula Reis" beside the
+        speaker "Ana Paula" is her mother), written by someone else ("Victoria Station" is no
+        "Victoria S")."""
+        candidate = self.names[key]
+        return (
+            evidence_type(key, candidate.votes, candidate.cues) == "person"
+            and not candidate.cues["kin"]
+            and any(speakers_of[o.chunk] != speaker for o in candidate.occurrences)
+        )
 
     def _self_introductions(self, speakers_of: list[str]) -> None:
         """A person speaker who opens a sentence saying who they are ("Hi! I'm Nell, a nurse",

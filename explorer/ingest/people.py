@@ -12,8 +12,8 @@
   ("Kate Williams") that it spells (first name, first + last, initial + last, first + initial);
   ``handle_stems`` and ``stem_names``: the name a one-word handle begins with ("emi" of emi_k),
   its short forms and ends ("Rach" of rachel_b, "Shawn" of deshawn_c), in any case;
-  ``initial_matches``: a display name giving one word by its initial ("E. MacLeod", "Thabo M")
-  and the full name the text spells it out as.
+  ``display_spelled_out``: a two-word display name and the fuller name the text writes it as
+  ("E. MacLeod" and "Euan MacLeod", "Jia Hui 🧋" and "Tan Jia Hui").
 * kinship names: a capitalised "Dad" or "Mum" is the speaker's parent (FAMILY_OF); when the same
   speaker names that parent ("my dad, Chidi", "Mum. Ngozi Okafor, ..."), the two are one person.
 * ``evidence_type``: a name's type from what the conversation says of it. Confidence, highest
@@ -385,7 +385,7 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
             return True
         if _TIME_BEFORE.search(before) and _YOU_SAID.search(before):
             return True
-    if _NEW_KIND_BEFORE.search(before):
+    if _NEW_KIND_BEFORE.search(before) and not is_census_name(text[start:end].split()[0]):
         return False  # "recommended this hotpot place in Ximending, Mala Yuan": its name
     return before.rstrip().endswith(",") and bool(_CLOSING_VOCATIVE.match(after))
 
@@ -426,7 +426,7 @@ def handle_matches(handle: str, full_name: str) -> bool:
     return shortened or (len(before) == 2 and before[0] == first[0])
 
 
-def initial_matches(display: str, full_name: str) -> bool:
+def display_spelled_out(display: str, full_name: str) -> bool:
     """Whether a display name of two words spells a fuller name: one word given by its
     initial ("E. MacLeod" and "Thabo M" are "Euan MacLeod" and "Thabo Mokoena"), or the name
     short of one word ("Jia Hui 🧋" is "Tan Jia Hui", "Ana Paula" is "Ana Paula Reis")."""
@@ -528,8 +528,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["product"] += 2 * cues["product"]
     if not (single and is_census_name(key)):
         tally["product"] += 2 * cues["tool"]
-        if not is_known_place(key):
-            tally["product"] += cues["on"]  # "sending it on Monzo", "is it on Panopto?"
+    if not is_census_name(words[0]) and not is_known_place(key):
+        tally["product"] += cues["on"]  # "sending it on Monzo", "are they on Teams too?"
     if cues["brand_cased"]:
         tally["product"] += 2 * cues["platform_after_object"]
     tally["other"] += 2 * cues["work_of_art"] + cues["pet_care"]
@@ -662,23 +662,34 @@ _PLATFORM_BEFORE = re.compile(
     # "is it on Panopto?", "it's on Netflix" (but "blame it on Tunde")
     r"(?:is|was|it['’]?s)(?:\s+(?:it|that|this))?|available)\s+on$"
 )
-# "on" alone before a name: in chats mostly an app or a service ("the money on Monzo", "are
-# they on Teams too?"), streets aside (their suffix says so); weaker than the rules above, and
-# nothing after a verb that takes a person ("blame it on Tunde", "count on Ines", "go on Jay").
-_BARE_ON = re.compile(r"(?:^|\s)on$")
-_ON_SOMEONE = re.compile(
-    r"\b(?:blam(?:e|es|ed|ing)(?:\s+(?:it|that|this|them))?|count(?:s|ed|ing)?|"
-    r"rel(?:y|ies|ied|ying)|depend(?:s|ed|ing)?|crush(?:es|ed|ing)?|check(?:s|ed|ing)?(?:\s+in)?|"
-    r"cheat(?:s|ed|ing)?|spy|spies|spied|spying|pick(?:s|ed|ing)?|wait(?:s|ed|ing)?|"
-    r"dot(?:e|es|ed|ing)|go|come|hang|keep|carry|walked\s+in|tell(?:s|ing)?|told|"
-    r"gang(?:s|ed|ing)?\s+up|lean(?:s|ed|ing)?|bet(?:s|ting)?|"
-    r"congrats|congratulations)\s+on$"
+# What one looks, laughs or is cross at is as often someone as somewhere (``context_cues``).
+_AT_SOMEONE = re.compile(
+    r"\b(?:look(?:s|ed|ing)?|star(?:e|es|ed|ing)|laugh(?:s|ed|ing)?|smil(?:e|es|ed|ing)|"
+    r"wav(?:e|es|ed|ing)|glanc(?:e|es|ed|ing)|shout(?:s|ed|ing)?|yell(?:s|ed|ing)?|"
+    r"mad|angry|annoyed|upset|cross|furious)\s+at$"
 )
-# ... nor after where one goes, lives or stays: "a boat trip on Derwentwater", "living on
-# Arran".
-_ON_A_PLACE = re.compile(
-    r"\b(?:trip|cruise|walk|hike|swim|sail|room|flat|house|apartment|place|cafe|café|bar|pub|"
-    r"restaurant|office|shop|liv(?:e|es|ed|ing)|stay(?:s|ed|ing)?|stood|standing)\s+on$"
+# "on" alone before a name: in chats mostly an app or a service ("the money on Monzo", "are
+# they on Teams too?", "you're on Flipkart Minutes now?"); a vote weaker than the rules above,
+# for a name that opens on no given name and is no town (``typed``), and none after words that
+# put a person, a subject or a place after "on": "count on Ines", "keep an eye on Bongani", "a
+# documentary on Mandela", "a boat trip on Derwentwater".
+_BARE_ON = re.compile(r"(?:^|\s)on$")
+_NOT_A_PLATFORM_BEFORE_ON = re.compile(
+    r"\b(?:"
+    # verbs and phrases that take a person: "blame it on", "wait on", "gave up on"
+    r"blam(?:e|es|ed|ing)(?:\s+(?:it|that|this|them))?|count(?:s|ed|ing)?|rel(?:y|ies|ied|ying)|"
+    r"depend(?:s|ed|ing)?|crush(?:es|ed|ing)?|check(?:s|ed|ing)?(?:\s+in)?|cheat(?:s|ed|ing)?|"
+    r"spy|spies|spied|spying|pick(?:s|ed|ing)?|wait(?:s|ed|ing)?|dot(?:e|es|ed|ing)|"
+    r"tell(?:s|ing)?|told|lean(?:s|ed|ing)?|bet(?:s|ting)?|congrats|congratulations|"
+    r"go|goes|going|went|come|comes|coming|came|hang(?:s|ing)?|hung|keep(?:s|ing)?|kept|"
+    r"carr(?:y|ies|ied|ying)|focus(?:es|ed|ing)?|up|out|in|eyes?|easy|keen|sweet|hard|soft|"
+    # a subject written about: "an article on Maathai"
+    r"article|documentary|doc|book|thread|piece|film|podcast|video|talk|lecture|report|essay|"
+    r"paper|chapter|series|"
+    # where one goes, lives or stays: "a boat trip on Derwentwater", "living on Arran"
+    r"trip|cruise|walk|hike|swim|sail|holiday|room|flat|house|apartment|place|cafe|café|bar|"
+    r"pub|restaurant|office|shop|liv(?:e|es|ed|ing)|stay(?:s|ed|ing)?|stood|standing|all"
+    r")\s+on$"
 )
 # "found the flat together on NoBroker", "will book on MakeMyTrip": where something was bought,
 # booked or found makes a platform of a name cased as a brand only ("the boat trip Chloe booked
@@ -740,13 +751,13 @@ CALLED_KINDS = {
     **dict.fromkeys(_words("book novel film movie show series podcast album song"), "work_of_art"),
     "project": "project",
 }
-# A kind of place or thing brought up just before a comma is what the name after it names, not
-# someone called: "this hotpot place in Ximending, Mala Yuan" ("see you at the cafe, Kate"
-# calls Kate: a kind brought up anew takes "a" or "this").
+# A kind of place or thing brought up and placed just before a comma is what the name after it
+# names, not someone called: "this hotpot place in Ximending, Mala Yuan" ("see you at the
+# cafe, Kate", "what a game, Sarah!" and "a bar near me, Sarah" call: ``is_vocative``).
 _NEW_KIND_BEFORE = re.compile(
-    r"\b(?:a|an|this|that|one)\s+(?:[\w'’-]+\s+){0,2}(?:"
+    r"\b(?:a|an|this)\s+(?:[\w'’-]+\s+){0,2}(?:"
     + "|".join(sorted(CALLED_KINDS, key=len, reverse=True))
-    + r")\b(?:\s+(?:in|on|at|near|by|off|called|named)\s+[^,.!?]{1,40})?\s*,\s*$",
+    + r")\s+(?:in|on|at|near|by|off|called|named)\s+[^,.!?]{1,40},\s*$",
     re.IGNORECASE,
 )
 # A noun phrase set beside a name says what it names: "X, the small hotel", "X, a startup".
@@ -885,16 +896,16 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         or (_TOOL_LISTED.search(before.rstrip()) and not _CLAUSE_GOES_ON.match(next_word))
         or _PLATFORM_BEFORE.search(tail)
     )
-    if tool and not re.match(r"^['’]s\b", after):
+    owns = re.match(r"^['’]s\b", after) is not None
+    if tool and not owns:
         cues["tool"] += 1
     if _PLATFORM_AFTER_OBJECT.search(tail):
         cues["platform_after_object"] += 1
     elif (
         not tool
+        and not owns
         and _BARE_ON.search(tail)
-        and not _ON_SOMEONE.search(tail)
-        and not _ON_A_PLACE.search(tail)
-        and not re.match(r"^['’]s\b", after)
+        and not _NOT_A_PLATFORM_BEFORE_ON.search(tail)
     ):
         cues["on"] += 1
     if _DETERMINED.search(before.rstrip()) and _ENDS_A_PHRASE.match(head):
@@ -911,8 +922,14 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["place"] += 1
     elif _BOUGHT_FROM.search(tail):
         cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop
-    elif re.search(r"\bat\s*$", tail) and not re.match(r"^['’]", after):
-        cues["at"] += 1  # "at Arup", "at Rush": somewhere, or a business; "at Kate's" is neither
+    elif (
+        re.search(r"\bat\s*$", tail)
+        and not re.match(r"^['’]", after)
+        and not _AT_SOMEONE.search(tail)
+    ):
+        # "at Arup", "at Rush": somewhere, or a business; "at Kate's" is neither, nor what one
+        # looks, laughs or is cross at ("look at Thabo Mokoena going on proper dates")
+        cues["at"] += 1
     if _PET_AFTER.match(head) or _PET_DOES.match(head) or _TO_THE_VET.match(head):
         cues["pet"] += 1
     if _PET_EMOJI_CALLED.search(before):

@@ -277,7 +277,7 @@ _NEWS_THEN_QUESTION = re.compile(
 
 # Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
 _OPENERS = ANSWER_WORDS | {"ok", "okay", "lol", "haha", "btw", "also", "anyway", "oh", "so"}
-_OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey", "and", "but"}
+_OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey"}
 
 
 # A clause that opens with a role at a place of work says whose it is by saying nothing: "yes!!
@@ -857,25 +857,31 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
     return [Fact(owner, asked[0].entity, KIN_RELATIONS[found.group(2).casefold()], *first)]
 
 
-_ANSWERED_NO = re.compile(r"^\W*(?:no|nope|nah|naw|not)\b", re.IGNORECASE)
-# What says the asked fact holds no longer, anywhere in the answer ("no, she left in May").
-_NO_LONGER = re.compile(r"\b(?:left|quit|resigned|moved|no longer|anymore|any more)\b")
 # The clause a name is said in runs to a stop, a comma or an emoji ("still at DBS lah 😩 bonus
 # not out yet": the "not" is another clause's).
 _CLAUSE_END = re.compile(r"[.,;!?\U0001F000-\U0010FFFF]")
+_WORD = re.compile(r"[\w'’]+")
 
 
-def _echoed(fact: Fact, answer: Turn, first: tuple[int, int]) -> bool:
-    """Whether the answer confirms an asked fact by saying its object again in its first
-    sentence, undenied: "still at DBS ah?" / "still at DBS lah 😩" ("Deloitte? no, she left",
-    "not at Deloitte any more" deny it)."""
+def _echoed(fact: Fact, question: Turn, answer: Turn, first: tuple[int, int]) -> bool:
+    """Whether the answer confirms an asked fact by opening on the name as the question put it,
+    undenied: "still at DBS ah?" / "still at DBS lah 😩", "u still teaching at Ateneo?" /
+    "still at Ateneo, math dept". A name said otherwise confirms nothing ("Deloitte? I wish",
+    "used to be at Deloitte", "dunno if she's still at Deloitte")."""
+    asked = [s for s in question.names if s.entity.id == fact.target.id and fact.start <= s.start]
     said = [s for s in answer.names if s.sentence == 0 and s.entity.id == fact.target.id]
-    if not said:
+    if not asked or not said:
+        return False
+    lead = _WORD.findall(question.text[fact.start : asked[0].start].casefold())[-1:]
+    opening = _WORD.findall(answer.text[first[0] : said[0].start].casefold())
+    while opening and opening[0] in _OPENERS:
+        opening.pop(0)
+    # One or two words, the last the question's word before the name: "still at", "at".
+    if not lead or not 1 <= len(opening) <= 2 or opening[-1:] != lead:
         return False
     stop = _CLAUSE_END.search(answer.text, said[0].end, first[1])
     clause = answer.text[first[0] : stop.start() if stop else first[1]].casefold()
-    opened_no = any(_ANSWERED_NO.match(answer.text[a:b]) for a, b in answer.sentences[:2])
-    return not (opened_no or negated(clause) or _NO_LONGER.search(answer.text.casefold()))
+    return not (negated(clause) or closed(clause))
 
 
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
@@ -893,7 +899,7 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
     facts: list[Fact] = []
     affirmed = AFFIRMATIVE.match(answer.text) is not None
     for fact in asked:
-        if affirmed or _echoed(fact, answer, first):
+        if affirmed or _echoed(fact, question, answer, first):
             # Cited twice: the question's words state the fact, the answer's yes confirms it.
             facts.append(replace(fact, earlier=True))
             facts.append(Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended))

@@ -10,9 +10,9 @@ import pytest
 
 from explorer.ingest.extractor import extract_offline
 from explorer.ingest.people import (
+    display_spelled_out,
     handle_matches,
     handle_stems,
-    initial_matches,
     is_vocative,
     opens_exclaimed,
     stem_names,
@@ -101,14 +101,18 @@ def test_a_display_name_with_an_initial_is_the_full_name_the_other_spells_out() 
             ("E. Farquhar", "aye sorry, long shift. is Thabo Ndlela still coming?"),
             ("kirsty_b", "aye. and Thandi Ndlela too"),
             ("Thabo N", "I am!! see you both"),
+            ("kirsty_b", "is Sipho Khumalo coming, or Sipho Kunene?"),
+            ("Sipho K", "both! meet at Victoria Station, Victoria S says"),
+            ("Victoria S", "ok"),
         )
     )
     assert "Euan Farquhar" in entity(extraction, "E. Farquhar").aliases
-    # Two names spell "Thabo N" out only if one of them does.
     assert "Thabo Ndlela" in entity(extraction, "Thabo N").aliases
-    assert "Thandi Ndlela" not in entity(extraction, "Thabo N").aliases
-    assert not initial_matches("E. Farquhar", "Eilidh Macrae")
-    assert not initial_matches("E F", "Euan Farquhar")  # two initials say too little
+    # Two names that spell it out, a place, or the speaker's own words: no one's full name.
+    assert not {"Sipho Khumalo", "Sipho Kunene"} & set(entity(extraction, "Sipho K").aliases)
+    assert "Victoria Station" not in entity(extraction, "Victoria S").aliases
+    assert not display_spelled_out("E. Farquhar", "Eilidh Macrae")
+    assert not display_spelled_out("E F", "Euan Farquhar")  # two initials say too little
 
 
 def test_a_name_after_a_kind_just_brought_up_names_it_and_calls_no_one() -> None:
@@ -122,6 +126,10 @@ def test_a_name_after_a_kind_just_brought_up_names_it_and_calls_no_one() -> None
     )
     assert "Mala Yuan" not in entity(extraction, "jia").aliases
     assert "Marcus" in entity(extraction, "marcus_lim").aliases  # "at the cafe, Marcus" calls
+    called = extract_offline(
+        chat(("sj_88", "hey"), ("ana", "found a bar near me, Sarah"), ("sj_88", "nice"))
+    )
+    assert "Sarah" in entity(called, "sj_88").aliases  # a given name is called
 
 
 def test_a_display_name_short_of_one_word_is_the_fuller_name() -> None:
@@ -137,8 +145,8 @@ def test_a_display_name_short_of_one_word_is_the_fuller_name() -> None:
     assert reasons["Tan Jia Hui"] == "display name Jia Hui 🧋 is Tan Jia Hui written out"
     names = {e.name.casefold() for e in extraction.entities}
     assert not {"wah", "eish", "aiyo"} & names  # cries, in any language's English
-    assert initial_matches("Ana Paula", "Ana Paula Reis")
-    assert not initial_matches("Ana Paula", "Ana Reis")
+    assert display_spelled_out("Ana Paula", "Ana Paula Reis")
+    assert not display_spelled_out("Ana Paula", "Ana Reis")
 
 
 def test_kin_phrases_titles_initials_and_degrees_give_a_person_the_names_they_go_by() -> None:

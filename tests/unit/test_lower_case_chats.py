@@ -283,13 +283,13 @@ def test_rare_short_capitals_in_a_lower_case_turn_are_initials_not_shouting() ->
         chat(
             ("marcus_lim", "wah still at DBS ah? thought you wanted to quit"),
             ("jia", "still at DBS lah, after bonus then see. ur cousin at HSBC?"),
-            ("marcus_lim", "lol BRB. THX for the SO helpful advice, NOT"),
+            ("marcus_lim", "lol BRB. THX for the SO helpful advice, NOT. that party was LIT"),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}
     assert kinds["DBS"] == kinds["HSBC"] == "organization"
-    # Chat shorthand and common words shouted stay words.
-    assert not {"BRB", "THX", "SO", "NOT", "Brb", "Thx"} & set(kinds)
+    # Chat shorthand, slang and common words shouted stay words, rare or not.
+    assert not {"BRB", "THX", "SO", "NOT", "LIT", "Brb", "Thx", "Lit"} & set(kinds)
 
 
 def test_chat_particles_of_other_englishes_are_no_names() -> None:

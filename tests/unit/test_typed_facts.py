@@ -840,13 +840,17 @@ def test_asked_with_a_dropped_subject_the_fact_waits_for_the_yes_of_the_one_aske
 @pytest.mark.parametrize(
     ("answer", "holds"),
     [
-        ("still at Brightwater lah 😩 bonus not out yet", True),  # said again: a yes
+        ("still at Brightwater lah 😩 bonus not out yet", True),  # its words again: a yes
+        ("still at Brightwater lah, I left my charger at yours", True),
         ("Brightwater? no, left in May", False),
+        ("Brightwater?? never. at Halden now", False),
+        ("Brightwater? I wish 😂", False),
+        ("used to be at Brightwater, now Halden", False),
+        ("dunno if I'm still at Brightwater after this week", False),
         ("not at Brightwater any more", False),
-        ("moved on from Brightwater ages ago", False),
     ],
 )
-def test_an_answer_that_says_the_asked_name_again_confirms_it_unless_it_denies(
+def test_an_answer_that_says_the_question_again_confirms_it_and_nothing_else_does(
     answer: str, holds: bool
 ) -> None:
     found = facts(
@@ -870,6 +874,19 @@ def test_a_colleague_shares_the_one_employer_known_of_the_other() -> None:
     # Nadia has an employer of her own: no other is given to her.
     assert ("Nadia", "WORKS_AT", "Halden") not in found
     assert ("Nadia", "WORKS_AT", "Kestrel Freight") in found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I work at Lidl now. at Aldi my manager Sharon was awful",  # another organisation's
+        "I work at Lidl now. my old colleague Sharon says hi",  # a former colleague
+    ],
+)
+def test_a_colleague_of_elsewhere_or_before_gets_no_employer(line: str) -> None:
+    found = facts(extract_offline(chat(("ana", line), ("ben", "ok"))))
+    assert ("ana", "WORKS_WITH", "Sharon") in found or ("Sharon", "WORKS_WITH", "ana") in found
+    assert ("Sharon", "WORKS_AT", "Lidl") not in found
 
 
 def test_what_follows_if_or_whether_is_supposed_not_stated() -> None:
@@ -1265,11 +1282,14 @@ def test_on_alone_before_a_name_is_an_app_unless_a_person_or_a_place_is_meant() 
         chat(
             ("noor", "sending you the money on Pennywise now. are they on Chatterly too?"),
             ("kip", "still waiting on Tunde. we did a boat trip on Lochmarren, I count on Ines"),
+            ("noor", "keep an eye on Bongani and on Sarah Jones. saw a documentary on Mandela"),
+            ("kip", "you're on Quillpad Minutes now right?"),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}
-    assert kinds["Pennywise"] == kinds["Chatterly"] == "product"
-    assert kinds["Tunde"] == kinds["Ines"] == "person"
+    assert kinds["Pennywise"] == kinds["Chatterly"] == kinds["Quillpad Minutes"] == "product"
+    for name in ("Tunde", "Ines", "Bongani", "Sarah Jones", "Mandela"):
+        assert kinds[name] == "person", name
     assert kinds["Lochmarren"] != "product"
 
 

@@ -533,6 +533,9 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if cues["brand_cased"]:
         tally["product"] += 2 * cues["platform_after_object"]
     tally["other"] += 2 * cues["work_of_art"] + cues["pet_care"]
+    if not (single and is_census_name(key)):
+        # an animal's emoji in a sentence the name opens, weak: "Tom is walking the dog 🐶"
+        tally["other"] += cues["pet_emoji"]
     tally["organization"] += 2 * cues["organization"]
     tally["place"] += 2 * cues["place"]
     if not (single and is_census_name(key)):
@@ -774,7 +777,8 @@ _TO_THE_VET = re.compile(
     r"^[^.!?]{0,100}\b(?:i|we|i'll|we'll|i’ll|we’ll|i'd|we'd)\s+(?:[\w'’]+\s+){0,2}?"
     r"(?:take|took|taking|bring|brought|bringing)\s+(?:him|her)\s+to\s+the\s+vets?\b"
 )
-_PET_EMOJI_CALLED = re.compile(r"[🐶🐕🐱🐈🐩🐰🐇🐹🦮]\ufe0f?\s+(?:called|named)\s*$")
+_PET_EMOJI = re.compile(r"[🐶🐕🐱🐈🐩🐰🐇🐹🦮]")
+_PET_EMOJI_CALLED = re.compile(_PET_EMOJI.pattern + r"\ufe0f?\s+(?:called|named)\s*$")
 _PET_APPOSITIVE = re.compile(
     # "Biscuit the whippet", "Noodle the little whippet": either of the next two words
     r"^\s*,?\s+(?:the|is\s+an?|is\s+the)\s+([\w-]+)(?:\s+([\w-]+))?\b"
@@ -934,6 +938,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["pet"] += 1
     if _PET_EMOJI_CALLED.search(before):
         cues["pet"] += 1
+    if not before.strip() and _PET_EMOJI.search(after):
+        cues["pet_emoji"] += 1  # "Simba is fat and spoilt as always 🐶"
     if _PET_RESTS.match(head):
         cues["pet_care"] += 1
     if _CARE_BEFORE.search(tail) and not _WALKED_SOMEWHERE.match(head):

@@ -479,6 +479,19 @@ def test_a_pet_named_in_apposition_mid_sentence_is_a_pet(line: str) -> None:
     assert kinds["Noodle"] == "other"
 
 
+def test_a_name_opening_a_sentence_with_an_animal_emoji_is_an_animal_unless_a_given_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("wanjiru", "how's Njeri btw? and Simba?"),
+            ("brian", "Simba is fat and spoilt as always 🐶 mum feeds him chapati"),
+            ("wanjiru", "haha. Tom is walking the dog 🐕 again, Tom says hi"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Simba"] == "other"
+    assert kinds["Tom"] == "person"
+
+
 def test_a_pet_named_by_its_breed_is_a_pet() -> None:
     line = "I'll bring Pickle, our old beagle, if the hotel allows dogs. Pickle loved the beach."
     kinds = kinds_of(extract_offline(chat(("Theo", line), ("Assistant", "Lovely."))))

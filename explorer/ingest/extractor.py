@@ -277,7 +277,9 @@ _ANSWER_KINDS = {
 _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
 
-def _shouted(piece: Sequence[Token], key: str, tokens: Sequence[Token], in_run: bool) -> bool:
+def _common_word_shouted(
+    piece: Sequence[Token], key: str, tokens: Sequence[Token], in_run: bool
+) -> bool:
     """Whether a name in capitals is a common word shouted: in a run of shouting ("NO WAY"),
     or alone with four letters or more ("DONE", "in a SUIT"), unless it follows a word a
     business's name follows ("works at SHELTER") or is known initials ("NASA")."""
@@ -568,7 +570,7 @@ class _Context(PeopleLinks):
         if len(key) < 2 or not any(char.isalpha() for char in key):
             return
         shouted_run = len(piece) == 1 and _in_a_shouted_run(tokens, piece[0].index)
-        if _shouted(piece, key, tokens, shouted_run):
+        if _common_word_shouted(piece, key, tokens, shouted_run):
             return  # "NO WAY", "Glasgow Uni DONE": a common word shouted, no name
         candidate = self.names.setdefault(key, Candidate())
         candidate.surfaces[surface] += 1

@@ -13,11 +13,12 @@ facts (see ``relation_rules`` for the vocabulary and the patterns):
 * kinship and role words: "my sister Ada", "Priya, my manager", "Ada's husband Kwame", "X is Ada's
   flatmate"; couples ("Ada and Kwame have set a date"), pairs who met, pets ("my cat Pimienta");
 * a project a person names in a first-person sentence is one they work on;
-* nothing asked is a fact: a question's facts wait for a "yes" from the one asked, and a
+* nothing asked is a fact: a question's facts wait for a "yes" from the one asked (or an answer
+  opening on the name as the question put it: "still at DBS ah?" / "still at DBS lah"), and a
   question frame ("Where do you work now?") takes the first fitting name of the answer.
 
-Agents (assistant speakers) are never the subject of a fact. Imports the standard library and
-the ingest rules and word reading.
+Agents (assistant speakers) are never the subject of a fact. Imports the standard library, the
+core tokenizer and the ingest rules and word reading.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from explorer.core.text import words
 from explorer.ingest.name_reading import Token
 from explorer.ingest.relation_rules import (
     AFFIRMATIVE,
@@ -860,7 +862,6 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
 # The clause a name is said in runs to a stop, a comma or an emoji ("still at DBS lah 😩 bonus
 # not out yet": the "not" is another clause's).
 _CLAUSE_END = re.compile(r"[.,;!?\U0001F000-\U0010FFFF]")
-_WORD = re.compile(r"[\w'’]+")
 
 
 def _echoed(fact: Fact, question: Turn, answer: Turn, first: tuple[int, int]) -> bool:
@@ -872,8 +873,8 @@ def _echoed(fact: Fact, question: Turn, answer: Turn, first: tuple[int, int]) ->
     said = [s for s in answer.names if s.sentence == 0 and s.entity.id == fact.target.id]
     if not asked or not said:
         return False
-    lead = _WORD.findall(question.text[fact.start : asked[0].start].casefold())[-1:]
-    opening = _WORD.findall(answer.text[first[0] : said[0].start].casefold())
+    lead = words(question.text[fact.start : asked[0].start])[-1:]
+    opening = words(answer.text[first[0] : said[0].start])
     while opening and opening[0] in _OPENERS:
         opening.pop(0)
     # One or two words, the last the question's word before the name: "still at", "at".

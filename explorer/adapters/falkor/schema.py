@@ -35,7 +35,7 @@ class GraphSchema:
         client = self._conn.client()
         marker = f"{cypher.SCHEMA_MARKER}{self._conn.graph_name}"
         stored = await self._conn.call(
-            lambda: client.get(marker), self._conn.timeout, "schema check"
+            lambda: client.get(marker), self._conn.connect_timeout, "schema check"
         )
         if stored != cypher.SCHEMA_DIGEST or not await self._conn.graph_exists():
             # A read on a graph that was never written fails, so make sure the key exists first.

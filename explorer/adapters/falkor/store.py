@@ -40,7 +40,6 @@ from explorer.adapters import sanitize
 from explorer.adapters.falkor import codec, cypher
 from explorer.adapters.falkor.codec import MAX_IDS, MAX_VECTOR_DIMENSION
 from explorer.adapters.falkor.connection import WRITE_BATCH, FalkorConnection
-from explorer.adapters.falkor.errors import bounded
 from explorer.adapters.falkor.schema import GraphSchema
 from explorer.core.entity_ranking import RankedEntity, entity_hits, rank_entities
 from explorer.core.errors import (
@@ -105,7 +104,9 @@ class FalkorGraphStore:
 
         ``deadline`` (seconds) bounds every read, ``write_deadline`` every write batch; each is
         also sent to the server as the query's own timeout. ``connect_deadline`` (default:
-        ``deadline``) bounds connecting and the schema check.
+        ``deadline``) bounds connecting and reading the schema marker; creating a new graph's
+        indexes is writing, bounded by ``write_deadline`` (on a busy machine it outlasts a
+        connect deadline).
         Raises ``StoreUnavailable`` when the server cannot be reached, ``StoreTimeout`` when it
         does not answer in time.
         """
@@ -123,7 +124,7 @@ class FalkorGraphStore:
         store = cls(connection)
         if ensure_schema:
             try:
-                await bounded(store.ensure_schema(), connection.connect_timeout, "schema check")
+                await store.ensure_schema()
             except BaseException:
                 await store.aclose()
                 raise

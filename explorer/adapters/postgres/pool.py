@@ -72,7 +72,9 @@ async def open_pool(
 ) -> tuple[asyncpg.Pool, str, float, float]:
     """A pool whose connections use ``schema`` (created with ``setup`` DDL if missing) and
     start with the ``session`` settings (a connection handed back to the pool returns to
-    them); ``connect_deadline`` (default: ``deadline``) bounds connecting and the set-up."""
+    them); ``connect_deadline`` (default: ``deadline``) bounds connecting and the check that
+    the store is set up, ``write_deadline`` the set-up itself (a new store's DDL outlasts a
+    connect deadline on a busy machine)."""
     dsn = sanitize.dsn(dsn)
     plain_schema = sanitize.identifier(schema, "schema").lower()
     read_s = sanitize.plain_float(deadline, "deadline", low=0.05, high=3600.0)
@@ -93,7 +95,7 @@ async def open_pool(
         try:
             # A store already set up with this very DDL is only read: no DDL on every connect
             # (it needs write access, and fails on a full disk or a read-only standby).
-            if await ddl.migrated(conn, table, digest):
+            if await bounded(ddl.migrated(conn, table, digest), connect_s, "connect"):
                 return str(await conn.fetchval(ddl.VECTOR_SCHEMA))
             async with conn.transaction():
                 await conn.execute(ddl.LOCK, ddl.ADVISORY_KEY)
@@ -108,7 +110,7 @@ async def open_pool(
         finally:
             await conn.close(timeout=connect_s)
 
-    vector_schema = await bounded(prepare(), connect_s, "connect")
+    vector_schema = await bounded(prepare(), connect_s + write_s, "connect")
 
     async def init(conn: asyncpg.Connection) -> None:
         await register_vector(conn, schema=vector_schema)

@@ -405,8 +405,8 @@ class _Context(PeopleLinks):
             self._read_topics(index, chunk.text, self.tokens[index])
         self._link_people()
         builders = self._builders()
+        relations = self._relations(builders)  # first: an answer can give someone an alias
         entities = {builder.id: self._entity(builder) for builder in builders}
-        relations = self._relations(builders)
         guessed = frozenset(builder.id for builder in builders if builder.guessed)
         return Extraction(tuple(entities.values()), tuple(relations), guessed)
 
@@ -964,7 +964,9 @@ class _Context(PeopleLinks):
             )
             stated, asked = turn_facts(turn)
             if previous is not None and previous[0].addressee is turn.speaker is not None:
-                stated += answer_facts(previous[0], turn, previous[1])
+                answered = answer_facts(previous[0], turn, previous[1])
+                _answered_aliases(answered, chunk.id)
+                stated += answered
             stated += self._kin_name_facts(turn, mentions)
             self._chunk_relations(index, chunk, speaker, mentions, stated, relations)
             previous = (turn, asked)
@@ -1076,6 +1078,19 @@ class _Context(PeopleLinks):
             valid_to=builder.ended,
             mentions=mentions,
         )
+
+
+def _answered_aliases(facts: Sequence[Fact], chunk_id: str) -> None:
+    """The kinship phrase an answer calls the one asked about by is their alias, with the turn
+    as evidence ("how's Njeri btw?" / "my sister is in Mombasa now": Njeri is "my sister")."""
+    for fact in facts:
+        target = fact.target
+        if not fact.called or not isinstance(target, _Builder) or target.type != "person":
+            continue
+        if fact.called not in target.surfaces:
+            target.surfaces.add(fact.called)
+            reason = f"asked about {target.name}, answered {fact.called!r}"
+            target.alias_evidence.append(AliasEvidence(fact.called, chunk_id, reason))
 
 
 def _shared_employers(

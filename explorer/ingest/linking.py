@@ -32,17 +32,16 @@ from explorer.ingest.people import (
     stem_names,
     typed,
 )
-from explorer.ingest.relation_rules import ANSWER_WORDS, KIN_RELATIONS, TITLED_KIN, UNIQUE_KIN
+from explorer.ingest.relation_rules import (
+    ANSWER_WORDS,
+    KIN_PHRASE_WORDS,
+    TITLED_KIN,
+    UNIQUE_KIN,
+)
 
-# The kinship words that name one person ("my sister Njeri"; not "my kids"), and where they
-# stand: right before the name, or set beside it after a comma ("Tyler, my boyfriend"); said by
-# the speaker or to the addressee ("his cousin" says little without knowing whose).
-_KIN_PHRASE_WORDS = frozenset(
-    word
-    for word, relation in KIN_RELATIONS.items()
-    if relation in ("FAMILY_OF", "MARRIED_TO", "PARTNER_OF")
-) - frozenset({"kids", "kid", "children", "child", "parents", "siblings", "grandkids",
-              "grandchildren", "in-laws", "family"})  # fmt: skip
+# Where a kinship phrase stands beside a name: right before it, or set beside it after a comma
+# ("Tyler, my boyfriend"); said by the speaker or to the addressee ("his cousin" says little
+# without knowing whose).
 _KIN_PHRASE_BEFORE = re.compile(
     r"\b(?P<owner>my|your|our)\s+(?P<kin>[\w'’-]+)\s*,?\s*$", re.IGNORECASE
 )
@@ -477,7 +476,7 @@ class PeopleLinks:
                 before = _KIN_PHRASE_BEFORE.search(text, opens, occurrence.start)
                 after = _KIN_PHRASE_AFTER.match(text, occurrence.end, ends)
                 found = before or after
-                if found is None or found.group("kin").casefold() not in _KIN_PHRASE_WORDS:
+                if found is None or found.group("kin").casefold() not in KIN_PHRASE_WORDS:
                     continue
                 phrase = f"{found.group('owner')} {found.group('kin')}".casefold()
                 if phrase in candidate.surfaces:

@@ -432,6 +432,14 @@ UNIQUE_KIN = _words(
     amma appa ammi nani dadi mam mammy paati thatha ajji bubbe zayde yiayia pappou
     """
 )
+# The kinship words that name one person ("my sister", "your boyfriend"; not "my kids"): a
+# phrase of one of them can stand for that person (an alias).
+KIN_PHRASE_WORDS = frozenset(
+    word
+    for word, relation in KIN_RELATIONS.items()
+    if relation in ("FAMILY_OF", "MARRIED_TO", "PARTNER_OF")
+) - frozenset({"kids", "kid", "children", "child", "parents", "siblings", "grandkids",
+              "grandchildren", "in-laws", "family"})  # fmt: skip
 # Kin words said as a title before a name ("Uncle Samir", "Auntie Bisi"): whose the title is
 # goes unsaid, as with "Mum", so the speaker is family of the one named.
 TITLED_KIN = _words("uncle auntie aunty aunt cousin")

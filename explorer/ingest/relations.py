@@ -36,6 +36,7 @@ from explorer.ingest.relation_rules import (
     CARE_WORDS,
     COUPLE_AFTER,
     EVENTFUL,
+    KIN_PHRASE_WORDS,
     KIN_RELATIONS,
     PAIR_MET,
     PETS,
@@ -93,6 +94,9 @@ class Fact:
     ended: bool = False
     earlier: bool = False  # the sentence is in the turn before (a question this turn confirmed)
     presupposed: bool = False  # holds in a question too ("is my sister Ada coming?")
+    # The kinship phrase an answer calls the target by ("how's Njeri?" / "my sister is in
+    # Mombasa now"): the target's alias too, as the answerer says it.
+    called: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -856,7 +860,9 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
     asked = list((pointed or named).values())
     if len(asked) != 1 or asked[0].entity.id in (answerer.id, owner.id):
         return []
-    return [Fact(owner, asked[0].entity, KIN_RELATIONS[found.group(2).casefold()], *first)]
+    kin = found.group(2).casefold()
+    called = f"{found.group('owner')} {kin}".casefold() if kin in KIN_PHRASE_WORDS else ""
+    return [Fact(owner, asked[0].entity, KIN_RELATIONS[kin], *first, called=called)]
 
 
 # The clause a name is said in runs to a stop, a comma or an emoji ("still at DBS lah 😩 bonus

@@ -676,6 +676,27 @@ def test_my_kin_answering_a_question_about_one_person_is_that_person() -> None:
     assert frozenset(("dani", "rj")) not in family  # "yes my cousin" answers; it calls no one
 
 
+def test_the_kinship_phrase_answering_about_one_person_becomes_their_alias() -> None:
+    chunks = chat(
+        ("brian", "haha classic. how's Njeri btw?"),
+        ("wanjiru", "my sister is in Mombasa now, working at a hotel"),
+        ("wanjiru", "and how is Kiran surviving Pune"),
+        ("brian", "your brother is fine, only busy"),
+        ("brian", "who's Priya?"),
+        ("wanjiru", "my boss, she's great"),
+    )
+    extraction = extract_offline(chunks)
+    njeri, kiran, priya = (entity(extraction, name) for name in ("Njeri", "Kiran", "Priya"))
+    assert "my sister" in njeri.aliases
+    assert "your brother" in kiran.aliases  # as the answerer says it
+    (evidence,) = [e for e in njeri.alias_evidence if e.alias == "my sister"]
+    assert (evidence.chunk_id, evidence.reason) == (
+        chunks[1].id,
+        "asked about Njeri, answered 'my sister'",
+    )
+    assert not [a for a in priya.aliases if a.startswith("my ")]  # a boss is no one's alias
+
+
 def test_him_and_her_as_objects_are_the_last_person_named() -> None:
     found = facts(
         extract_offline(

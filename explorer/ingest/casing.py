@@ -57,6 +57,7 @@ from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import (
     COMMON_VERBS,
+    ENDEARMENTS,
     FUNCTION_WORDS,
     INTERJECTIONS,
     KNOWN_BRANDS,
@@ -207,8 +208,12 @@ def reads_as_a_word(key: str) -> bool:
     """Whether a word in a name's place, as ``ids.normalise_name`` writes it, reads as a word
     and not as what someone is called: "Wait, ...", "Thankfully, ...", "Right, ...", "Mmm, ..."
     and "Heaps, ..." open a turn like a call but are an interjection, an adverb, an everyday
-    word or a plural one. A given name is a name ("Mel", "Jo", "Kit"), however common a word."""
+    word or a plural one. A given name is a name ("Mel", "Jo", "Kit", "because Barry, I'm
+    doing the cake"), however common a word; of the census's given names, not those one calls
+    anyone dear by ("Man, you won't believe this", "bud, you coming?")."""
     if " " in key or is_given_name(key):
+        return False
+    if is_census_name(key) and key not in ENDEARMENTS:
         return False
     if DRAWN_OUT.search(key) or _LAUGH_OR_HUM.fullmatch(key):
         return True

@@ -59,6 +59,11 @@ INTERJECTIONS = _words(
     """
 )
 
+# Words one calls someone dear by that the census also lists as given names ("Man, you won't
+# believe this", "bud, you coming?"): in a call's place, no one's name. Not those many people
+# are called ("Angel", "Precious", "King").
+ENDEARMENTS = _words("love man buddy bud sunshine")
+
 CONTRACTIONS = _words(
     """
     i'm i've i'll i'd you're you've you'll you'd he's she's it's we're we've we'll we'd they're

@@ -79,6 +79,15 @@ _OPENING_VOCATIVE = re.compile(r"^\s*,(?!\s*(?:and|or|but|the|my|a)\b)")
 _CLOSING_VOCATIVE = re.compile(r"^(?:[\s!.?…)]|x+\b|[^\w\s'’\-&])*$", re.IGNORECASE)
 _SPOKEN_TO = re.compile(r"\b(?:you|u|your|ur|ya)\b|[?!]", re.IGNORECASE)
 _YOU_BEFORE = re.compile(r"\b(?:you|u|ya)\s*$", re.IGNORECASE)
+# "because Barry, I'm doing the cake", "but Kate, you said": a given name after the word that
+# opens the sentence, then a clause of "I" or "you" ("so Lisbon, I'm thinking May" speaks of it).
+_CONJUNCTION_OPENING = re.compile(
+    r"^\W*(?:because|cos|coz|cuz|but|and|so|well|look|listen|honestly|seriously)\s+$",
+    re.IGNORECASE,
+)
+_CLAUSE_TO_SOMEONE = re.compile(
+    r"^\s*,\s*(?:i|i['’](?:m|ve|ll|d)|we|you|u|ur|your|ya)\b", re.IGNORECASE
+)
 # "hamoudi are u alive", "josh did you eat": a name opening a turn, then a question to "you".
 _ASKED_AFTER = re.compile(
     r"^\s+(?:are|r|did|do|don['’]?t|didn['’]?t|have|can|can['’]?t|could|will|won['’]?t|would|"
@@ -378,6 +387,12 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
         return bool(_SPOKEN_TO.search(after))
     if _YOU_BEFORE.search(before) and _CLOSING_VOCATIVE.match(after):
         return True  # "love that for u Mel 💕", "proud of you Kate!"
+    if (
+        _CONJUNCTION_OPENING.match(before)
+        and _CLAUSE_TO_SOMEONE.match(after)
+        and is_census_name(text[start:end].split()[0])
+    ):
+        return True
     if not before.strip() and _ASKED_AFTER.match(after):
         return True
     if _CLOSING_VOCATIVE.match(after) and not after.strip(" !"):  # closing the turn itself

@@ -42,6 +42,10 @@ def _vocative(text: str, name: str) -> bool:
         ("Cardiff, 5 min from the station.", "Cardiff", False),  # an answer, not a call
         ("did you see Ravi?", "Ravi", False),
         ("I told you Bea would come", "Bea", False),
+        ("because Barry, I'm doing the cake", "Barry", True),
+        ("but Kate, you said Friday", "Kate", True),
+        ("so Lisbon, I'm thinking May", "Lisbon", False),  # a town brought up, not a call
+        ("and Tom, Sarah and I went", "Tom", False),  # a list, not a call
     ],
 )
 def test_chat_vocatives(text: str, name: str, addressed: bool) -> None:

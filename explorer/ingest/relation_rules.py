@@ -236,6 +236,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
           # "josh got us tickets for fontaines dc" (but "got the train to" is past)
           r"got\s+(?:(?:us|me|them)\s+)?(?:[\w-]+\s+)?tickets?\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
+    # "see you in Kinsale", "still on for Lisbon in September?", "not missing Wales v England",
+    # "wouldn't miss it": where one will be
+    _rule(_PRE + r"(?:see\s+(?:you|u|ya|y'all|you\s+all|you\s+guys)\s+(?:in|at)|still\s+on\s+for|"
+          r"(?:not|never)\s+missing|(?:wouldn['’]?t|won['’]?t|can['’]?t|couldn['’]?t)\s+miss)\s+"
+          + _THE, "PLANS", EVENTFUL),
     # "we've been in Rotterdam two months", "been in Leeds since 2019": a stay of months or
     # years is where someone lives (a week there is a visit)
     _rule(_PRE + r"been\s+in\s+" + _THE, "LIVES_IN", PLACE, after=_SETTLED_FOR),
@@ -300,6 +305,8 @@ TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "doctor"})
 
 _NEGATIVE_IDIOMS = re.compile(
     r"\bcan(?:'|’)?t\s+stand\b|\b(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of\b"
+    # "not missing the final", "wouldn't miss it": going, not staying away
+    r"|\b(?:not|never)\s+missing\b|\b(?:wouldn|won|can|couldn)(?:'|’)?t\s+miss\b"
 )
 _NEGATION = re.compile(r"\b(?:not|never|no longer|n't|n’t|nor|hardly|barely)\b|n't\b|n’t\b")
 _CLOSED = re.compile(

@@ -211,6 +211,7 @@ _ACTIVITY = re.compile(
     r"^\s+(?:'m|’m|am|are|is|'re|’re|will\s+be|'ll\s+be|’ll\s+be)\s+\w+ing\s+(?:at|in|to)\s+"
     r"(?:the\s+)?$"
 )
+_MOVING = re.compile(r"\b(?:moving|relocating)\b(?<!\bwas moving)(?<!\bwere moving)")
 _PAST_VISIT = re.compile(r"\b(?:visited|toured|explored|stayed|went|flew|drove|did)\b")
 _ON_THE_WAY = re.compile(
     r"^\s+(?:'m|’m|am|was)\s+on\s+(?:the|a|my)\s+(?:train|flight|bus|way)\s+to\s+$"
@@ -237,6 +238,8 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             entity, object_only = turn.speaker, True
         elif word in _SECOND:
             entity = turn.addressee
+            # "see you at Timbre+": seen there, not the subject of what follows
+            object_only = position > 0 and turn.tokens[position - 1].folded == "see"
         elif word in _THIRD or (word in _THIRD_OBJECT and _object_pronoun(turn, position)):
             object_only = word in _THIRD_OBJECT
             before = [
@@ -257,7 +260,9 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             ]
             entity = people[-1] if people else None
         elif (
-            word in _DROPPED_SUBJECT or _ROLE_OPENING.match(lowered, token.start)
+            word in _DROPPED_SUBJECT
+            or _ROLE_OPENING.match(lowered, token.start)
+            or _SEE_YOU_OPENING.match(lowered, token.start)
         ) and _opens_clause(turn, position):
             # Also after a colon: "ok news from me: handed in my notice at Nuvola". Asked, the
             # dropped subject is the one asked: "still at Brightwater?" is "are you".
@@ -291,6 +296,8 @@ _OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey"}
 _ROLE_OPENING = re.compile(
     r"(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for)\s"
 )
+# "see you in Kinsale": the speaker will be there (a dropped "I'll").
+_SEE_YOU_OPENING = re.compile(r"see\s+(?:you|u|ya)\s+(?:in|at)\s")
 
 
 def _opens_clause(turn: Turn, position: int) -> bool:
@@ -626,8 +633,10 @@ def _verb_fact(
         ):
             # "I'll go to Leeds"; not "she stayed at Casa Antigua, I'll send you the link"
             relation = "PLANS"
-        elif relation == "MOVED_TO" and future(sentence_text):
-            relation = "PLANS"  # "I'll have to move up to Evanston": a move still to come
+        elif relation == "MOVED_TO" and (future(sentence_text) or _MOVING.search(between)):
+            # "I'll have to move up to Evanston", "so I'm moving to Melbourne": a move still to
+            # come ("he was moving to Calgary" was one)
+            relation = "PLANS"
         return relation, rule.reverse, closed(between) and relation in _CLOSABLE
     if target.type in EVENTFUL and _ACTIVITY.fullmatch(between) and future(sentence_text):
         return "PLANS", False, False

@@ -137,6 +137,28 @@ def test_used_to_live_in_closes_the_fact() -> None:
     assert lived[("Lin", "Rotterdam")].valid_to is None
 
 
+def test_a_move_still_to_come_and_where_one_will_be_are_plans() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Bo", "got the job!! so I'm moving to Tromsø in May"),
+                ("Lin", "and my brother Tomas was moving to Bergen when we met"),
+                ("Bo", "ha yes. anyway see you in Stavanger, bring the tent"),
+                ("Lin", "I'm not missing the Bergen Food Festival this year either"),
+                ("Bo", "I wouldn't miss the Stavanger Marathon for anything"),
+                ("Lin", "see you at Hanseatic Bank then"),
+            )
+        )
+    )
+    assert ("Bo", "PLANS", "Tromsø") in found and ("Bo", "MOVED_TO", "Tromsø") not in found
+    assert ("Tomas", "MOVED_TO", "Bergen") in found  # was moving: a move made
+    assert ("Bo", "PLANS", "Stavanger") in found
+    assert ("Lin", "PLANS", "Bergen Food Festival") in found
+    assert ("Bo", "PLANS", "Stavanger Marathon") in found
+    # Seen there, not working there: "you" after "see" is no subject.
+    assert ("Bo", "WORKS_AT", "Hanseatic Bank") not in found
+
+
 def test_a_vocative_links_the_name_to_the_speaker_addressed_with_its_evidence() -> None:
     turns = chat(
         ("emi", "morning! did you get the tickets?"),

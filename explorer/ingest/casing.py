@@ -64,6 +64,7 @@ from explorer.ingest.lexicon import (
     KNOWN_PLACES,
     ORGANISATION_SUFFIXES,
     PLACE_SUFFIXES,
+    UNMARKED_CONTRACTIONS,
 )
 from explorer.ingest.name_reading import DRAWN_OUT
 from explorer.ingest.people import EVENT_WORDS, handle_stems, speaker_type
@@ -92,17 +93,17 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][sS]\b)?")  # "SHE'S" shouts as "she's" i
 
 #: Chat shorthand the frequency list misses or counts as words of their own (the lexicon's
 #: interjections, "lol" or "tbh", are counted as everyday words beside it), and contractions
-#: typed without their apostrophe ("jess hasnt stopped": no name "Jess Hasnt").
-_SHORTHAND = frozenset(
-    """
+#: typed without their apostrophe (``lexicon.UNMARKED_CONTRACTIONS``).
+_SHORTHAND = (
+    frozenset(
+        """
     tmrw tmr tmw tomoz rn bc cuz coz cos tho thru idc imho fr af jk nvm wtf gonna wanna gotta
     kinda sorta dunno srsly bday hbd ily ilysm bff gn wbu aka rly sry soz okk kk yh ye hun hunny
     babe bby luv lil tysm lmfao omfg hehe ew xx wks hrs mins pic pics uni mondays tuesdays
     wednesdays thursdays fridays saturdays sundays weekends
-    hasnt isnt doesnt didnt wasnt werent arent havent hadnt wont cant dont shouldnt couldnt
-    wouldnt mustnt neednt youre theyre youve theyve weve youll theyll itll thatll im ive whats
-    thats theres heres hows whos wheres aint shes hes
     """.split()  # noqa: SIM905 (a word list reads best as words)
+    )
+    | UNMARKED_CONTRACTIONS
 )
 #: Kin and partner words a person's name follows: "his gf grace", "my brother mark".
 _KIN_BEFORE = frozenset(

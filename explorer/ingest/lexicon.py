@@ -136,10 +136,21 @@ GENERIC_NOUNS = _words(
 )
 
 MONTH_ABBREVIATIONS = _words("jan feb mar apr jun jul aug sep sept oct nov dec")
+# Contractions typed without their apostrophe, none of them a word of its own ("jess hasnt
+# stopped", "Hip or no hip Im not missing it": no "Jess Hasnt", no one called Im).
+UNMARKED_CONTRACTIONS = _words(
+    """
+    hasnt isnt doesnt didnt wasnt werent arent havent hadnt wont cant dont shouldnt couldnt
+    wouldnt mustnt neednt youre theyre youve theyve weve youll theyll itll thatll im ive whats
+    thats theres heres hows whos wheres aint shes hes
+    """
+)
+
 NAME_STOPWORDS = (
     FUNCTION_WORDS
     | INTERJECTIONS
     | CONTRACTIONS
+    | UNMARKED_CONTRACTIONS
     | frozenset(MONTHS)
     | MONTH_ABBREVIATIONS
     | frozenset(WEEKDAYS)

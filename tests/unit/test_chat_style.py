@@ -409,3 +409,12 @@ def test_ok_grandpa_teases_a_friend_and_names_no_grandparent() -> None:
     assert not facts(teased)
     called = extract_offline(chat(("dani", "thanks grandpa x"), ("rj_m", "any time love")))
     assert "Grandpa" in entity(called, "rj_m").aliases
+
+
+def test_a_contraction_typed_without_its_apostrophe_is_no_name() -> None:
+    turns = chat(
+        ("Bo", "you coming saturday?"),
+        ("gareth_p", "Hip or no hip Im not missing it. Dont worry, Ive got the tickets"),
+    )
+    names = {e.name for e in extract_offline(turns).entities}
+    assert not {"Im", "Dont", "Ive"} & names

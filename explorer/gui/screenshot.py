@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
 
 from explorer.core.ports import ServiceFactory
 from explorer.gui.application import application, ensure_platform
@@ -92,8 +91,10 @@ async def capture(
         )
     if select is not None:
         await _select(window, select, limit)
+    # The loop paints while it sleeps, and grab() renders the widgets afresh. No
+    # processEvents() here: run inside this task it could wake another task of the loop's
+    # ("Cannot enter into task ... while another task is being executed"), which aborted a run.
     await asyncio.sleep(SETTLE_SECONDS)
-    QApplication.processEvents()
     pixmap = window.grab()
     out.parent.mkdir(parents=True, exist_ok=True)
     if not pixmap.save(str(out), "PNG"):

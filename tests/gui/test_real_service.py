@@ -22,6 +22,7 @@ import psutil
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
 
 from explorer.compose import SERVICES
 from explorer.core.models import WEAK_RELATIONS
@@ -220,9 +221,22 @@ def test_stopping_falkordb_shows_the_banner_keeps_chunks_and_recovers(
 
 
 def test_screenshot_of_the_window_after_a_query(
-    qloop: asyncio.AbstractEventLoop, window: Any, tmp_path: Path
+    qloop: asyncio.AbstractEventLoop, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    process_events = QApplication.processEvents
+    nested: list[str] = []
+
+    def watched(*args: Any) -> None:
+        # Spun inside a task of the loop, a nested event loop can wake another of its tasks
+        # mid-step: a screenshot run once aborted that way.
+        task = asyncio.current_task(qloop) if qloop.is_running() else None
+        if task is not None:
+            nested.append(task.get_name())
+        process_events(*args)
+
+    monkeypatch.setattr(QApplication, "processEvents", staticmethod(watched))
     out = run(qloop, capture(window, tmp_path / "shot.png", QUERY), 180)
+    assert not nested, f"a task spun a nested event loop: {nested}"
     _assert_not_blank(out, minimum=(1000, 600))
     assert window.graph_view.node_ids
 

@@ -975,6 +975,7 @@ class _Context(PeopleLinks):
                     recent = [*(b for b in recent if b is not builder), builder][-MAX_RECENT:]
         organisations = {b.id for b in builders if b.type == "organization"}
         _shared_employers(self.scope, relations, organisations)
+        _project_colleagues(self.scope, relations, {b.id for b in builders if b.type == "person"})
         return [self._relation(builder) for builder in relations.values()]
 
     def _kin_name_facts(
@@ -1123,6 +1124,36 @@ def _shared_employers(
             shared = _RelationBuilder(other, job.target, "WORKS_AT", confidence)
             shared.evidence.extend([*builder.evidence, *job.evidence])
             relations[key] = shared
+
+
+def _project_colleagues(
+    scope: str, relations: dict[str, _RelationBuilder], people: set[str]
+) -> None:
+    """Whoever leads a project works with whoever works on it, when one turn says both: "we're
+    on Project Tausi ... Kevin Mwangi is leading it" is Kevin working with the speaker (in
+    separate turns the two may be on different teams of it). Cited by both facts' words."""
+    leaders: dict[str, list[_RelationBuilder]] = defaultdict(list)
+    workers: dict[str, list[_RelationBuilder]] = defaultdict(list)
+    for builder in relations.values():
+        if builder.source in people and builder.ended is None:
+            if builder.type == "LEADS":
+                leaders[builder.target].append(builder)
+            elif builder.type == "WORKS_ON":
+                workers[builder.target].append(builder)
+    for project, leading in leaders.items():
+        for lead in leading:
+            for work in workers.get(project, ()):
+                one, other = sorted((lead.source, work.source))
+                key = relation_id(scope, one, "WORKS_WITH", other)
+                turns = {turn for _, turn, *_ in lead.evidence}
+                if one == other or key in relations:
+                    continue
+                if not turns & {turn for _, turn, *_ in work.evidence}:
+                    continue
+                confidence = min(lead.confidence, work.confidence)
+                shared = _RelationBuilder(one, other, "WORKS_WITH", confidence)
+                shared.evidence.extend([*lead.evidence, *work.evidence])
+                relations[key] = shared
 
 
 _FORMER = re.compile(

@@ -44,6 +44,7 @@ from explorer.ingest.relation_rules import (
     TITLES,
     VERB_RULES,
     WHERE,
+    WORK,
     apply_polarity,
     asked_frame,
     closed,
@@ -275,6 +276,10 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             dropped = turn.addressee if asked else turn.speaker
             if dropped is not None:
                 slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
+        elif word == "it" and _LEADING_IT.search(lowered, 0, token.end):
+            # "we're on Project Tausi ... Kevin Mwangi is leading it": the work just named
+            work = [slot for slot in named if slot.start < token.start and slot.entity.type in WORK]
+            entity, object_only = (work[-1].entity if work else None), True
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots
@@ -295,6 +300,10 @@ _OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey"}
 # data engineer at skyscanner" (the speaker's job; asked, the one asked).
 _ROLE_OPENING = re.compile(
     r"(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for)\s"
+)
+# "is leading it", "runs it": the "it" one leads is the project or product just named.
+_LEADING_IT = re.compile(
+    r"\b(?:leads|leading|lead|runs|running|run|heads|heading|manages|managing)\s+it$"
 )
 # "see you in Kinsale": the speaker will be there (a dropped "I'll").
 _SEE_YOU_OPENING = re.compile(r"see\s+(?:you|u|ya)\s+(?:in|at)\s")

@@ -18,12 +18,7 @@ from explorer.ingest.people import (
     stem_names,
 )
 from explorer.ingest.places import build_list, is_known_place
-from tests.unit.test_typed_facts import START, chat, entity, facts
-
-
-def linked(found: set[tuple[str, str, str]], one: str, kind: str, other: str) -> bool:
-    """Whether a relation that reads the same both ways joins the two."""
-    return (one, kind, other) in found or (other, kind, one) in found
+from tests.unit.test_typed_facts import START, chat, entity, facts, linked
 
 
 def _vocative(text: str, name: str) -> bool:

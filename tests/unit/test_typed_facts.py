@@ -719,6 +719,31 @@ def test_the_kinship_phrase_answering_about_one_person_becomes_their_alias() -> 
     assert not [a for a in priya.aliases if a.startswith("my ")]  # a boss is no one's alias
 
 
+def test_leading_it_is_leading_the_project_just_named_and_working_with_its_people() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ines", "which squad are you in now?"),
+                ("tobi", "we're on Project Heron, the fraud scoring. Dana Holt is leading it"),
+                ("ines", "nice! I work on Project Heron too, the payments side"),
+                ("tobi", "and Project Wren? Marek Nowak runs it, and I love it there"),
+            )
+        )
+    )
+    assert ("Dana Holt", "LEADS", "Project Heron") in found
+    assert ("Marek Nowak", "LEADS", "Project Wren") in found
+    assert linked(found, "Dana Holt", "WORKS_WITH", "tobi")  # one turn says both
+    # "I love it" is no lead; work said in another turn than the lead is no colleague of it.
+    assert ("ines", "WORKS_ON", "Project Heron") in found
+    assert not [f for f in found if f[0] == "tobi" and f[1] == "LEADS"]
+    assert not linked(found, "Dana Holt", "WORKS_WITH", "ines")
+
+
+def linked(found: set[tuple[str, str, str]], one: str, kind: str, other: str) -> bool:
+    """Whether a relation that reads the same both ways joins the two."""
+    return (one, kind, other) in found or (other, kind, one) in found
+
+
 def test_him_and_her_as_objects_are_the_last_person_named() -> None:
     found = facts(
         extract_offline(

@@ -362,7 +362,9 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
             # A given name said alone is one ("oscar."); another rare word so is an
             # exclamation ("ghosted.").
             subject = subject or (given and _alone(chunk.text, matches[position]))
-            rare = not _everyday(word, GIVEN_RANK if given else COMMON_RANK)
+            rare = not _everyday(word, GIVEN_RANK if given else COMMON_RANK) and not (
+                word.endswith(_DERIVED_ENDINGS) and _everyday(word)
+            )
             if ((person or place) and rare) or (subject and (rare if given else not everyday)):
                 names.add(word)
             elif not everyday:
@@ -373,6 +375,11 @@ def names_in_lower_case(chunks: Sequence[Chunk]) -> set[str]:
         word for word, seen in turns.items() if len(seen) >= MIN_TURNS and word not in determined
     )
     return names
+
+
+# Endings of English words derived from others ("heating fixed", "4 viewings cancelled"): a
+# listed word so ending is no name, however rare ("ravi texted me" is Ravi, rare and no such word).
+_DERIVED_ENDINGS = ("ing", "ings", "ed", "ness", "ment", "ments", "tion", "tions", "able")
 
 
 def _alone(text: str, match: re.Match[str]) -> bool:

@@ -209,12 +209,18 @@ def reads_as_a_word(key: str) -> bool:
     """Whether a word in a name's place, as ``ids.normalise_name`` writes it, reads as a word
     and not as what someone is called: "Wait, ...", "Thankfully, ...", "Right, ...", "Mmm, ..."
     and "Heaps, ..." open a turn like a call but are an interjection, an adverb, an everyday
-    word or a plural one. A given name is a name ("Mel", "Jo", "Kit", "because Barry, I'm
-    doing the cake"), however common a word; of the census's given names, not those one calls
-    anyone dear by ("Man, you won't believe this", "bud, you coming?")."""
+    word or a plural one. A given name is a name ("Mel", "Jo", "Kit"), however common a word,
+    and so is a census given name past English's most frequent words ("because Barry, I'm
+    doing the cake"), unless it names a town or calls anyone dear ("Son, I'm sending money",
+    "Ma, are you home?", "but Paris, I loved it")."""
     if " " in key or is_given_name(key):
         return False
-    if is_census_name(key) and key not in ENDEARMENTS:
+    if (
+        is_census_name(key)
+        and not is_everyday_word(key, GIVEN_RANK)
+        and not is_known_place(key)
+        and key not in ENDEARMENTS
+    ):
         return False
     if DRAWN_OUT.search(key) or _LAUGH_OR_HUM.fullmatch(key):
         return True

@@ -99,6 +99,7 @@ from explorer.ingest.relation_rules import (
     UNIQUE_KIN,
     QuestionFrame,
     asked_frame,
+    closed,
     names_kin,
 )
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
@@ -497,6 +498,8 @@ class _Context(PeopleLinks):
             stop = titled or (
                 (token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS)
                 and not self._named_like_a_month(token)
+                # "Mr Im", "Sunny Im": a surname after a title or a name, not "I'm" unmarked
+                and not (token.folded == "im" and position > 0)
             )
             if stop and not article and not _joins(pieces[-1], token, run[position + 1 :]):
                 pieces.append([])
@@ -1131,24 +1134,27 @@ def _project_colleagues(
 ) -> None:
     """Whoever leads a project works with whoever works on it, when one turn says both: "we're
     on Project Tausi ... Kevin Mwangi is leading it" is Kevin working with the speaker (in
-    separate turns the two may be on different teams of it). Cited by both facts' words."""
+    separate turns the two may be on different teams of it), unless that work is over ("I
+    used to be on Project Tern, Owen leads it now"). Cited by both facts' words."""
     leaders: dict[str, list[_RelationBuilder]] = defaultdict(list)
     workers: dict[str, list[_RelationBuilder]] = defaultdict(list)
     for builder in relations.values():
         if builder.source in people and builder.ended is None:
             if builder.type == "LEADS":
                 leaders[builder.target].append(builder)
-            elif builder.type == "WORKS_ON":
+            elif builder.type == "WORKS_ON" and not all(
+                closed(fact) for *_, fact in builder.evidence
+            ):
                 workers[builder.target].append(builder)
     for project, leading in leaders.items():
         for lead in leading:
+            turns = {turn for _, turn, *_ in lead.evidence}
             for work in workers.get(project, ()):
+                if lead.source == work.source or not turns & {t for _, t, *_ in work.evidence}:
+                    continue
                 one, other = sorted((lead.source, work.source))
                 key = relation_id(scope, one, "WORKS_WITH", other)
-                turns = {turn for _, turn, *_ in lead.evidence}
-                if one == other or key in relations:
-                    continue
-                if not turns & {turn for _, turn, *_ in work.evidence}:
+                if key in relations:
                     continue
                 confidence = min(lead.confidence, work.confidence)
                 shared = _RelationBuilder(one, other, "WORKS_WITH", confidence)

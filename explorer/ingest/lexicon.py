@@ -59,10 +59,9 @@ INTERJECTIONS = _words(
     """
 )
 
-# Words one calls someone dear by that the census also lists as given names ("Man, you won't
-# believe this", "bud, you coming?"): in a call's place, no one's name. Not those many people
-# are called ("Angel", "Precious", "King").
-ENDEARMENTS = _words("love man buddy bud sunshine")
+# What one calls someone by that the lists also know as given names ("so honey, I'm making
+# jollof", "Ma, are you home?", "buddy, you coming?"): in a call's place, no one's name.
+ENDEARMENTS = _words("honey buddy ma pa mama papa babe baby love man")
 
 CONTRACTIONS = _words(
     """

@@ -47,7 +47,7 @@ from collections.abc import Sequence
 
 from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import fold_letters
-from explorer.ingest.lexicon import FOR_HEADS, LANGUAGES
+from explorer.ingest.lexicon import ENDEARMENTS, FOR_HEADS, LANGUAGES
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
@@ -80,7 +80,8 @@ _CLOSING_VOCATIVE = re.compile(r"^(?:[\s!.?…)]|x+\b|[^\w\s'’\-&])*$", re.IGN
 _SPOKEN_TO = re.compile(r"\b(?:you|u|your|ur|ya)\b|[?!]", re.IGNORECASE)
 _YOU_BEFORE = re.compile(r"\b(?:you|u|ya)\s*$", re.IGNORECASE)
 # "because Barry, I'm doing the cake", "but Kate, you said": a given name after the word that
-# opens the sentence, then a clause of "I" or "you" ("so Lisbon, I'm thinking May" speaks of it).
+# opens the sentence, then a clause of "I", "we" or "you"; a town or a word of endearment is
+# spoken of or called, not someone's name ("so Lisbon, I'm thinking May", "so honey, I'm").
 _CONJUNCTION_OPENING = re.compile(
     r"^\W*(?:because|cos|coz|cuz|but|and|so|well|look|listen|honestly|seriously)\s+$",
     re.IGNORECASE,
@@ -387,10 +388,13 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
         return bool(_SPOKEN_TO.search(after))
     if _YOU_BEFORE.search(before) and _CLOSING_VOCATIVE.match(after):
         return True  # "love that for u Mel 💕", "proud of you Kate!"
+    first = text[start:end].split()[0]
     if (
         _CONJUNCTION_OPENING.match(before)
         and _CLAUSE_TO_SOMEONE.match(after)
-        and is_census_name(text[start:end].split()[0])
+        and is_census_name(first)
+        and not is_known_place(first)
+        and first.casefold() not in ENDEARMENTS
     ):
         return True
     if not before.strip() and _ASKED_AFTER.match(after):

@@ -113,6 +113,11 @@ _SETTLED_FOR = re.compile(
     re.IGNORECASE,
 )
 
+# After what one is "not missing": glad to be gone, not going ("London one bit", "at all").
+_NOT_GLAD_TO_BE_GONE = re.compile(
+    r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
+)
+
 #: What one travels by, and taking someone along: shared with the typing cues of ``people``
 #: ("the ferry to Iloilo", "I'm taking you to the Markthal").
 CARRIERS = r"(?:train|bus|coach|ferry|flights?|plane)"
@@ -236,11 +241,13 @@ VERB_RULES: tuple[VerbRule, ...] = (
           # "josh got us tickets for fontaines dc" (but "got the train to" is past)
           r"got\s+(?:(?:us|me|them)\s+)?(?:[\w-]+\s+)?tickets?\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
-    # "see you in Kinsale", "still on for Lisbon in September?", "not missing Wales v England",
-    # "wouldn't miss it": where one will be
-    _rule(_PRE + r"(?:see\s+(?:you|u|ya|y'all|you\s+all|you\s+guys)\s+(?:in|at)|still\s+on\s+for|"
-          r"(?:not|never)\s+missing|(?:wouldn['’]?t|won['’]?t|can['’]?t|couldn['’]?t)\s+miss)\s+"
-          + _THE, "PLANS", EVENTFUL),
+    # "see you in Kinsale", "still on for Lisbon in September?": where one will be
+    _rule(_PRE + r"(?:see\s+(?:you|u|ya|y'all|you\s+all|you\s+guys)\s+(?:in|at)|"
+          r"still\s+on\s+for)\s+" + _THE, "PLANS", EVENTFUL),
+    # "not missing Wales v England", "wouldn't miss the Galway Races": going, not staying away
+    # ("not missing London one bit", "wouldn't miss Sydney rent at all" is glad to be gone)
+    _rule(_PRE + r"(?:(?:not|never)\s+missing|wouldn['’]?t\s+miss)\s+" + _THE, "PLANS",
+          EVENTFUL, after=_NOT_GLAD_TO_BE_GONE),
     # "we've been in Rotterdam two months", "been in Leeds since 2019": a stay of months or
     # years is where someone lives (a week there is a visit)
     _rule(_PRE + r"been\s+in\s+" + _THE, "LIVES_IN", PLACE, after=_SETTLED_FOR),
@@ -305,9 +312,9 @@ TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "doctor"})
 
 _NEGATIVE_IDIOMS = re.compile(
     r"\bcan(?:'|’)?t\s+stand\b|\b(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of\b"
-    # "not missing the final", "wouldn't miss it": going, not staying away
-    r"|\b(?:not|never)\s+missing\b|\b(?:wouldn|won|can|couldn)(?:'|’)?t\s+miss\b"
 )
+# The "not" of a plan that is no denial: "not missing the final", "wouldn't miss it".
+_PLANNED_DESPITE_NOT = re.compile(r"\b(?:not|never)\s+missing\b|\bwouldn(?:'|’)?t\s+miss\b")
 _NEGATION = re.compile(r"\b(?:not|never|no longer|n't|n’t|nor|hardly|barely)\b|n't\b|n’t\b")
 _CLOSED = re.compile(
     r"\b(?:used to|no longer|not anymore|any more|anymore|formerly|previously|was|were)\b"
@@ -340,6 +347,8 @@ def future(text: str) -> bool:
 
 def apply_polarity(relation: str, words: str) -> str | None:
     """The relation a match states once negation is read; ``None`` when it states nothing."""
+    if relation == "PLANS":
+        words = _PLANNED_DESPITE_NOT.sub(" ", words)
     if not negated(words):
         return relation
     if relation == "LIKES":

@@ -212,7 +212,15 @@ _ACTIVITY = re.compile(
     r"^\s+(?:'m|’m|am|are|is|'re|’re|will\s+be|'ll\s+be|’ll\s+be)\s+\w+ing\s+(?:at|in|to)\s+"
     r"(?:the\s+)?$"
 )
-_MOVING = re.compile(r"\b(?:moving|relocating)\b(?<!\bwas moving)(?<!\bwere moving)")
+# "I'm moving to", "she's relocating to", a chat's "...Museum. moving to brisbane": a move still
+# to come ("he was relocating to Calgary" is one made or not, and "moving to Galway was the best
+# thing" speaks of the move: ``_MOVE_AS_SUBJECT``).
+_MOVING = re.compile(
+    r"(?:(?:\b(?:am|is|are|im|shes|hes|youre|theyre)|['’](?:m|s|re))\s+"
+    r"(?:[a-z]+ly\s+|just\s+|now\s+|finally\s+|also\s+)?|(?<![\w'’,] )(?<![\w'’]))"
+    r"(?:moving|relocating)\b"
+)
+_MOVE_AS_SUBJECT = re.compile(r"\s+(?:was|is|has|had|will|would)\b")
 _PAST_VISIT = re.compile(r"\b(?:visited|toured|explored|stayed|went|flew|drove|did)\b")
 _ON_THE_WAY = re.compile(
     r"^\s+(?:'m|’m|am|was)\s+on\s+(?:the|a|my)\s+(?:train|flight|bus|way)\s+to\s+$"
@@ -233,6 +241,8 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
         word = token.folded
         entity: Named | None = None
         object_only = False
+        if any(slot.start <= token.start < slot.end for slot in named):
+            continue  # part of a name: "Mr Im" is no "I'm"
         if word in _FIRST:
             entity = turn.speaker
         elif word in _FIRST_OBJECT:
@@ -276,10 +286,15 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             dropped = turn.addressee if asked else turn.speaker
             if dropped is not None:
                 slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
-        elif word == "it" and _LEADING_IT.search(lowered, 0, token.end):
+        elif (
+            word == "it"
+            and _LEADING_IT.search(lowered, 0, token.end)
+            and not _NOT_LED_AFTER.match(lowered, token.end)
+        ):
             # "we're on Project Tausi ... Kevin Mwangi is leading it": the work just named
             work = [slot for slot in named if slot.start < token.start and slot.entity.type in WORK]
-            entity, object_only = (work[-1].entity if work else None), True
+            if work and not _NEW_TOPIC.search(lowered, work[-1].end, token.start):
+                entity, object_only = work[-1].entity, True
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots
@@ -301,9 +316,18 @@ _OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey"}
 _ROLE_OPENING = re.compile(
     r"(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for)\s"
 )
-# "is leading it", "runs it": the "it" one leads is the project or product just named.
+# "is leading it", "runs it": the "it" one leads is the project or product just named; not
+# what may be ("Owen could run it"), nor "run it by Priya", "run it past my manager".
 _LEADING_IT = re.compile(
+    r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bwould )(?<!\bmight )(?<!\bmay )(?<!\bwill )"
+    r"(?<!['’]ll )(?<!\bto )"
     r"\b(?:leads|leading|lead|runs|running|run|heads|heading|manages|managing)\s+it$"
+)
+_NOT_LED_AFTER = re.compile(r"\s+(?:past|by|through|into|on|over|up|off|down|across|out)\b")
+# A thing of its own brought up between the work and the "it": "Project Ibis ... the budget
+# is tiny and Kevin is managing it".
+_NEW_TOPIC = re.compile(
+    r"\b(?:the|a|an|this|that|my|our|his|her|their)\s+\w+\s+(?:is|was|are|were|has|had)\b"
 )
 # "see you in Kinsale": the speaker will be there (a dropped "I'll").
 _SEE_YOU_OPENING = re.compile(r"see\s+(?:you|u|ya)\s+(?:in|at)\s")
@@ -642,7 +666,15 @@ def _verb_fact(
         ):
             # "I'll go to Leeds"; not "she stayed at Casa Antigua, I'll send you the link"
             relation = "PLANS"
-        elif relation == "MOVED_TO" and (future(sentence_text) or _MOVING.search(between)):
+        elif (
+            relation == "MOVED_TO"
+            and (
+                # the subject's own "'m" or "'s" counts ("i'm moving to", "she's moving to")
+                future(sentence_text)
+                or _MOVING.search(lowered, max(0, other.start - len(between) - 4), other.start)
+            )
+            and not _MOVE_AS_SUBJECT.match(lowered, other.end)
+        ):
             # "I'll have to move up to Evanston", "so I'm moving to Melbourne": a move still to
             # come ("he was moving to Calgary" was one)
             relation = "PLANS"
@@ -852,12 +884,32 @@ _MY_KIN = re.compile(
 )
 
 
+# After "my sister" in an answer: her own thing ("my sister's wedding") or a sentence with
+# another one as its object ("my dad took him to the airport", "my wife is bringing her");
+# "my sister's a nurse" is "is", and "with her husband" is hers.
+_SOMEONE_ELSE = re.compile(
+    r"(?:['’]s\s+(?!(?:a|an|the|in|at|on|with|still|now|fine|good|great|ok|okay|doing|been|"
+    r"not|so|very|getting|going|moving|working|living|back|home|off|away)\b)\w"
+    r"|[^.!?]*\b(?:him|them|her(?=\s*(?:$|[,.!?]|(?:at|to|in|on|with|from|for|home|back|up|"
+    r"down|out|over|tomorrow|today|tonight|later|now|yesterday|last|next)\b)))\b)",
+    re.IGNORECASE,
+)
+
+
 def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]) -> list[Fact]:
     """ "who's X" answered "my flatmate" by someone else: X is the answerer's flatmate; so is
     the one person a question asks about ("how's Njeri btw?" / "my sister is in Mombasa now",
     "whos liam again?" / "yes my brother")."""
-    found = _MY_KIN.match(answer.text[first[0] : first[1]])
+    said = answer.text[first[0] : first[1]]
+    found = _MY_KIN.match(said)
     if found is None or found.group(2).casefold() not in KIN_RELATIONS:
+        return []
+    kin = found.group(2).casefold()
+    if _SOMEONE_ELSE.match(said, found.end()) or re.search(
+        rf"\b(?:your|ur)\s+{re.escape(kin)}\b", question.text, re.IGNORECASE
+    ):
+        # "my mum is sick so I haven't seen him", "my sister's wedding was…", and "how's your
+        # mum? and Mei?" / "my mum is ok": the kin is someone else than the one asked about
         return []
     # "your brother is fine" answering "how is Karthik?": the asker's brother
     owner = question.speaker if found.group("owner").casefold() in ("your", "ur") else answerer
@@ -878,7 +930,6 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
     asked = list((pointed or named).values())
     if len(asked) != 1 or asked[0].entity.id in (answerer.id, owner.id):
         return []
-    kin = found.group(2).casefold()
     called = f"{found.group('owner')} {kin}".casefold() if kin in KIN_PHRASE_WORDS else ""
     return [Fact(owner, asked[0].entity, KIN_RELATIONS[kin], *first, called=called)]
 

@@ -40,6 +40,8 @@ def _vocative(text: str, name: str) -> bool:
         ("because Barry, I'm doing the cake", "Barry", True),
         ("but Kate, you said Friday", "Kate", True),
         ("so Lisbon, I'm thinking May", "Lisbon", False),  # a town brought up, not a call
+        ("but Paris, I loved it", "Paris", False),
+        ("so honey, I'm making jollof", "honey", False),  # a word of endearment
         ("and Tom, Sarah and I went", "Tom", False),  # a list, not a call
     ],
 )
@@ -413,3 +415,6 @@ def test_a_contraction_typed_without_its_apostrophe_is_no_name() -> None:
     )
     names = {e.name for e in extract_offline(turns).entities}
     assert not {"Im", "Dont", "Ive"} & names
+    # A surname after a title or a name is one ("Mr Im", "Sunny Im"), and no "I'm".
+    found = facts(extract_offline(chat(("Bo", "hi"), ("gareth_p", "Sunny Im from Seoul joined"))))
+    assert ("Sunny Im", "FROM", "Seoul") in found and ("gareth_p", "FROM", "Seoul") not in found

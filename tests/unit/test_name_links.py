@@ -212,15 +212,18 @@ def test_a_word_in_a_calls_place_is_no_name_for_the_one_addressed() -> None:
     assert not {"Wait", "Thankfully", "Right", "Mmm", "Heaps", "Wayyy"} & names(turns)
 
 
-def test_a_given_name_that_is_also_a_common_word_or_a_town_calls_the_addressee() -> None:
+def test_a_given_name_that_is_also_a_frequent_word_calls_the_addressee() -> None:
     turns = chat(
         ("bazza", "why me"),
         ("Jo 🏄", "because Barry, I'm doing the cake AND the invites"),
         ("bazza", "fine"),
         ("Jo 🏄", "Man, you won't believe who turned up"),
+        ("bazza", "lol who"),
+        ("Jo 🏄", "Son, I'm sending you the money now. Ma, are you home?"),
     )
     extraction = extract_offline(turns)
-    # "barry" is a common word and a Welsh town, and still a call; "Man" is an interjection.
+    # "barry" is a frequent word and still a call; "Man" is an interjection, and "Son" and
+    # "Ma" call anyone so, though the census lists them as given names.
     assert entity(extraction, "bazza").aliases == ("Barry",)
 
 

@@ -147,9 +147,15 @@ def test_a_move_still_to_come_and_where_one_will_be_are_plans() -> None:
                 ("Lin", "I'm not missing the Bergen Food Festival this year either"),
                 ("Bo", "I wouldn't miss the Stavanger Marathon for anything"),
                 ("Lin", "see you at Hanseatic Bank then"),
+                ("Bo", "honestly I'm not missing Oslo one bit"),
+                ("Lin", "ha. moving to Trondheim was the best thing I did"),
+                ("Bo", "and Ivar was relocating to Narvik but the visa fell through"),
             )
         )
     )
+    # Glad to be gone, a move spoken of, a move that was to be: no plans.
+    assert not {("Bo", "PLANS", "Oslo"), ("Lin", "PLANS", "Trondheim")} & found
+    assert ("Ivar", "PLANS", "Narvik") not in found
     assert ("Bo", "PLANS", "Tromsø") in found and ("Bo", "MOVED_TO", "Tromsø") not in found
     assert ("Tomas", "MOVED_TO", "Bergen") in found  # was moving: a move made
     assert ("Bo", "PLANS", "Stavanger") in found
@@ -719,6 +725,21 @@ def test_the_kinship_phrase_answering_about_one_person_becomes_their_alias() -> 
     assert not [a for a in priya.aliases if a.startswith("my ")]  # a boss is no one's alias
 
 
+@pytest.mark.parametrize(
+    ("asked", "answer"),
+    [
+        ("where's Tunde Bakare?", "my dad took him to the airport"),
+        ("is Grace Obi coming to the braai?", "my wife is bringing her"),
+        ("how's Ama Mensah?", "my sister's wedding was last week, so busy"),
+        ("how's your mum? and how's Mei Tan?", "my mum is ok lah"),
+    ],
+)
+def test_a_kinship_phrase_about_someone_else_is_no_alias(asked: str, answer: str) -> None:
+    extraction = extract_offline(chat(("brian", asked), ("wanjiru", answer)))
+    people = [e for e in extraction.entities if e.type == "person"]
+    assert not [a for e in people for a in e.aliases if a.startswith("my ")], people
+
+
 def test_leading_it_is_leading_the_project_just_named_and_working_with_its_people() -> None:
     found = facts(
         extract_offline(
@@ -727,6 +748,10 @@ def test_leading_it_is_leading_the_project_just_named_and_working_with_its_peopl
                 ("tobi", "we're on Project Heron, the fraud scoring. Dana Holt is leading it"),
                 ("ines", "nice! I work on Project Heron too, the payments side"),
                 ("tobi", "and Project Wren? Marek Nowak runs it, and I love it there"),
+                ("ines", "I'm on Project Ibis now. I'll run it by Priya Shah first"),
+                ("tobi", "Project Kite? the budget is tiny and Ola Berg is managing it"),
+                ("ines", "I used to be on Project Tern, Owen Price leads it now"),
+                ("tobi", "Project Lark is nearly done, and Sam Cole could run it in his sleep"),
             )
         )
     )
@@ -737,6 +762,11 @@ def test_leading_it_is_leading_the_project_just_named_and_working_with_its_peopl
     assert ("ines", "WORKS_ON", "Project Heron") in found
     assert not [f for f in found if f[0] == "tobi" and f[1] == "LEADS"]
     assert not linked(found, "Dana Holt", "WORKS_WITH", "ines")
+    # Run by someone, another thing brought up, what one could do: no lead.
+    leads = {f[0] for f in found if f[1] == "LEADS"}
+    assert not leads & {"ines", "Priya Shah", "Ola Berg", "Sam Cole"}
+    assert ("Owen Price", "LEADS", "Project Tern") in found
+    assert not linked(found, "Owen Price", "WORKS_WITH", "ines")  # her work there is over
 
 
 def linked(found: set[tuple[str, str, str]], one: str, kind: str, other: str) -> bool:

@@ -291,8 +291,12 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             and _LEADING_IT.search(lowered, 0, token.end)
             and not _NOT_LED_AFTER.match(lowered, token.end)
         ):
-            # "we're on Project Tausi ... Kevin Mwangi is leading it": the work just named
-            work = [slot for slot in named if slot.start < token.start and slot.entity.type in WORK]
+            # "we're on Project Tausi ... Kevin Mwangi is leading it": the work just named, a
+            # project before a product ("Project Impala, the new rewards in the Vitality app")
+            before = [slot for slot in named if slot.start < token.start]
+            work = [slot for slot in before if slot.entity.type == "project"] or [
+                slot for slot in before if slot.entity.type in WORK
+            ]
             if work and not _NEW_TOPIC.search(lowered, work[-1].end, token.start):
                 entity, object_only = work[-1].entity, True
         if entity is not None:

@@ -745,7 +745,7 @@ def test_leading_it_is_leading_the_project_just_named_and_working_with_its_peopl
         extract_offline(
             chat(
                 ("ines", "which squad are you in now?"),
-                ("tobi", "we're on Project Heron, the fraud scoring. Dana Holt is leading it"),
+                ("tobi", "we're on Project Heron, part of the Ledgerly app. Dana Holt leads it"),
                 ("ines", "nice! I work on Project Heron too, the payments side"),
                 ("tobi", "and Project Wren? Marek Nowak runs it, and I love it there"),
                 ("ines", "I'm on Project Ibis now. I'll run it by Priya Shah first"),

@@ -320,7 +320,7 @@ _OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey"}
 _ROLE_OPENING = re.compile(
     r"(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for)\s"
 )
-# "is leading it", "runs it": the "it" one leads is the project or product just named; not
+# "is leading it", "runs it": the "it" one leads is the project (else the product) just named; not
 # what may be ("Owen could run it"), nor "run it by Priya", "run it past my manager".
 _LEADING_IT = re.compile(
     r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bwould )(?<!\bmight )(?<!\bmay )(?<!\bwill )"
@@ -892,8 +892,10 @@ _MY_KIN = re.compile(
 # another one as its object ("my dad took him to the airport", "my wife is bringing her");
 # "my sister's a nurse" is "is", and "with her husband" is hers.
 _SOMEONE_ELSE = re.compile(
-    r"(?:['’]s\s+(?!(?:a|an|the|in|at|on|with|still|now|fine|good|great|ok|okay|doing|been|"
-    r"not|so|very|getting|going|moving|working|living|back|home|off|away)\b)\w"
+    r"(?:['’]s\s+(?!(?:a|an|the|in|at|on|with|still|now|fine|good|great|ok|okay|alright|grand|"
+    r"well|doing|been|not|so|very|really|just|also|always|never|getting|going|coming|moving|"
+    r"working|living|staying|studying|based|married|engaged|pregnant|busy|sick|here|there|back|"
+    r"home|off|away)\b)\w"
     r"|[^.!?]*\b(?:him|them|her(?=\s*(?:$|[,.!?]|(?:at|to|in|on|with|from|for|home|back|up|"
     r"down|out|over|tomorrow|today|tonight|later|now|yesterday|last|next)\b)))\b)",
     re.IGNORECASE,

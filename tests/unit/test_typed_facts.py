@@ -712,10 +712,13 @@ def test_the_kinship_phrase_answering_about_one_person_becomes_their_alias() -> 
         ("brian", "your brother is fine, only busy"),
         ("brian", "who's Priya?"),
         ("wanjiru", "my boss, she's great"),
+        ("brian", "and how's Zola Dube?"),
+        ("wanjiru", "my cousin's pregnant!! due in May"),
     )
     extraction = extract_offline(chunks)
     njeri, kiran, priya = (entity(extraction, name) for name in ("Njeri", "Kiran", "Priya"))
     assert "my sister" in njeri.aliases
+    assert "my cousin" in entity(extraction, "Zola Dube").aliases  # "'s pregnant": is
     assert "your brother" in kiran.aliases  # as the answerer says it
     (evidence,) = [e for e in njeri.alias_evidence if e.alias == "my sister"]
     assert (evidence.chunk_id, evidence.reason) == (

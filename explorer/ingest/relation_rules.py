@@ -233,7 +233,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
           r"(?:(?:up|down|over|out|home|off)\s+)?to|landing\s+in|arriving\s+(?:in|at)|"
           # "are you coming to Efua's wedding?", "coming for Koroga Festival", "flying in for"
-          r"coming\s+(?:back\s+)?(?:(?:up|down|over|out|home)\s+)?(?:to|for)|"
+          r"coming\s+(?:back\s+)?(?:(?:up|down|over|out|home|through|round|along)\s+)?(?:to|for)|"
           r"(?:flying|coming)\s+in\s+for|"
           # "booked the 18th evening flight to Chennai" ("got the train to" is as often past)
           r"(?:booked|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
@@ -522,7 +522,8 @@ ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "aye", "no", "nope"
 AFFIRMATIVE = re.compile(
     # chat draws a yes out and opens it with a cry: "yesss", "ayyy yes pls!!", "omg yes"
     r"^\W*(?:(?:a+y+|o+h+|a+h+|o+o+h*|omg|haha+|hehe+|lol|ok|okay)\W+)?"
-    r"(?:ye+s+|yeah+|yep+|yup+|ya|yea|sure|correct|indeed|definitely|absolutely|of course|ofc|"
-    r"obviously|for sure|i do|i did|i am|i have|that's right|that’s right|right)\b",
+    r"(?:ye+s+|ya+s+|yeah+|yep+|yup+|ya|yea|aye|ja|sure|correct|indeed|definitely|def|defo|deffo|"
+    r"absolutely|(?:of\s+)?course|ofc|obviously|for sure|i do|i did|i am|i have|that's right|"
+    r"that’s right|right)\b",
     re.IGNORECASE,
 )

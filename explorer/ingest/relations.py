@@ -902,6 +902,15 @@ _SOMEONE_ELSE = re.compile(
 )
 
 
+# An answer that says one is coming confirms the plan asked of one ("are you coming to Chale Wote
+# on saturday?" / "I have group work till 2 but I'll come after").
+_COMING = re.compile(
+    r"\b(?:i['’]?ll\s+(?:come|be\s+there)\b|i['’]?m\s+coming\b|count\s+me\s+in\b|"
+    r"see\s+(?:you|u)\s+there\b|i['’]?m\s+(?:in|down)(?=\s*(?:$|[^\w\s])))",
+    re.IGNORECASE,
+)
+
+
 def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]) -> list[Fact]:
     """ "who's X" answered "my flatmate" by someone else: X is the answerer's flatmate; so is
     the one person a question asks about ("how's Njeri btw?" / "my sister is in Mombasa now",
@@ -980,8 +989,10 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
     first = answer.sentences[0]
     facts: list[Fact] = []
     affirmed = AFFIRMATIVE.match(answer.text) is not None
+    coming = _COMING.search(answer.text, first[0], first[1]) is not None
     for fact in asked:
-        if affirmed or _echoed(fact, question, answer, first):
+        joins = coming and fact.relation == "PLANS" and fact.source is answerer
+        if affirmed or joins or _echoed(fact, question, answer, first):
             # Cited twice: the question's words state the fact, the answer's yes confirms it.
             facts.append(replace(fact, earlier=True))
             facts.append(Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended))

@@ -1734,3 +1734,25 @@ def test_still_in_a_town_is_living_there_and_lecturing_somewhere_is_work() -> No
     )
     assert ("eu", "LIVES_IN", "Leith") in found
     assert ("dec", "WORKS_AT", "University of Galway") in found
+
+
+@pytest.mark.parametrize(
+    ("answer", "plans"),
+    [
+        ("aye go on then", True),  # a yes of Scotland and the North
+        ("course I am, wouldn't miss it", True),
+        ("I have a shift till 2 but I'll come after", True),
+        ("I'm in! 🙌", True),
+        ("I'm in a meeting, brb", False),
+        ("no chance, I'm skint", False),
+    ],
+)
+def test_an_answer_that_says_yes_or_that_one_is_coming_confirms_the_plan_asked(
+    answer: str, plans: bool
+) -> None:
+    found = facts(
+        extract_offline(
+            chat(("kirsty", "are you coming through for the Edinburgh Fringe?"), ("euan", answer))
+        )
+    )
+    assert (("euan", "PLANS", "Edinburgh Fringe") in found) is plans

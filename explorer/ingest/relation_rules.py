@@ -524,6 +524,6 @@ AFFIRMATIVE = re.compile(
     r"^\W*(?:(?:a+y+|o+h+|a+h+|o+o+h*|omg|haha+|hehe+|lol|ok|okay)\W+)?"
     r"(?:ye+s+|ya+s+|yeah+|yep+|yup+|ya|yea|aye|ja|sure|correct|indeed|definitely|def|defo|deffo|"
     r"absolutely|(?:of\s+)?course|ofc|obviously|for sure|i do|i did|i am|i have|that's right|"
-    r"that’s right|right)\b",
+    r"that’s right|right)\b(?!\W*right\b)",  # "aye right", "yeah right": said as a no
     re.IGNORECASE,
 )

@@ -1744,6 +1744,7 @@ def test_still_in_a_town_is_living_there_and_lecturing_somewhere_is_work() -> No
         ("I have a shift till 2 but I'll come after", True),
         ("I'm in! 🙌", True),
         ("I'm in a meeting, brb", False),
+        ("aye right, as if", False),  # said as a no
         ("no chance, I'm skint", False),
     ],
 )

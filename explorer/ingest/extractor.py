@@ -265,6 +265,12 @@ _WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
 #: Cues every capitalised word has: written plainly, inside a sentence.
 _BARE_CUES = frozenset({"plain", "framed"})
 # The cue a name answering a question frame takes (``people.typed`` counts it).
+# A name followed by what a person does ("Sinéad booked", "Tom says", "Ana's got"; a place
+# answered may still be what "is" something: "jesmond is sooo expensive tho").
+_SUBJECT_OF_A_VERB = re.compile(
+    r"\s+(?:[a-z]+ed|says|said|got|gets|thinks|thought|wants|found|sent|told|reckons)\b"
+    r"|['’]s\s+(?:got|booked|found|already)\b"
+)
 _ANSWER_KINDS = {
     "WORKS_AT": "organization",
     "STUDIES_AT": "organization",
@@ -615,9 +621,10 @@ class _Context(PeopleLinks):
         if acronym:
             candidate.cues["acronym"] += 1
         answered = self._answered_frame(index) if not text[:start].strip() else None
-        if answered is not None:
+        if answered is not None and not _SUBJECT_OF_A_VERB.match(text, end):
             # "where are you working now?" / "Wealthsimple! on the payments team": the name an
-            # answer opens on is what was asked for, of the kind asked
+            # answer opens on is what was asked for, of the kind asked, unless it is the
+            # subject of a verb ("where are ye staying?" / "Sinéad booked Harbour Cottage")
             candidate.cues["answer"] += 1
             kind = _ANSWER_KINDS.get(answered.relation)
             if kind is not None:

@@ -278,7 +278,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:swears|swore|swear)\s+by\s+" + _THE, "RECOMMENDED", NAMED - PERSON),
     _rule(_PRE + r"(?:recommended|recommends|recommend|suggested|suggests|referred\s+me\s+to|"
           r"put\s+me\s+in\s+touch\s+with|introduced\s+me\s+to|pointed\s+me\s+to|told\s+me\s+"
-          r"about)\s+(?:[\w'’-]+[\s,]+){0,6}?(?:called\s+|named\s+)?", "RECOMMENDED", NAMED),
+          r"about|put\s+(?:me|us)\s+on(?:to|\s+to)?)\s+(?:[\w'’-]+[\s,]+){0,6}?(?:called\s+|named\s+)?",
+          "RECOMMENDED", NAMED),
     _rule(_PRE + r"(?:own|owns|owned|adopted|bought)\s+" + _THE, "OWNS", NAMED - PERSON),
     _rule(_PRE + r"(?:hate|hates|hated|dislike|dislikes|disliked|loathe|loathes|loathed|"
           r"can't\s+stand|can’t\s+stand|cant\s+stand|"
@@ -489,8 +490,9 @@ def _frame(pattern: str, relation: str, objects: frozenset[str]) -> QuestionFram
     return QuestionFrame(re.compile(pattern), relation, objects)
 
 
-# The one asked, as chat writes it too ("where r u working", "what's ur uni").
-_YOU = r"\b(?:you|your|yours|u|ur|ya)\b"
+# The one asked, as chat writes it too ("where r u working", "what's ur uni"), and the ones
+# ("where are ye staying?", "yous", "y'all").
+_YOU = r"\b(?:you|your|yours|u|ur|ya|ye|yous|youse|y'all|yall)\b"
 QUESTION_FRAMES: tuple[QuestionFrame, ...] = (
     _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:work|working|employed|job)\b", "WORKS_AT", WHERE),
     _frame(r"\b(?:which|what)\s+(?:company|firm|employer|organi[sz]ation|team)\b.*" + _YOU,
@@ -501,6 +503,11 @@ QUESTION_FRAMES: tuple[QuestionFrame, ...] = (
            WHERE),
     _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:from|grow\s+up|grew\s+up)\b", "FROM", PLACE),
     _frame(r"\bwhere\b.*" + _YOU + r".*\bmov(?:e|ed|ing)\b", "MOVED_TO", PLACE),
+    # "where did u stay in Siargao?" asks of a trip, "where are ye staying for the wedding?" of
+    # one to come; "where do you live / stay these days?" of a home
+    _frame(r"\bwhere\b.*\bdid\b.*" + _YOU + r".*\bstay\b", "VISITED", WHERE),
+    _frame(r"\bwhere\b.*" + _YOU + r".*\bstaying\b.*\b(?:for|in|at|tonight|when|while|next)\b",
+           "PLANS", EVENTFUL),
     _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:live|living|based|stay|staying)\b", "LIVES_IN", PLACE),
     _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:go|went|been|travel|travelled|traveled|visit|visited|"
            r"trip|holiday|vacation)\b", "VISITED", WHERE),

@@ -299,6 +299,17 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             ]
             if work and not _NEW_TOPIC.search(lowered, work[-1].end, token.start):
                 entity, object_only = work[-1].entity, True
+        elif word == "it" and _RECOMMENDING_IT.search(lowered, 0, token.end):
+            # "what about El Parnita? my sister Ximena recommended it": the place just named
+            things = [
+                slot for slot in named if slot.start < token.start and slot.entity.type in _PRAISED
+            ]
+            while len(things) > 1 and _WHERE_IT_IS.fullmatch(
+                lowered, things[-2].end, things[-1].start
+            ):
+                things.pop()  # "Kalinaw Resort in General Luna": the resort, not the town
+            if things and not _THING_UNNAMED.search(lowered, things[-1].end, token.start):
+                entity, object_only = things[-1].entity, True
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots
@@ -332,6 +343,19 @@ _NOT_LED_AFTER = re.compile(r"\s+(?:past|by|through|into|on|over|up|off|down|acr
 # is tiny and Kevin is managing it".
 _NEW_TOPIC = re.compile(
     r"\b(?:the|a|an|this|that|my|our|his|her|their)\s+\w+\s+(?:is|was|are|were|has|had)\b"
+)
+# "Paolo recommended it", "Kofi put me on it", "she swears by it": the "it" is the place, the
+# business or the thing just named.
+_RECOMMENDING_IT = re.compile(
+    r"\b(?:recommended|recommends|suggested|swears\s+by|swore\s+by|put\s+(?:me|us)\s+on(?:to)?)"
+    r"\s+it$"
+)
+_PRAISED = frozenset({"place", "organization", "product", "event", "other"})
+# A thing brought up by no name between the named one and the "it" may be what "it" is: "we
+# went to Nando's and the burger place. honestly Tom recommended it".
+_THING_UNNAMED = re.compile(r"\b(?:the|a|an|this|that|another)\s+\w+")
+_WHERE_IT_IS = re.compile(
+    r"\s*,?\s*(?:(?:out|up|down|just|right|over|back)\s+)?(?:in|at|near|on|by|off)\s+(?:the\s+)?"
 )
 # "see you in Kinsale": the speaker will be there (a dropped "I'll").
 _SEE_YOU_OPENING = re.compile(r"see\s+(?:you|u|ya)\s+(?:in|at)\s")

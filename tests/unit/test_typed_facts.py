@@ -1757,3 +1757,51 @@ def test_an_answer_that_says_yes_or_that_one_is_coming_confirms_the_plan_asked(
         )
     )
     assert (("euan", "PLANS", "Edinburgh Fringe") in found) is plans
+
+
+def test_recommending_it_recommends_the_place_just_named_not_where_it_is() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("bea", "where did u stay in Siargao?"),
+                ("migs", "Kalinaw Resort in General Luna, Paolo Cruz recommended it. worth it"),
+                ("bea", "Harbour Cottage out near Summercove on Airbnb. Ines Moran put me onto it"),
+                (
+                    "migs",
+                    "we went to Nando's and the burger place. honestly Tom Reid recommended it",
+                ),
+            )
+        )
+    )
+    assert ("Paolo Cruz", "RECOMMENDED", "Kalinaw Resort") in found
+    assert ("Paolo Cruz", "RECOMMENDED", "General Luna") not in found
+    assert ("Ines Moran", "RECOMMENDED", "Harbour Cottage") in found
+    # "it" may be the burger place, named by no name.
+    assert not [f for f in found if f[0] == "Tom Reid" and f[1] == "RECOMMENDED"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer", "fact"),
+    [
+        ("where did u stay in Siargao?", "Kalinaw Resort, super worth it", "VISITED"),
+        ("where are ye staying for the wedding?", "Harbour Cottage, near the pier", "PLANS"),
+        ("where do you live now?", "Stockbridge, since June", "LIVES_IN"),
+    ],
+)
+def test_where_one_stayed_stays_or_lives_is_asked_apart(asked: str, answer: str, fact: str) -> None:
+    found = facts(extract_offline(chat(("aoife", asked), ("dec", answer))))
+    place = answer.split(",")[0]
+    assert {kind for who, kind, what in found if (who, what) == ("dec", place)} == {fact}
+
+
+def test_a_name_opening_an_answer_as_the_subject_of_a_verb_is_not_the_place_asked() -> None:
+    kinds = {
+        e.name: e.type
+        for e in extract_offline(
+            chat(
+                ("aoife", "where are you staying for the wedding?"),
+                ("dec", "Sinead Walsh booked a cottage out near Summercove, all sorted"),
+            )
+        ).entities
+    }
+    assert kinds.get("Sinead Walsh") == "person"

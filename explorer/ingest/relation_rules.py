@@ -233,7 +233,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:going|heading|head|fly|flying|driving|travell?ing)\s+(?:back\s+)?"
           r"(?:(?:up|down|over|out|home|off)\s+)?to|landing\s+in|arriving\s+(?:in|at)|"
           # "are you coming to Efua's wedding?", "coming for Koroga Festival", "flying in for"
-          r"coming\s+(?:back\s+)?(?:(?:up|down|over|out|home|through|round|along)\s+)?(?:to|for)|"
+          r"coming\s+(?:back\s+)?(?:(?:up|down|over|out|home|through|along)\s+)?(?:to|for)|"
           r"(?:flying|coming)\s+in\s+for|"
           # "booked the 18th evening flight to Chennai" ("got the train to" is as often past)
           r"(?:booked|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
@@ -492,7 +492,7 @@ def _frame(pattern: str, relation: str, objects: frozenset[str]) -> QuestionFram
 
 # The one asked, as chat writes it too ("where r u working", "what's ur uni"), and the ones
 # ("where are ye staying?", "yous", "y'all").
-_YOU = r"\b(?:you|your|yours|u|ur|ya|ye|yous|youse|y'all|yall)\b"
+_YOU = r"\b(?:you|your|yours|u|ur|ya|ye|yous|youse|y['’]all|yall)\b"
 QUESTION_FRAMES: tuple[QuestionFrame, ...] = (
     _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:work|working|employed|job)\b", "WORKS_AT", WHERE),
     _frame(r"\b(?:which|what)\s+(?:company|firm|employer|organi[sz]ation|team)\b.*" + _YOU,
@@ -505,8 +505,8 @@ QUESTION_FRAMES: tuple[QuestionFrame, ...] = (
     _frame(r"\bwhere\b.*" + _YOU + r".*\bmov(?:e|ed|ing)\b", "MOVED_TO", PLACE),
     # "where did u stay in Siargao?" asks of a trip, "where are ye staying for the wedding?" of
     # one to come; "where do you live / stay these days?" of a home
-    _frame(r"\bwhere\b.*\bdid\b.*" + _YOU + r".*\bstay\b", "VISITED", WHERE),
-    _frame(r"\bwhere\b.*" + _YOU + r".*\bstaying\b.*\b(?:for|in|at|tonight|when|while|next)\b",
+    _frame(r"\bwhere\b(?!.*\bsay\b).*\bdid\b.*" + _YOU + r".*\bstay\b", "VISITED", WHERE),
+    _frame(r"\bwhere\b.*" + _YOU + r".*\bstaying\b.*\b(?:for\s+the|tonight|when|while|next)\b",
            "PLANS", EVENTFUL),
     _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:live|living|based|stay|staying)\b", "LIVES_IN", PLACE),
     _frame(r"\bwhere\b.*" + _YOU + r".*\b(?:go|went|been|travel|travelled|traveled|visit|visited|"
@@ -529,8 +529,12 @@ ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "aye", "no", "nope"
 AFFIRMATIVE = re.compile(
     # chat draws a yes out and opens it with a cry: "yesss", "ayyy yes pls!!", "omg yes"
     r"^\W*(?:(?:a+y+|o+h+|a+h+|o+o+h*|omg|haha+|hehe+|lol|ok|okay)\W+)?"
-    r"(?:ye+s+|ya+s+|yeah+|yep+|yup+|ya|yea|aye|ja|sure|correct|indeed|definitely|def|defo|deffo|"
-    r"absolutely|(?:of\s+)?course|ofc|obviously|for sure|i do|i did|i am|i have|that's right|"
-    r"that’s right|right)\b(?!\W*right\b)",  # "aye right", "yeah right": said as a no
+    r"(?:ye+s+|ya+s+|yep+|yup+|sure|correct|indeed|definitely|def|defo|deffo|absolutely|"
+    r"(?:of\s+)?course(?!\s+(?:is|was|starts|runs)\b)|ofc|obviously|for sure|i do|i did|i am|"
+    r"i have|that's right|that’s right|right|ja"
+    # "aye right", "yeah right": said as a no ("yeah right after my exams" is a yes)
+    r"|(?:yeah+|aye|ya|yea)(?!\W*right\b(?!\s+(?:after|now|here|there|away|before)\b)))\b"
+    # "aye, no", "course not", "def not lol", "ja-nee", "aye, I wish": a no after all
+    r"(?!\W*(?:no|not|nae|nee|nope|i\s+wish)\b)",
     re.IGNORECASE,
 )

@@ -291,23 +291,33 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             and _LEADING_IT.search(lowered, 0, token.end)
             and not _NOT_LED_AFTER.match(lowered, token.end)
         ):
-            # "we're on Project Tausi ... Kevin Mwangi is leading it": the work just named, a
-            # project before a product ("Project Impala, the new rewards in the Vitality app")
-            before = [slot for slot in named if slot.start < token.start]
-            work = [slot for slot in before if slot.entity.type == "project"] or [
-                slot for slot in before if slot.entity.type in WORK
-            ]
+            # "we're on Project Tausi ... Kevin Mwangi is leading it": the work just named; a
+            # product set beside a project after a comma is part of it ("Project Impala, the
+            # new rewards in the Vitality app. Sipho Khumalo is leading it")
+            work = [slot for slot in named if slot.start < token.start and slot.entity.type in WORK]
+            if len(work) > 1 and _ASIDE_OF.fullmatch(lowered, work[-2].end, work[-1].start):
+                work.pop()
             if work and not _NEW_TOPIC.search(lowered, work[-1].end, token.start):
                 entity, object_only = work[-1].entity, True
         elif word == "it" and _RECOMMENDING_IT.search(lowered, 0, token.end):
             # "what about El Parnita? my sister Ximena recommended it": the place just named
             things = [
-                slot for slot in named if slot.start < token.start and slot.entity.type in _PRAISED
+                slot
+                for slot in named
+                if slot.start < token.start
+                and slot.entity.type in _PRAISED
+                and not _HEADED_FOR.search(lowered, 0, slot.start)  # "the train to Abuja"
             ]
-            while len(things) > 1 and _WHERE_IT_IS.fullmatch(
-                lowered, things[-2].end, things[-1].start
+            while len(things) > 1 and (
+                _BOOKED_ON.fullmatch(lowered, things[-2].end, things[-1].start)
+                or (
+                    things[-1].entity.type == "place"
+                    and _WHERE_IT_IS.fullmatch(lowered, things[-2].end, things[-1].start)
+                )
             ):
-                things.pop()  # "Kalinaw Resort in General Luna": the resort, not the town
+                # "Kalinaw Resort in General Luna", "Harbour Cottage … on Airbnb": the resort and
+                # the cottage, not the town or the platform ("in Shoreditch at Dishoom": Dishoom)
+                things.pop()
             if things and not _THING_UNNAMED.search(lowered, things[-1].end, token.start):
                 entity, object_only = things[-1].entity, True
         if entity is not None:
@@ -338,25 +348,27 @@ _LEADING_IT = re.compile(
     r"(?<!['’]ll )(?<!\bto )"
     r"\b(?:leads|leading|lead|runs|running|run|heads|heading|manages|managing)\s+it$"
 )
+_ASIDE_OF = re.compile(r"[^.!?]*,[^.!?]*")
 _NOT_LED_AFTER = re.compile(r"\s+(?:past|by|through|into|on|over|up|off|down|across|out)\b")
 # A thing of its own brought up between the work and the "it": "Project Ibis ... the budget
 # is tiny and Kevin is managing it".
 _NEW_TOPIC = re.compile(
     r"\b(?:the|a|an|this|that|my|our|his|her|their)\s+\w+\s+(?:is|was|are|were|has|had)\b"
 )
-# "Paolo recommended it", "Kofi put me on it", "she swears by it": the "it" is the place, the
-# business or the thing just named.
+# "Paolo recommended it", "Kofi put me onto it", "she swears by it": the "it" is the place,
+# the business or the thing just named (the verbs of the RECOMMENDED rule that take an "it";
+# "put me on it" is as often an assignment).
 _RECOMMENDING_IT = re.compile(
-    r"\b(?:recommended|recommends|suggested|swears\s+by|swore\s+by|put\s+(?:me|us)\s+on(?:to)?)"
+    r"\b(?:recommended|recommends|suggested|swears\s+by|swore\s+by|put\s+(?:me|us)\s+on\s*to)"
     r"\s+it$"
 )
+_HEADED_FOR = re.compile(r"\b(?:to|from)\s+(?:the\s+)?$")
 _PRAISED = frozenset({"place", "organization", "product", "event", "other"})
 # A thing brought up by no name between the named one and the "it" may be what "it" is: "we
 # went to Nando's and the burger place. honestly Tom recommended it".
 _THING_UNNAMED = re.compile(r"\b(?:the|a|an|this|that|another)\s+\w+")
-_WHERE_IT_IS = re.compile(
-    r"\s*,?\s*(?:(?:out|up|down|just|right|over|back)\s+)?(?:in|at|near|on|by|off)\s+(?:the\s+)?"
-)
+_BOOKED_ON = re.compile(r"\s*,?\s*on\s+")
+_WHERE_IT_IS = re.compile(r"\s*,?\s*(?:(?:out|up|down|just|right|over|back)\s+)?(?:in|near)\s+")
 # "see you in Kinsale": the speaker will be there (a dropped "I'll").
 _SEE_YOU_OPENING = re.compile(r"see\s+(?:you|u|ya)\s+(?:in|at)\s")
 
@@ -916,21 +928,30 @@ _MY_KIN = re.compile(
 # another one as its object ("my dad took him to the airport", "my wife is bringing her");
 # "my sister's a nurse" is "is", and "with her husband" is hers.
 _SOMEONE_ELSE = re.compile(
-    r"(?:['’]s\s+(?!(?:a|an|the|in|at|on|with|still|now|fine|good|great|ok|okay|alright|grand|"
-    r"well|doing|been|not|so|very|really|just|also|always|never|getting|going|coming|moving|"
-    r"working|living|staying|studying|based|married|engaged|pregnant|busy|sick|here|there|back|"
-    r"home|off|away)\b)\w"
+    r"(?:['’]s\s+(?!(?:a|an|the|in|at|on|with|been|not|getting|going|coming|moving|working|"
+    r"living|staying|studying|back|home|off|away)\b|(?:still|now|fine|good|great|ok|okay|alright|"
+    r"grand|well|doing|based|married|engaged|pregnant|busy|sick|here|there)\b(?=\s*(?:$|[^\w\s]|"
+    r"(?:in|at|on|with|to|from|for|now|again|too|and|but|so|lol|haha|tho|though)\b)))\w"
     r"|[^.!?]*\b(?:him|them|her(?=\s*(?:$|[,.!?]|(?:at|to|in|on|with|from|for|home|back|up|"
-    r"down|out|over|tomorrow|today|tonight|later|now|yesterday|last|next)\b)))\b)",
+    r"down|out|over|tomorrow|today|tonight|later|now|yesterday|last|next)\b)))\b"
+    r"|[^.!?]*\b(?:she|he)['’]?s\s+(?:his|her|their)\b)",
     re.IGNORECASE,
 )
 
 
 # An answer that says one is coming confirms the plan asked of one ("are you coming to Chale Wote
 # on saturday?" / "I have group work till 2 but I'll come after").
+# ("see you there" too; not "I'll come back to you on that", "I'll come next year", "I'm
+# coming down with flu", "I'll be there in spirit", nor a sentence with a no in it).
 _COMING = re.compile(
-    r"\b(?:i['’]?ll\s+(?:come|be\s+there)\b|i['’]?m\s+coming\b|count\s+me\s+in\b|"
+    r"\b(?:i['’]?ll\s+(?:come|be\s+there)\b(?!\s+(?:back|next|in\s+spirit|to\s+\w+\s+instead))|"
+    r"i['’]?m\s+coming\b(?!\s+(?:down\s+with|round|around|back))|count\s+me\s+in\b|"
     r"see\s+(?:you|u)\s+there\b|i['’]?m\s+(?:in|down)(?=\s*(?:$|[^\w\s])))",
+    re.IGNORECASE,
+)
+_NOT_COMING = re.compile(
+    r"\b(?:no|not|nah|can['’]?t|cannot|won['’]?t|wish|next\s+(?:time|year|week|month)|instead|"
+    r"probably\s+not)\b",
     re.IGNORECASE,
 )
 
@@ -1013,9 +1034,12 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
     first = answer.sentences[0]
     facts: list[Fact] = []
     affirmed = AFFIRMATIVE.match(answer.text) is not None
-    coming = _COMING.search(answer.text, first[0], first[1]) is not None
+    coming = (
+        _COMING.search(answer.text, first[0], first[1]) is not None
+        and _NOT_COMING.search(answer.text, first[0], first[1]) is None
+    )
     for fact in asked:
-        joins = coming and fact.relation == "PLANS" and fact.source is answerer
+        joins = coming and fact.relation == "PLANS" and fact.source.id == answerer.id
         if affirmed or joins or _echoed(fact, question, answer, first):
             # Cited twice: the question's words state the fact, the answer's yes confirms it.
             facts.append(replace(fact, earlier=True))

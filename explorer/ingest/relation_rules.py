@@ -278,7 +278,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:swears|swore|swear)\s+by\s+" + _THE, "RECOMMENDED", NAMED - PERSON),
     _rule(_PRE + r"(?:recommended|recommends|recommend|suggested|suggests|referred\s+me\s+to|"
           r"put\s+me\s+in\s+touch\s+with|introduced\s+me\s+to|pointed\s+me\s+to|told\s+me\s+"
-          r"about|put\s+(?:me|us)\s+on(?:to|\s+to)?)\s+(?:[\w'’-]+[\s,]+){0,6}?(?:called\s+|named\s+)?",
+          # "Ines put me onto Kalinaw" ("my manager put me on Project Kite" assigns)
+          r"about|put\s+(?:me|us)\s+on\s*to)\s+(?:[\w'’-]+[\s,]+){0,6}?(?:called\s+|named\s+)?",
           "RECOMMENDED", NAMED),
     _rule(_PRE + r"(?:own|owns|owned|adopted|bought)\s+" + _THE, "OWNS", NAMED - PERSON),
     _rule(_PRE + r"(?:hate|hates|hated|dislike|dislikes|disliked|loathe|loathes|loathed|"

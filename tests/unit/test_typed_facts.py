@@ -1787,6 +1787,10 @@ def test_recommending_it_recommends_the_place_just_named_not_where_it_is() -> No
     )
     assert ("Ada Obi", "RECOMMENDED", "Dishoom") in found  # where one ate, not the district
     assert not [f for f in found if f[0] == "Ngozi Eze"]  # the book is no name here
+    assigned = facts(
+        extract_offline(chat(("ana", "hey"), ("ben", "Dana Holt put me on Project Kite last week")))
+    )
+    assert ("Dana Holt", "RECOMMENDED", "Project Kite") not in assigned  # put on it: assigned
     assert ("Paolo Cruz", "RECOMMENDED", "Kalinaw Resort") in found
     assert ("Paolo Cruz", "RECOMMENDED", "General Luna") not in found
     assert ("Ines Moran", "RECOMMENDED", "Harbour Cottage") in found

@@ -100,8 +100,8 @@ def _rule(
     return VerbRule(re.compile(pattern + r"$"), relation, objects, reverse, cue, after)
 
 
-# Right after the place: "been in Rotterdam two months", "in Leeds since 2019" (not "been in
-# Paris twice in the last few years").
+# Right after the place: "been in Rotterdam two months", "in Leeds since 2019", "been in
+# leslieville since, tiny apartment" (not "been in Paris twice in the last few years").
 _SETTLED_FOR = re.compile(
     r",?\s+(?:now\s+|for\s+|nearly\s+|almost\s+|over\s+)*(?:(?:a|one|two|three|four|five|six|"
     r"seven|eight|nine|ten|eleven|twelve|a\s+few|(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|"
@@ -109,7 +109,7 @@ _SETTLED_FOR = re.compile(
     + "|".join(MONTHS)
     + r"|last\s+(?:year|"
     + "|".join(sorted(SEASONS))
-    + r")|(?:19|20)\d\d)|ages|forever)\b",
+    + r")|(?:19|20)\d\d)|ages|forever|since(?=\s*(?:[,.!?;]|$)))\b",
     re.IGNORECASE,
 )
 

@@ -173,6 +173,8 @@ _DROPPED_SUBJECT = frozenset(
         "staying",
         "used",
         "still",
+        # "been in leslieville since, tiny apartment", "been to Porto twice"
+        "been",
         "handed",
         "going",
         "planning",

@@ -1832,3 +1832,17 @@ def test_a_name_opening_an_answer_as_the_subject_of_a_verb_is_not_the_place_aske
         )
     )
     assert ("dec", "WORKS_AT", "Paystack") in found
+
+
+def test_been_somewhere_since_with_its_subject_dropped_is_living_there() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("dani", "saw ur post, are you back in Toronto??"),
+                ("rj", "yes lol moved back in june. been in Leslieville since, tiny apartment"),
+                ("dani", "nice. been to Porto twice, love it"),
+            )
+        )
+    )
+    assert ("rj", "LIVES_IN", "Leslieville") in found
+    assert ("dani", "VISITED", "Porto") in found and ("dani", "LIVES_IN", "Porto") not in found

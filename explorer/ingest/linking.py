@@ -247,20 +247,11 @@ class PeopleLinks:
         for handle in self.speakers:
             if speaker_type(self.speakers[handle]) != "person":
                 continue
-            if " " in handle:
-                spelled = [
-                    key
-                    for key in self.names
-                    if key not in self.speakers
-                    and display_spelled_out(handle, key)
-                    and self._written_out(key, handle, speakers_of)
-                ]
-            else:
-                spelled = [
-                    key
-                    for key in self.names
-                    if key not in self.speakers and handle_matches(handle, key)
-                ]
+            spelled = [
+                key
+                for key in self.names
+                if key not in self.speakers and self._spells(handle, key, speakers_of)
+            ]
             if len(spelled) == 1:
                 (key,) = spelled
                 occurrence = self.names[key].occurrences[0]
@@ -281,6 +272,13 @@ class PeopleLinks:
         self._kin_phrases()
         self._nicknames()
         self._acronyms()
+
+    def _spells(self, handle: str, key: str, speakers_of: list[str]) -> bool:
+        """Whether the name ``key`` is what a speaker's handle ("kate_w") or display name ("E.
+        MacLeod") spells out."""
+        if " " not in handle:
+            return handle_matches(handle, key)
+        return display_spelled_out(handle, key) and self._written_out(key, handle, speakers_of)
 
     def _written_out(self, key: str, speaker: str, speakers_of: list[str]) -> bool:
         """Whether a name may be a speaker's display name written out: a person, by what is

@@ -288,43 +288,52 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             dropped = turn.addressee if asked else turn.speaker
             if dropped is not None:
                 slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
-        elif (
-            word == "it"
-            and _LEADING_IT.search(lowered, 0, token.end)
-            and not _NOT_LED_AFTER.match(lowered, token.end)
-        ):
-            # "we're on Project Tausi ... Kevin Mwangi is leading it": the work just named; a
-            # product set beside a project after a comma is part of it ("Project Impala, the
-            # new rewards in the Vitality app. Sipho Khumalo is leading it")
-            work = [slot for slot in named if slot.start < token.start and slot.entity.type in WORK]
-            if len(work) > 1 and _ASIDE_OF.fullmatch(lowered, work[-2].end, work[-1].start):
-                work.pop()
-            if work and not _NEW_TOPIC.search(lowered, work[-1].end, token.start):
-                entity, object_only = work[-1].entity, True
-        elif word == "it" and _RECOMMENDING_IT.search(lowered, 0, token.end):
-            # "what about El Parnita? my sister Ximena recommended it": the place just named
-            things = [
-                slot
-                for slot in named
-                if slot.start < token.start
-                and slot.entity.type in _PRAISED
-                and not _HEADED_FOR.search(lowered, 0, slot.start)  # "the train to Abuja"
-            ]
-            while len(things) > 1 and (
-                _BOOKED_ON.fullmatch(lowered, things[-2].end, things[-1].start)
-                or (
-                    things[-1].entity.type == "place"
-                    and _WHERE_IT_IS.fullmatch(lowered, things[-2].end, things[-1].start)
-                )
-            ):
-                # "Kalinaw Resort in General Luna", "Harbour Cottage … on Airbnb": the resort and
-                # the cottage, not the town or the platform ("in Shoreditch at Dishoom": Dishoom)
-                things.pop()
-            if things and not _THING_UNNAMED.search(lowered, things[-1].end, token.start):
-                entity, object_only = things[-1].entity, True
+        elif word == "it":
+            entity, object_only = _what_it_is(named, lowered, token), True
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots
+
+
+# How far back a verb before "it" is looked for ("Kevin Mwangi is leading it").
+_IT_VERB_REACH = 40
+
+
+def _what_it_is(named: Sequence[Slot], lowered: str, token: Token) -> Named | None:
+    """The named thing an "it" stands for after a verb of leading or recommending, if any."""
+    verb = lowered[max(0, token.start - _IT_VERB_REACH) : token.end]
+    before = [slot for slot in named if slot.start < token.start]
+    if _LEADING_IT.search(verb) and not _NOT_LED_AFTER.match(lowered, token.end):
+        # "we're on Project Tausi ... Kevin Mwangi is leading it": the work just named; a
+        # product set beside a project after a comma is part of it ("Project Impala, the new
+        # rewards in the Vitality app. Sipho Khumalo is leading it")
+        work = [slot for slot in before if slot.entity.type in WORK]
+        if len(work) > 1 and _ASIDE_OF.fullmatch(lowered, work[-2].end, work[-1].start):
+            work.pop()
+        if work and not _NEW_TOPIC.search(lowered, work[-1].end, token.start):
+            return work[-1].entity
+    elif _RECOMMENDING_IT.search(verb):
+        # "what about El Parnita? my sister Ximena recommended it": the place just named, not
+        # a destination ("on the train to Abuja")
+        things = [
+            slot
+            for slot in before
+            if slot.entity.type in _PRAISED
+            and not _HEADED_FOR.search(lowered[max(0, slot.start - 10) : slot.start])
+        ]
+        while len(things) > 1 and (
+            _BOOKED_ON.fullmatch(lowered, things[-2].end, things[-1].start)
+            or (
+                things[-1].entity.type == "place"
+                and _WHERE_IT_IS.fullmatch(lowered, things[-2].end, things[-1].start)
+            )
+        ):
+            # "Kalinaw Resort in General Luna", "Harbour Cottage … on Airbnb": the resort and
+            # the cottage, not the town or the platform ("in Shoreditch at Dishoom": Dishoom)
+            things.pop()
+        if things and not _THING_UNNAMED.search(lowered, things[-1].end, token.start):
+            return things[-1].entity
+    return None
 
 
 _NEWS_THEN_QUESTION = re.compile(

@@ -229,8 +229,26 @@ _ON_THE_WAY = re.compile(
 )
 
 
+# A tag after one's own statement asks for no answer: "we used to live in Cedar Rapids before
+# that, remember?". "you're moving to Leeds, right?" still asks, and so does a tag after a
+# sentence without its subject ("Still at Google, right?").
+_TAG_QUESTION = re.compile(
+    r",\s*(?:remember|right|yeah|you\s+know|ya\s+know|innit|isn['’]?t\s+it|eh)\s*\?+\s*$",
+    re.IGNORECASE,
+)
+_OWN_STATEMENT = re.compile(r"^\W*(?:i|we|i['’]m|im|we['’]re|i['’]ve|we['’]ve|my|our)\b", re.I)
+
+
 def _is_question(text: str, span: tuple[int, int]) -> bool:
-    return text[span[0] : span[1]].rstrip().endswith("?")
+    said = text[span[0] : span[1]].rstrip()
+    if not said.endswith("?"):
+        return False
+    tag = _TAG_QUESTION.search(said)
+    if tag is None:
+        return True
+    # The statement's own sentence start: after the last full stop or "!" before the tag.
+    statement = re.split(r"[.!]\s+", said[: tag.start()])[-1]
+    return not _OWN_STATEMENT.match(statement)
 
 
 def _pronoun_slots(turn: Turn) -> list[Slot]:
@@ -285,7 +303,7 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             asked = _is_question(turn.text, span) and not _NEWS_THEN_QUESTION.search(
                 turn.text, token.start, span[1]
             )
-            dropped = turn.addressee if asked else turn.speaker
+            dropped = turn.addressee if asked else _said_of(turn, token, named) or turn.speaker
             if dropped is not None:
                 slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
         elif word == "it":
@@ -394,6 +412,35 @@ def _opens_clause(turn: Turn, position: int) -> bool:
             return False
         token = before
     return True
+
+
+# A sentence about someone, then one without a subject goes on about them: "Cerys is good.
+# Still working at Airbus in Filton", "Dylan's grand. Moved to Bristol in May".
+_STATUS_VERB = re.compile(
+    r"\s*(?:(?:is|was|['’]s)\s+(?:good|fine|grand|great|ok|okay|well|doing|busy|back|"
+    r"now|settled|happy|loving|working|living|moving|moved)|has\s+(?:left|moved|quit))\b",
+    re.IGNORECASE,
+)
+# The subjectless sentence speaks of someone else again: "Went to Galway with her", "Got me a
+# job", "Went to Howth with the kids instead".
+_OTHERS_AGAIN = re.compile(r"\b(?:my|me|him|her|them|instead|she['’]s|he['’]s)\b", re.I)
+
+
+def _said_of(turn: Turn, token: Token, named: Sequence[Slot]) -> Named | None:
+    """The person the sentence before ``token``'s opens on, as its subject, if any."""
+    if token.sentence == 0 or not token.clause_start:
+        return None
+    opening = turn.sentences[token.sentence - 1][0]
+    if _OTHERS_AGAIN.search(turn.text, token.start, turn.sentences[token.sentence][1]):
+        return None
+    for slot in named:
+        if slot.sentence == token.sentence - 1 and slot.entity.type == "person":
+            if turn.text[opening : slot.start].strip() == "" and _STATUS_VERB.match(
+                turn.text, slot.end
+            ):
+                return slot.entity
+            return None
+    return None
 
 
 # A subject and its verb before an object pronoun: "Marco loves her", "Kemi really rates him".

@@ -1846,3 +1846,65 @@ def test_been_somewhere_since_with_its_subject_dropped_is_living_there() -> None
     )
     assert ("rj", "LIVES_IN", "Leslieville") in found
     assert ("dani", "VISITED", "Porto") in found and ("dani", "LIVES_IN", "Porto") not in found
+
+
+def test_a_tag_after_ones_own_statement_still_states_its_fact() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Linda", "Only 22 years! We used to live in Cedar Rapids before that, remember?"),
+                ("Ben", "do you still live in Ames?"),
+                ("Linda", "I grew up in Salford, you know?"),
+            )
+        )
+    )
+    assert ("Linda", "LIVES_IN", "Cedar Rapids") in found
+    assert ("Linda", "FROM", "Salford") in found
+    # a real question states nothing until it is answered
+    assert ("Ben", "LIVES_IN", "Ames") not in found
+
+
+def test_a_tag_that_checks_something_of_the_other_still_asks() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Priya", "long time!! Still at Google, right?"),
+                ("Sam", "yeah still there, same team"),
+                ("Callum", "you're moving to Leeds, right?"),
+                ("Ellie", "what?? no, who told you that"),
+            )
+        )
+    )
+    assert ("Priya", "WORKS_AT", "Google") not in found
+    assert ("Ellie", "PLANS", "Leeds") not in found
+
+
+def test_a_sentence_without_a_subject_goes_on_about_the_person_just_described() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Gareth", "how's Cerys?"),
+                ("Huw", "Cerys is good. Still working at Airbus in Filton."),
+                ("Gareth", "and Rahul? Rahul has left Wipro. Joined TCS in Chennai."),
+            )
+        )
+    )
+    assert ("Cerys", "WORKS_AT", "Airbus") in found
+    assert ("Huw", "WORKS_AT", "Airbus") not in found
+    assert ("Rahul", "WORKS_AT", "TCS") in found
+
+
+def test_a_sentence_about_someone_then_ones_own_news_stays_ones_own() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Ben", "who's Tom? and did Aoife come?"),
+                ("Amy", "Tom is my landlord. Living in Hackney now, rent's insane."),
+                ("Ben", "Aoife's grand. Went to Galway with her this morning."),
+                ("Amy", "Tom's still got my drill. Went to Screwfix in Salford for a new one."),
+            )
+        )
+    )
+    assert ("Tom", "LIVES_IN", "Hackney") not in found
+    assert ("Aoife", "VISITED", "Galway") not in found
+    assert ("Tom", "VISITED", "Screwfix") not in found

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.lexicon import (
+    DISTANCE_WORDS,
     FOR_HEADS,
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
@@ -249,9 +250,11 @@ def vote(
         elif cue in PLACE_CUES and key not in LANGUAGES:
             directional = cue in ("to", "from")
             moved = before is not None and before.folded in MOTION_WORDS
-            # "go to Declan Furlong" sends someone to a person: a given name and a surname.
-            named = several and is_census_name(words[0])
-            if not directional or (moved and not named):
+            far = before is not None and before.folded in DISTANCE_WORDS
+            # "go to Declan Furlong" sends someone to a person: a given name and a surname;
+            # "stay far from Tom" keeps away from one.
+            given = is_census_name(words[0])
+            if not directional or (moved and not (several and given)) or (far and not given):
                 candidate.votes["place"] += 1
     if following is not None and following.folded in PERSON_AFTER and following.folded != "and":
         candidate.votes["person"] += 1

@@ -1908,3 +1908,16 @@ def test_a_sentence_about_someone_then_ones_own_news_stays_ones_own() -> None:
     assert ("Tom", "LIVES_IN", "Hackney") not in found
     assert ("Aoife", "VISITED", "Galway") not in found
     assert ("Tom", "VISITED", "Screwfix") not in found
+
+
+def test_what_is_a_distance_from_somewhere_is_a_place() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Assistant", "Montpelier isn't far from Cotham, so the walks could still go there."),
+            ("Kemi", "my place is 20 mins from Yaba"),
+            ("Tobi", "lol stay far from Tom"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Cotham"] == "place" and kinds["Yaba"] == "place"
+    assert kinds["Tom"] == "person"  # a given name is kept away from, not a place

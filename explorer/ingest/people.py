@@ -561,6 +561,10 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         tally["place"] += 2 * cues["travel"]
     tally["event"] += 2 * cues["event"]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
+    if is_known_place(key) and not (single and is_census_name(key)):
+        # A known town's name, not a given name too, holds against one cue for a person:
+        # "worse than Dundee and I survived" (a tie goes to the place). "Tyler and I" is his.
+        tally["place"] += 1
     if tally:
         best = sorted(tally.items(), key=lambda item: (-item[1], _rank(item[0])))[0]
         if cues["employer"] and (

@@ -1921,3 +1921,15 @@ def test_what_is_a_distance_from_somewhere_is_a_place() -> None:
     kinds = {e.name: e.type for e in extraction.entities}
     assert kinds["Cotham"] == "place" and kinds["Yaba"] == "place"
     assert kinds["Tom"] == "person"  # a given name is kept away from, not a place
+
+
+def test_a_known_town_holds_against_one_cue_for_a_person() -> None:
+    extraction = extract_offline(
+        chat(
+            ("kirsty_b", "it cannae be worse than Dundee and I survived 2 years there"),
+            ("Jess", "Tyler and I went to the beach"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Dundee"] == "place"
+    assert kinds["Tyler"] == "person"  # a given name as well as a town: the cue decides

@@ -105,6 +105,17 @@ from explorer.ingest.relation_rules import (
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
 
+# What a person's occasion is called after their name ("Meera's wedding", "Mum's 60th"), and
+# the word that may follow it as part of the name ("farewell braai", "hen do").
+OCCASIONS = frozenset(
+    """
+    wedding birthday bday funeral graduation farewell engagement christening baptism hen stag
+    housewarming retirement leaving 18th 21st 30th 40th 50th 60th 65th 70th 75th 80th 90th
+    100th debut quinceanera quinceañera
+    """.split()  # noqa: SIM905
+)
+OCCASION_HEADS = frozenset("party braai do drinks dinner bash shower do's".split())  # noqa: SIM905
+
 
 @dataclass(frozen=True, slots=True)
 class Extraction:
@@ -620,6 +631,8 @@ class _Context(PeopleLinks):
         )
         if acronym:
             candidate.cues["acronym"] += 1
+        if following is not None and written_whole != surface:
+            self._add_occasion(index, text, tokens, piece, following)
         answered = self._answered_frame(index) if not text[:start].strip() else None
         if answered is not None and not _SUBJECT_OF_A_VERB.match(text, end):
             # "where are you working now?" / "Wealthsimple! on the payments team": the name an
@@ -646,6 +659,31 @@ class _Context(PeopleLinks):
             wordlike = DRAWN_OUT.search(key) or any(is_everyday_word(w) for w in key.split())
             if twice and from_person and not wordlike:
                 self.called_out.add(key)
+
+    def _add_occasion(
+        self, index: int, text: str, tokens: list[Token], piece: list[Token], following: Token
+    ) -> None:
+        """An occasion named by whose it is: "Meera's wedding", "Mum's 60th", "Lerato's
+        farewell braai" is an event of its own (the person stays a name too)."""
+        if following.sentence != piece[-1].sentence or following.folded not in OCCASIONS:
+            return
+        last = following
+        after = tokens[last.index + 1] if last.index + 1 < len(tokens) else None
+        if after is not None and after.sentence == last.sentence and after.folded in OCCASION_HEADS:
+            last = after  # "farewell braai", "birthday party", "hen do"
+        start, end = piece[0].start, last.end
+        first = piece[0].index
+        if first >= 2 and tokens[first - 1].folded in ("and", "&"):
+            other = tokens[first - 2]
+            if other.sentence == piece[0].sentence and is_name_token(other):
+                start = other.start  # "Cillian and Orla's wedding": the couple's
+        surface = text[start:end]
+        candidate = self.names.setdefault(normalise_name(surface), Candidate())
+        candidate.surfaces[surface] += 1
+        candidate.occurrences.append(Occurrence(index, start, end, piece[0].sentence))
+        candidate.cues["event"] += 1
+        if not piece[0].clause_start:
+            candidate.mid_sentence += 1
 
     @staticmethod
     def _read_venue(

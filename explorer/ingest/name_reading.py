@@ -245,7 +245,9 @@ def vote(
         candidate.votes["event"] += 2
     if previous is not None:
         cue = strip_possessive(previous.folded)
-        if cue in PERSON_CUES or cue in TITLES:
+        if cue in TITLES and (cue != "miss" or previous.word[0].isupper()):
+            candidate.votes["person"] += 2  # "Dr Bello": a title is someone's, whatever the town
+        elif cue in PERSON_CUES or cue in TITLES:  # "I miss Gdańsk" misses a place as often
             candidate.votes["person"] += 1
         elif cue in PLACE_CUES and key not in LANGUAGES:
             directional = cue in ("to", "from")

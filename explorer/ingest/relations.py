@@ -600,12 +600,14 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                 add(target, subject.entity, relation, ended)
             else:
                 add(subject.entity, target, relation, ended)
-        # "Lena and I are climbing ...": the first of a pair shares the second's facts.
-        if index + 1 < len(slots):
-            partner = slots[index + 1]
+        # "Lena and I are climbing ...": the first of a pair shares the second's facts. (A
+        # name that starts with the pair, "Ada and Callum's wedding", is not the second.)
+        later = [at for at in range(index + 1, len(slots)) if slots[at].start >= subject.end]
+        if later:
+            partner = slots[later[0]]
             joined = lowered[subject.end : partner.start]
             if re.fullmatch(r"\s+and\s+", joined) and subject.entity.type == "person":
-                for target, relation, reverse, ended in facts_of.get(index + 1, ()):
+                for target, relation, reverse, ended in facts_of.get(later[0], ()):
                     if reverse:
                         add(target, subject.entity, relation, ended)
                     else:

@@ -21,6 +21,7 @@ standard library, core models and ingest helpers.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -123,6 +124,12 @@ def resolve_short_names(
 THING_FIRST = frozenset({"organization", "event"})
 _NOT_SHORT = frozenset({"date", "topic", "agent", "place"})  # a guessed place aside
 _PLACE_WORDS = PLACE_SUFFIXES | PLACE_PREFIXES
+_SOMEONES = re.compile(r"\w['’]s\s")  # an occasion named by whose it is
+_COUPLES_OCCASION = re.compile(r"(?P<one>[^\s']+) and (?P<other>[^\s']+)'s (?P<occasion>.+)")
+
+
+def _plain_quote(name: str) -> str:
+    return normalise_name(name).replace("’", "'")
 
 
 def _thing_short_names(
@@ -148,7 +155,8 @@ def _thing_short_names(
         words = normalise_name(entity.name).split()
         if len(words) < 2:
             continue
-        if entity.type in THING_FIRST:
+        if entity.type in THING_FIRST and not _SOMEONES.search(entity.name):
+            # ("Cillian and Orla's wedding" is theirs: Cillian is no short form of it)
             owners[(entity.scope, words[0])].add(entity.id)
             if entity.type == "event" and words[-1] in EVENT_WORDS:  # "the Fringe"
                 owners[(entity.scope, words[-1])].add(entity.id)
@@ -162,8 +170,22 @@ def _thing_short_names(
                 owners[(entity.scope, own[0])].add(entity.id)
                 places.add(entity.id)
     found: dict[str, str] = {}
+    couples: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for entity in (*known, *entities):
+        if entity.type != "event":
+            continue
+        pair = _COUPLES_OCCASION.fullmatch(_plain_quote(entity.name))
+        if pair is not None:
+            for one in (pair["one"], pair["other"]):
+                couples[(entity.scope, f"{one}'s {pair['occasion']}")].add(entity.id)
     for entity in entities:
         key = normalise_name(entity.name)
+        if entity.type == "event" and entity.id not in protected:
+            # "Ada's wedding" of Ada and Kwame's wedding
+            ids = couples.get((entity.scope, _plain_quote(entity.name)), set()) - {entity.id}
+            if len(ids) == 1:
+                found[entity.id] = next(iter(ids))
+                continue
         if " " in key or entity.id in protected:
             continue
         if entity.type in _NOT_SHORT and not (entity.type == "place" and entity.id in guessed):

@@ -1928,8 +1928,37 @@ def test_a_known_town_holds_against_one_cue_for_a_person() -> None:
         chat(
             ("kirsty_b", "it cannae be worse than Dundee and I survived 2 years there"),
             ("Jess", "Tyler and I went to the beach"),
+            ("kuba", "hej Aga :) I miss Gdańsk already"),
+            ("Chi", "the baby has an ear infection. Seeing our family doctor Dr Bello"),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}
-    assert kinds["Dundee"] == "place"
+    assert kinds["Dundee"] == "place" and kinds["Gdańsk"] == "place"
+    assert kinds["Bello"] == "person"  # a title is someone's, though Bello is a town too
     assert kinds["Tyler"] == "person"  # a given name as well as a town: the cue decides
+
+
+def test_an_occasion_named_by_whose_it_is_is_an_event() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("Mum", "Listen, your cousin Meera's wedding dates fixed. 12-14 December"),
+                ("jess", "have u booked flights back for Mum's 60th yet"),
+                ("Dec", "are you coming to Cillian and Orla's wedding or what"),
+                ("Aoife", "yes! can't miss Orla's wedding. then Lerato's farewell braai"),
+            )
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Meera's wedding"] == "event" and kinds["Meera"] == "person"
+    assert kinds["Mum's 60th"] == "event"
+    assert kinds["Lerato's farewell braai"] == "event"
+    # the couple's wedding keeps both of them as people, and "Orla's wedding" is its short form
+    assert kinds["Cillian"] == "person" and kinds["Orla"] == "person"
+    assert "Orla's wedding" in entity(extraction, "Cillian and Orla's wedding").aliases
+    assert "Orla's wedding" not in kinds
+
+
+def test_a_couples_occasion_does_not_hide_the_couple() -> None:
+    found = facts(extract_offline(chat(("Chi", "Next stop: Ada and Callum's wedding 👀"))))
+    assert {("Ada", "PARTNER_OF", "Callum"), ("Callum", "PARTNER_OF", "Ada")} & found

@@ -118,6 +118,9 @@ _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
 )
 
+# A "be at" that is to come: "I'll be at", "we will be at", "gonna be at".
+_FUTURE_BE = re.compile(r"(?:['’]ll|\bwill|\bgonna|\bgoing\s+to)\s+be\s+at\b", re.IGNORECASE)
+
 #: What one travels by, and taking someone along: shared with the typing cues of ``people``
 #: ("the ferry to Iloilo", "I'm taking you to the Markthal").
 CARRIERS = r"(?:train|bus|coach|ferry|flights?|plane)"
@@ -237,10 +240,13 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:flying|coming)\s+in\s+for|"
           # "booked the 18th evening flight to Chennai" ("got the train to" is as often past)
           r"(?:booked|bought)\s+(?:\w+\s+)?(?:a|the|my|our|us|me)?\s*(?:[\w-]+\s+){0,3}?"
-          r"(?:flights?|train|bus|tickets?)\s+(?:to|for)|"
+          r"(?:flights?|train|bus|tickets?)\s+(?:(?:back|home)\s+)?(?:to|for)|"
           # "josh got us tickets for fontaines dc" (but "got the train to" is past)
           r"got\s+(?:(?:us|me|them)\s+)?(?:[\w-]+\s+)?tickets?\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
+    # "I'll be at Meera's wedding", "we're going to be at Open'er": an occasion one will be at
+    _rule(r"^\s+(?:(?:will|gonna|going\s+to)\s+)?be\s+at\s+" + _THE, "PLANS",
+          frozenset({"event"}), cue=_FUTURE_BE),
     # "see you in Kinsale", "still on for Lisbon in September?": where one will be
     _rule(_PRE + r"(?:see\s+(?:you|u|ya|y'all|you\s+all|you\s+guys)\s+(?:in|at)|"
           r"still\s+on\s+for)\s+" + _THE, "PLANS", EVENTFUL),

@@ -1962,3 +1962,18 @@ def test_an_occasion_named_by_whose_it_is_is_an_event() -> None:
 def test_a_couples_occasion_does_not_hide_the_couple() -> None:
     found = facts(extract_offline(chat(("Chi", "Next stop: Ada and Callum's wedding 👀"))))
     assert {("Ada", "PARTNER_OF", "Callum"), ("Callum", "PARTNER_OF", "Ada")} & found
+
+
+def test_an_occasion_one_will_be_at_or_flies_back_for_is_a_plan() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Anu", "I'll be at Meera's wedding in December"),
+                ("jess", "I booked flights back for Mum's 60th"),
+                ("Tom", "I was at Mum's 60th, it was lovely"),
+            )
+        )
+    )
+    assert ("Anu", "PLANS", "Meera's wedding") in found
+    assert ("jess", "PLANS", "Mum's 60th") in found
+    assert ("Tom", "PLANS", "Mum's 60th") not in found  # been, not going

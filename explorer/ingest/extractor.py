@@ -114,7 +114,22 @@ OCCASIONS = frozenset(
     100th debut quinceanera quinceañera
     """.split()  # noqa: SIM905
 )
-OCCASION_HEADS = frozenset("party braai do drinks dinner bash shower do's".split())  # noqa: SIM905
+OCCASION_HEADS = frozenset("party braai do drinks dinner bash shower lunch".split())  # noqa: SIM905
+# Occasions named only with their head word ("Kemi's leaving do"; "Tom's leaving" is leaving).
+OCCASIONS_WITH_HEAD = frozenset({"leaving"})
+_BIRTHDAY = frozenset({"birthday", "bday"})
+# What belongs to an occasion, said after it: then the name is of that thing.
+OCCASION_OBJECTS = frozenset(
+    """
+    card cards gift gifts present presents cake dress dresses suit ring rings photo photos pics
+    pictures video videos planner planners home director parlour parlor plan plans fund album
+    single year century invite invites invitation invitations outfit outfits shoes money budget
+    song songs speech playlist list
+    """.split()  # noqa: SIM905
+)
+HOLIDAYS = frozenset(
+    "christmas xmas easter diwali eid hanukkah halloween thanksgiving ramadan".split()  # noqa: SIM905
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -609,7 +624,8 @@ class _Context(PeopleLinks):
         before = tokens[first.index - 2] if first.index > 1 else None
         after_index = piece[-1].index + 1
         following = tokens[after_index] if after_index < len(tokens) else None
-        vote(candidate, key, previous, before, following)
+        earlier = tokens[first.index - 3] if first.index > 2 else None
+        vote(candidate, key, previous, before, following, earlier, written_whole != surface)
         self._read_venue(candidate, written_whole, surface, piece, previous, following)
         if (
             previous is not None
@@ -664,26 +680,38 @@ class _Context(PeopleLinks):
         self, index: int, text: str, tokens: list[Token], piece: list[Token], following: Token
     ) -> None:
         """An occasion named by whose it is: "Meera's wedding", "Mum's 60th", "Lerato's
-        farewell braai" is an event of its own (the person stays a name too)."""
-        if following.sentence != piece[-1].sentence or following.folded not in OCCASIONS:
+        farewell braai", "Sam's 21st birthday" is an event of its own (the person stays a name
+        too); "Ada's wedding dress", "Tom's birthday card" and "Tom's leaving tomorrow" are not."""
+        sentence = piece[-1].sentence
+
+        def next_word(token: Token) -> Token | None:
+            after = tokens[token.index + 1] if token.index + 1 < len(tokens) else None
+            return after if after is not None and after.sentence == sentence else None
+
+        if following.sentence != sentence or following.folded not in OCCASIONS:
             return
         last = following
-        after = tokens[last.index + 1] if last.index + 1 < len(tokens) else None
-        if after is not None and after.sentence == last.sentence and after.folded in OCCASION_HEADS:
-            last = after  # "farewell braai", "birthday party", "hen do"
+        after = next_word(last)
+        if last.folded.endswith(("st", "nd", "rd", "th")) and after and after.folded in _BIRTHDAY:
+            last, after = after, next_word(after)  # "Sam's 21st birthday"
+        if after is not None and after.folded in OCCASION_HEADS:
+            last, after = after, next_word(after)  # "farewell braai", "birthday party", "hen do"
+        elif last.folded in OCCASIONS_WITH_HEAD:
+            return  # "Tom's leaving tomorrow": 's is "is"
+        if after is not None and after.folded in OCCASION_OBJECTS:
+            return  # "Ada's wedding dress": a thing of the occasion, not the occasion
         start, end = piece[0].start, last.end
         first = piece[0].index
         if first >= 2 and tokens[first - 1].folded in ("and", "&"):
             other = tokens[first - 2]
-            if other.sentence == piece[0].sentence and is_name_token(other):
+            if other.sentence == sentence and is_name_token(other) and other.folded not in HOLIDAYS:
                 start = other.start  # "Cillian and Orla's wedding": the couple's
         surface = text[start:end]
         candidate = self.names.setdefault(normalise_name(surface), Candidate())
         candidate.surfaces[surface] += 1
         candidate.occurrences.append(Occurrence(index, start, end, piece[0].sentence))
         candidate.cues["event"] += 1
-        if not piece[0].clause_start:
-            candidate.mid_sentence += 1
+        candidate.mid_sentence += 1  # the shape is the evidence, wherever it stands
 
     @staticmethod
     def _read_venue(

@@ -205,9 +205,9 @@ MOTION_WORDS = _words(
     "went go goes going moved move moving flew fly flying trip drove drive back came come "
     "travelled traveled travel train flight"
 )
-# Words of distance before "from" or "to": what is "far from", "20 mins from" or "a walk to" a
-# place is a place ("Montpelier isn't far from Cotham").
-DISTANCE_WORDS = _words("far miles mi km kms mins min minutes hours hrs hour walk drive ride")
+# Words before "far from" that say how far a place is: "Montpelier isn't far from Cotham", "so
+# far from town" ("stay far from Tom" keeps away from a person).
+NEARNESS_WORDS = _words("not isn't isnt so too very quite")
 # Languages and nationalities: capitalised, often after "in", never places.
 LANGUAGES = _words(
     """

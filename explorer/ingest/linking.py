@@ -117,6 +117,10 @@ def _best(candidate: Candidate) -> str:
     return ranked[0][0] if ranked else ""
 
 
+# An occasion named by whose it is ("Cillian and Orla's wedding"): an event, nobody's name.
+_OCCASION = re.compile(r"\w['’]s\s")
+
+
 class PeopleLinks:
     """Name folding for ``extractor._Context``, which provides the attributes below."""
 
@@ -276,6 +280,8 @@ class PeopleLinks:
     def _spells(self, handle: str, key: str, speakers_of: list[str]) -> bool:
         """Whether the name ``key`` is what a speaker's handle ("kate_w") or display name ("E.
         MacLeod") spells out."""
+        if _OCCASION.search(key):
+            return False  # "Cillian and Orla's wedding" is no spelling of "cillian"
         if " " not in handle:
             return handle_matches(handle, key)
         return display_spelled_out(handle, key) and self._written_out(key, handle, speakers_of)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.lexicon import (
-    DISTANCE_WORDS,
     FOR_HEADS,
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
@@ -26,6 +25,7 @@ from explorer.ingest.lexicon import (
     KNOWN_PRODUCTS,
     LANGUAGES,
     MOTION_WORDS,
+    NEARNESS_WORDS,
     ORGANISATION_SUFFIXES,
     PERSON_AFTER,
     PERSON_CUES,
@@ -224,8 +224,12 @@ def vote(
     previous: Token | None,
     before: Token | None,
     following: Token | None,
+    earlier: Token | None = None,
+    possessive: bool = False,
 ) -> None:
-    """Evidence for a name's type: its own words, and the words around this occurrence."""
+    """Evidence for a name's type: its own words, and the words around this occurrence
+    (``previous`` the word before it, ``before`` and ``earlier`` the two before that;
+    ``possessive``: written with its "'s")."""
     # A name's own last word says what it names ("Kiln Street", "Hartwell Labs"), and so does a
     # first word like "Lake" or "St." ("St. Aldhelm"); a lone "Harbour" or "Park" is a name that
     # happens to be such a word ("the Harbour project"), and votes nothing by itself.
@@ -252,9 +256,15 @@ def vote(
         elif cue in PLACE_CUES and key not in LANGUAGES:
             directional = cue in ("to", "from")
             moved = before is not None and before.folded in MOTION_WORDS
-            far = before is not None and before.folded in DISTANCE_WORDS
-            # "go to Declan Furlong" sends someone to a person: a given name and a surname;
-            # "stay far from Tom" keeps away from one.
+            # "isn't far from Cotham" (not "Chidi's house", nor "stay far from Tom")
+            far = (
+                before is not None
+                and before.folded == "far"
+                and earlier is not None
+                and earlier.folded in NEARNESS_WORDS
+                and not possessive
+            )
+            # "go to Declan Furlong" sends someone to a person: a given name and a surname.
             given = is_census_name(words[0])
             if not directional or (moved and not (several and given)) or (far and not given):
                 candidate.votes["place"] += 1

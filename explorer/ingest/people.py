@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import fold_letters
 from explorer.ingest.lexicon import ENDEARMENTS, FOR_HEADS, LANGUAGES
-from explorer.ingest.places import is_known_place
+from explorer.ingest.places import is_known_place, is_major_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
     CARRIERS,
@@ -561,9 +561,10 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         tally["place"] += 2 * cues["travel"]
     tally["event"] += 2 * cues["event"]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
-    if is_known_place(key) and not (single and is_census_name(key)):
-        # A known town's name, not a given name too, holds against one cue for a person:
-        # "worse than Dundee and I survived" (a tie goes to the place). "Tyler and I" is his.
+    if is_major_place(key) and not (single and is_census_name(key)):
+        # A country's or a big city's name, not a given name too, holds against one cue for a
+        # person: "worse than Lagos and I survived" (a tie goes to the place). "Tyler and I" is
+        # his, and so is "Bello and I" (a town of half a million, and a name).
         tally["place"] += 1
     if tally:
         best = sorted(tally.items(), key=lambda item: (-item[1], _rank(item[0])))[0]

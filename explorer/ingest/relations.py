@@ -682,9 +682,11 @@ _NEGATED_ADVICE = re.compile(r"\b(?:don't|don’t|do\s+not|never)\s*$")
 _REPORTED = re.compile(r"\b(?:says|said|reckons|thinks|swears)\b")
 
 # "halfway from mine in Porirua", "a bit far from me in Partick", "she moved in with me in
-# Salthill": where the speaker is at home.
+# Salthill", "from my place in Coyoacán", "you're on my couch in Partick": where the speaker is
+# at home.
 _FROM_HOME = re.compile(
-    r"\b(?:(?:from|near|to|round|by|past)\s+(?:mine|me|ours|us)|moved\s+in\s+with\s+(?:me|us))"
+    r"\b(?:(?:from|near|to|round|by|past)\s+(?:mine|me|ours|us)|moved\s+in\s+with\s+(?:me|us)|"
+    r"(?:my|our)\s+(?:place|flat|apartment|house|home|couch|sofa|spare\s+room))"
     r"\s+(?:(?:over|up|down|out)\s+)?in\s+(?:the\s+)?$"
 )
 

@@ -2009,3 +2009,18 @@ def test_a_thing_of_an_occasion_or_a_going_is_no_occasion() -> None:
     assert {"Meera's wedding", "Sam's 21st birthday", "Cillian and Orla's wedding"} <= events
     # the speaker's handle spells no occasion
     assert "Cillian and Orla's wedding" not in entity(extraction, "Cillian").aliases
+
+
+def test_my_place_in_a_town_is_where_i_live() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("diego.r", "lucky, from my place in Coyoacán it's 40 min in Uber lol"),
+                ("kirsty_b", "you're on my couch in Partick, nae arguments"),
+                ("Vale", "your place in Roma Norte is nicer"),
+            )
+        )
+    )
+    assert ("diego.r", "LIVES_IN", "Coyoacán") in found
+    assert ("kirsty_b", "LIVES_IN", "Partick") in found
+    assert ("Vale", "LIVES_IN", "Roma Norte") not in found  # the other one's place

@@ -2024,3 +2024,17 @@ def test_my_place_in_a_town_is_where_i_live() -> None:
     assert ("diego.r", "LIVES_IN", "Coyoacán") in found
     assert ("kirsty_b", "LIVES_IN", "Partick") in found
     assert ("Vale", "LIVES_IN", "Roma Norte") not in found  # the other one's place
+
+
+def test_a_trip_said_with_will_is_a_plan_and_a_habit_is_not() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Ama", "tell her after the wedding we'll drive up to Kumasi."),
+                ("Tom", "I drive up to Leeds every week"),
+                ("Ama", "I won't go to Accra"),
+            )
+        )
+    )
+    assert ("Ama", "PLANS", "Kumasi") in found
+    assert ("Tom", "PLANS", "Leeds") not in found and ("Ama", "PLANS", "Accra") not in found

@@ -113,6 +113,14 @@ _SETTLED_FOR = re.compile(
     re.IGNORECASE,
 )
 
+# When a move was, said between "moved" and "to": "in August", "last year", "in 2021".
+_WHEN_MOVED = (
+    r"(?:(?:in|last|this)\s+(?:" + "|".join(MONTHS) + r"|year|month|week|summer|winter|spring|"
+    r"autumn|fall|(?:19|20)\d\d)\s+)"
+)
+# A home before the town it is in: "a flat in", "our BTO in", "a new place in".
+_HOME_IN = r"(?:(?:flat|place|house|apartment|home|condo|bto|studio)\s+in\s+)?"
+
 # After what one is "not missing": glad to be gone, not going ("London one bit", "at all").
 _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
@@ -216,13 +224,22 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:my|his|her|their|our)\s+(?:place|flat|apartment|house)\s+"
           r"in\s+" + _THE, "LIVES_IN", PLACE),
     _rule(_PRE + BASED_FROM + r"\s+" + _THE, "LIVES_IN", PLACE),
+    # "moved back to Lagos", "I moved in August to Podgórze", "he shifted to a flat in Baner",
+    # "we moved into our BTO in Punggol" (a month or "last year" may stand before the "to"; a
+    # home may stand before the town)
+    _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate|shifted|shifting)\s+"
+          r"(?:back\s+)?(?:(?:over|up|down|out|away)\s+)?(?:" + _WHEN_MOVED + r")?"
+          r"(?:to|into)\s+(?:(?:a|our|my|the|his|her|their|new)\s+)*" + _HOME_IN + _THE,
+          "MOVED_TO", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
           "LIVES_IN", PLACE),
     # "my own flat on Crwys Road": a street one's home is on
     _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
           "LIVES_IN", PLACE),
-    _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate)\s+(?:back\s+)?"
-          r"(?:(?:over|up|down|out|away)\s+)?(?:to|into)\s+" + _THE, "MOVED_TO", PLACE),
+    # "you were only in Dublin a year", "I was in Leeds for six years": a stay of months or
+    # years (a week there is a visit)
+    _rule(_PRE + r"(?:was|were|is|are|am|['’]m|['’]re)\s+(?:only\s+|just\s+)?in\s+" + _THE,
+          "LIVES_IN", PLACE, after=_SETTLED_FOR),
     _rule(_PRE + r"(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
     _rule(_PRE + r"(?:come|comes|came)\s+(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
     _rule(_PRE + r"(?:grew|grow|growing)\s+up\s+in\s+" + _THE, "FROM", PLACE),

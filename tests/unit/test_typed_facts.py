@@ -2038,3 +2038,21 @@ def test_a_trip_said_with_will_is_a_plan_and_a_habit_is_not() -> None:
     )
     assert ("Ama", "PLANS", "Kumasi") in found
     assert ("Tom", "PLANS", "Leeds") not in found and ("Ama", "PLANS", "Accra") not in found
+
+
+def test_a_move_with_its_time_or_its_new_home_and_a_stay_of_a_year() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Anu", "my brother Karthik shifted to a flat in Baner last month."),
+                ("Jia Hui", "we finally moved into our BTO in Punggol last weekend!!"),
+                ("Aoife", "hiya"),
+                ("decwalsh", "ha would you ever? you were only in Dublin a year, Aoife"),
+                ("Aoife", "I was in Paris for a week"),
+            )
+        )
+    )
+    assert ("Karthik", "MOVED_TO", "Baner") in found
+    assert ("Jia Hui", "MOVED_TO", "Punggol") in found
+    assert ("Aoife", "LIVES_IN", "Dublin") in found
+    assert ("Aoife", "LIVES_IN", "Paris") not in found  # a week is a visit

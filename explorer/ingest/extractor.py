@@ -127,6 +127,8 @@ OCCASION_OBJECTS = frozenset(
     song songs speech playlist list
     """.split()  # noqa: SIM905
 )
+# Between the two sides of a match: "Wales v England", "Chiefs vs Pirates".
+_VERSUS = frozenset({"v", "vs", "v.", "vs."})
 HOLIDAYS = frozenset(
     "christmas xmas easter diwali eid hanukkah halloween thanksgiving ramadan".split()  # noqa: SIM905
 )
@@ -607,6 +609,8 @@ class _Context(PeopleLinks):
         shouted_run = len(piece) == 1 and _in_a_shouted_run(tokens, piece[0].index)
         if _common_word_shouted(piece, key, tokens, shouted_run):
             return  # "NO WAY", "Glasgow Uni DONE": a common word shouted, no name
+        if self._in_a_fixture(index, text, tokens, piece):
+            return  # "Wales v England": the match, not the two countries
         candidate = self.names.setdefault(key, Candidate())
         candidate.surfaces[surface] += 1
         first = piece[0]
@@ -675,6 +679,38 @@ class _Context(PeopleLinks):
             wordlike = DRAWN_OUT.search(key) or any(is_everyday_word(w) for w in key.split())
             if twice and from_person and not wordlike:
                 self.called_out.add(key)
+
+    def _in_a_fixture(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> bool:
+        """Whether ``piece`` is a side of a match ("Wales v England", "Chiefs vs Pirates"): the
+        first side adds the match, as an event; neither side is a name of its own there."""
+        first, last = piece[0], piece[-1]
+
+        def at(position: int) -> Token | None:
+            if 0 <= position < len(tokens) and tokens[position].sentence == first.sentence:
+                return tokens[position]
+            return None
+
+        versus, other = at(last.index + 1), at(last.index + 2)
+        if versus is not None and versus.word in _VERSUS and other and is_name_token(other):
+            end = other.index
+            while (following := at(end + 1)) is not None and is_name_token(following):
+                end = following.index  # "Kaizer Chiefs vs Orlando Pirates"
+            surface = text[first.start : tokens[end].end]
+            candidate = self.names.setdefault(normalise_name(surface), Candidate())
+            candidate.surfaces[surface] += 1
+            candidate.occurrences.append(
+                Occurrence(index, first.start, tokens[end].end, first.sentence)
+            )
+            candidate.cues["event"] += 2
+            candidate.mid_sentence += 1
+            return True
+        versus, other = at(first.index - 1), at(first.index - 2)
+        return (
+            versus is not None
+            and versus.word in _VERSUS
+            and other is not None
+            and (is_name_token(other))
+        )
 
     def _add_occasion(
         self, index: int, text: str, tokens: list[Token], piece: list[Token], following: Token

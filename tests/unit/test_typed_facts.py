@@ -2056,3 +2056,18 @@ def test_a_move_with_its_time_or_its_new_home_and_a_stay_of_a_year() -> None:
     assert ("Jia Hui", "MOVED_TO", "Punggol") in found
     assert ("Aoife", "LIVES_IN", "Dublin") in found
     assert ("Aoife", "LIVES_IN", "Paris") not in found  # a week is a visit
+
+
+def test_a_match_between_two_sides_is_an_event() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Gareth", "Hip or no hip Im not missing Wales v England at the Principality"),
+            ("Thabo", "are you watching Kaizer Chiefs vs Orlando Pirates tonight"),
+            ("Tom", "it's me v Sam in the final"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Wales v England"] == "event" and "Wales" not in kinds
+    assert kinds["Kaizer Chiefs vs Orlando Pirates"] == "event"
+    assert kinds["Sam"] == "person"  # one side is no name: no match
+    assert ("Gareth", "PLANS", "Wales v England") in facts(extraction)

@@ -125,6 +125,7 @@ THING_FIRST = frozenset({"organization", "event"})
 _NOT_SHORT = frozenset({"date", "topic", "agent", "place"})  # a guessed place aside
 _PLACE_WORDS = PLACE_SUFFIXES | PLACE_PREFIXES
 _SOMEONES = re.compile(r"\w['’]s\s")  # an occasion named by whose it is
+_NAMED_BODY = re.compile(r"(?P<owner>\S+(?: \S+)?)'s (?P<body>\S+)")
 _COUPLES_OCCASION = re.compile(r"(?P<one>[^\s']+) and (?P<other>[^\s']+)'s (?P<occasion>.+)")
 
 
@@ -171,7 +172,13 @@ def _thing_short_names(
                 places.add(entity.id)
     found: dict[str, str] = {}
     couples: dict[tuple[str, str], set[str]] = defaultdict(set)
+    bodies: dict[tuple[str, str], set[str]] = defaultdict(set)
     for entity in (*known, *entities):
+        if entity.type == "organization":
+            # "St. Aldhelm's" of St. Aldhelm's Hospital
+            body = _NAMED_BODY.fullmatch(_plain_quote(entity.name))
+            if body is not None:
+                bodies[(entity.scope, body["owner"])].add(entity.id)
         if entity.type != "event":
             continue
         pair = _COUPLES_OCCASION.fullmatch(_plain_quote(entity.name))
@@ -180,9 +187,14 @@ def _thing_short_names(
                 couples[(entity.scope, f"{one}'s {pair['occasion']}")].add(entity.id)
     for entity in entities:
         key = normalise_name(entity.name)
-        if entity.type == "event" and entity.id not in protected:
-            # "Ada's wedding" of Ada and Kwame's wedding
-            ids = couples.get((entity.scope, _plain_quote(entity.name)), set()) - {entity.id}
+        if entity.id not in protected and entity.type in ("event", "organization", "place"):
+            # "Ada's wedding" of Ada and Kwame's wedding; "St. Aldhelm('s)" of its hospital
+            plain = _plain_quote(entity.name)
+            ids = (
+                couples.get((entity.scope, plain), set())
+                if entity.type == "event"
+                else bodies.get((entity.scope, plain.removesuffix("'s")), set())
+            ) - {entity.id}
             if len(ids) == 1:
                 found[entity.id] = next(iter(ids))
                 continue

@@ -2071,3 +2071,19 @@ def test_a_match_between_two_sides_is_an_event() -> None:
     assert kinds["Kaizer Chiefs vs Orlando Pirates"] == "event"
     assert kinds["Sam"] == "person"  # one side is no name: no match
     assert ("Gareth", "PLANS", "Wales v England") in facts(extraction)
+
+
+def test_a_saints_name_with_its_s_is_a_body_and_the_short_form_of_its_full_name() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("Pauline", "the fete at St Aidan's is on Saturday"),
+                ("Maya", "Dad's knee replacement is on 14 May at St. Aldhelm's Hospital"),
+                ("Maya", "it went well with Mr. Oduya at St. Aldhelm's"),
+            )
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["St Aidan's"] == "organization"
+    assert "St. Aldhelm" in entity(extraction, "St. Aldhelm's Hospital").aliases
+    assert ("Oduya", "WORKS_AT", "St. Aldhelm's Hospital") in facts(extraction)

@@ -202,6 +202,19 @@ EVENT_WORDS = frozenset(
         "derby",
         "open",
         "classic",
+        # "the Spring Fayre", "the Singapore Grand Prix", "Leslieville Flea", "Kanga Fest"
+        "fayre",
+        "prix",
+        "flea",
+        "fest",
+        "carnival",
+        "carnaval",
+        "fiesta",
+        "mela",
+        "regatta",
+        "rodeo",
+        "jamboree",
+        "homecoming",
     ]
 )
 PROJECT_AFTER = frozenset(

@@ -2087,3 +2087,16 @@ def test_a_saints_name_with_its_s_is_a_body_and_the_short_form_of_its_full_name(
     assert kinds["St Aidan's"] == "organization"
     assert "St. Aldhelm" in entity(extraction, "St. Aldhelm's Hospital").aliases
     assert ("Oduya", "WORKS_AT", "St. Aldhelm's Hospital") in facts(extraction)
+
+
+def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Hilary", "Are you doing the cake stall at the Spring Fayre on Saturday?"),
+            ("Dani", "saw ur post from the Leslieville Flea"),
+            ("Wei", "we're going to the Singapore Grand Prix in September"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Spring Fayre"] == "event" and kinds["Leslieville Flea"] == "event"
+    assert kinds["Singapore Grand Prix"] == "event"

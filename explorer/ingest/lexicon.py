@@ -276,7 +276,11 @@ KNOWN_PRODUCTS = _words(
     slack facetime imessage gmail hinge tinder bumble grindr uber lyft deliveroo doordash
     grubhub airbnb venmo paypal duolingo strava peloton fitbit kindle iphone ipad macbook
     airpods playstation ps5 xbox switch chatgpt excel powerpoint figma canva photoshop
-    wordpress shopify github jira trello asana
+    wordpress shopify github jira trello asana grab gojek lazada tokopedia gcash paytm phonepe
+    swiggy zomato foodpanda glovo rappi ifood yango m-pesa mpesa makemytrip carousell taobao
+    alipay revolut monzo klarna trainline viber confluence notion teams outlook waze booking.com
+    skyscanner spareroom gumtree depop vinted talabat careem jumia konga opay paystack
+    flutterwave kakaotalk
     """
 ) | frozenset(
     {"google maps", "google docs", "apple music", "prime video", "uber eats", "nintendo switch"}
@@ -287,9 +291,51 @@ KNOWN_ORGANISATIONS = _words(
     google apple microsoft amazon samsung sony nintendo tesla kmart walmart costco ikea
     tesco sainsbury's asda aldi lidl waitrose morrisons primark zara uniqlo lululemon nike
     adidas sephora starbucks mcdonald's nando's greggs ryanair easyjet lufthansa emirates qantas
-    klm
+    klm accenture deloitte kpmg pwc mckinsey infosys wipro cognizant capgemini ibm oracle
+    salesforce sap siemens bosch philips unilever nestle nestlé heineken airbus boeing medtronic
+    atlassian xero shopee jollibee flipkart razorpay byju's reliance airtel vodafone vodacom
+    safaricom ecobank kcb gtbank zenith dangote andela takealot shoprite woolworths woolies eskom
+    capitec absa nedbank nubank itaú bradesco petrobras embraer oxxo pemex telcel movistar
+    allegro mbank zalando ocado argos currys sainsburys barclays hsbc lloyds natwest santander
+    nationwide rabobank telstra optus jetstar bunnings westpac commbank fonterra enbridge
+    wealthsimple loblaws scotiabank walgreens kroger chipotle verizon comcast nvidia intel cisco
+    fedex dhl marriott westjet indigo singtel ocbc dbs grabpay alibaba tencent baidu bytedance
     """
-) | frozenset({"british airways", "air france", "virgin atlantic", "whole foods", "trader joe's"})
+) | frozenset(
+    {
+        "british airways",
+        "air france",
+        "virgin atlantic",
+        "whole foods",
+        "trader joe's",
+        "deutsche bahn",
+        "aer lingus",
+        "air new zealand",
+        "air canada",
+        "tim hortons",
+        "john lewis",
+        "marks & spencer",
+        "pick n pay",
+        "cebu pacific",
+        "standard bank",
+        "equity bank",
+        "access bank",
+        "mercado libre",
+        "jb hi-fi",
+        "home depot",
+        "best buy",
+        "goldman sachs",
+        "morgan stanley",
+        "wells fargo",
+        "bank of america",
+        "tata motors",
+        "tata consultancy",
+        "collins aerospace",
+        "just eat",
+        "wood group",
+        "bain & company",
+    }
+)
 
 KNOWN_BRANDS = KNOWN_PRODUCTS | KNOWN_ORGANISATIONS
 

@@ -2100,3 +2100,18 @@ def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     kinds = {e.name: e.type for e in extraction.entities}
     assert kinds["Spring Fayre"] == "event" and kinds["Leslieville Flea"] == "event"
     assert kinds["Singapore Grand Prix"] == "event"
+
+
+def test_widely_known_firms_and_apps_of_many_countries_are_known() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Tama", "tbh Xero pays fine, Auckland rent just doesn't care lol"),
+            ("Bea", "ok don't tell anyone yet but I got an offer from Shopee in Singapore!!"),
+            ("Mummy", "Don't order from outside daily, Swiggy food is not good for stomach."),
+            ("Bea", "grab a coffee after? I fly Cebu Pacific on friday"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Xero"] == "organization" and kinds["Shopee"] == "organization"
+    assert kinds["Swiggy"] == "product" and kinds["Cebu Pacific"] == "organization"
+    assert "grab" not in {name.casefold() for name in kinds}  # the verb, not the app

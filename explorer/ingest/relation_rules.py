@@ -419,6 +419,16 @@ KIN_RELATIONS = {
             granny nan nana gran parents sibling siblings twin stepmom stepdad stepmother
             stepfather stepsister stepbrother grandson granddaughter grandkids grandchildren
             in-laws mother-in-law father-in-law sister-in-law brother-in-law family
+            mam mammy mama papa mommy mummy daddy aunty granda grandad grandchild
+            """
+        )
+        # The family words of the other languages English chats borrow: "my tita Cheche", "my
+        # vó Lurdes", "our gogo", "my nani" ("ate" and "anna" are English words and a name).
+        | _words(
+            """
+            tita tito lola lolo kuya vó vovó avó avô abuela abuelo abuelita abuelito tía tío
+            gogo ouma oupa mkhulu nani dadi ammi abbu amma appa akka thatha paati oma opa nonna
+            nonno babcia dziadek yiayia nain taid
             """
         ),
         "FAMILY_OF",

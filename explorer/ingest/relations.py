@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from explorer.core.text import words
+from explorer.ingest.given_names import is_census_name
 from explorer.ingest.name_reading import Token
 from explorer.ingest.relation_rules import (
     AFFIRMATIVE,
@@ -188,6 +189,8 @@ _DROPPED_SUBJECT = frozenset(
 )
 _PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")
 _OBJECT_PREP = re.compile(r"\b(?:at|to|from)\s+(?:the\s+)?$")
+# "our Karen", "our Claire": in the English of the north, Ireland and Wales, one of the family.
+_OUR_ONE = re.compile(r"(?<![\w'’])(?:our|oor)\s+$", re.IGNORECASE)
 _KIN_BEFORE = re.compile(
     r"\b(?P<owner>my|our|your|ur|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
     r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?(?:\s+(?:is|was))?\s*,?\s*$",
@@ -895,6 +898,15 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
                 # asks; "is that your sister Rosie?" asks exactly that.
                 given = match is before and not _IDENTITY_ASKED.search(window[: match.start()])
                 facts.extend(replace(f, presupposed=given) for f in read)
+        # "our Siargao trip" and "Our Murphy" (the dog) are none: a given name only
+        if (
+            entity.type == "person"
+            and _OUR_ONE.search(text, opens, slot.start)
+            and is_census_name(text[slot.start : slot.end])
+            and turn.speaker is not None
+            and turn.speaker.type == "person"
+        ):
+            add(turn.speaker, entity, "FAMILY_OF")  # "me and our Karen", "our Claire brought Isla"
         pet_after = _PET_AFTER.match(text[slot.end : span[1]])
         if pet_after and pet_after.group("pet").casefold() in PETS:
             add(turn.speaker, entity, "OWNS")

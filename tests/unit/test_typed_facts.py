@@ -2115,3 +2115,20 @@ def test_widely_known_firms_and_apps_of_many_countries_are_known() -> None:
     assert kinds["Xero"] == "organization" and kinds["Shopee"] == "organization"
     assert kinds["Swiggy"] == "product" and kinds["Cebu Pacific"] == "organization"
     assert "grab" not in {name.casefold() for name in kinds}  # the verb, not the app
+
+
+def test_kin_words_borrowed_from_other_languages_and_our_karen() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Bea", "I can't stand Viber, my tita Cheche sends good morning gifs there daily."),
+                ("Bia", "my vó Lurdes spoils him with sardinha every time she visits"),
+                ("Pauline", "Yes, me and our Karen are doing Victoria sponges."),
+                ("Bia", "remember our Siargao trip? Our Murphy will eat anything"),
+            )
+        )
+    )
+    assert {("Cheche", "FAMILY_OF", "Bea"), ("Bea", "FAMILY_OF", "Cheche")} & found
+    assert {("Lurdes", "FAMILY_OF", "Bia"), ("Bia", "FAMILY_OF", "Lurdes")} & found
+    assert {("Karen", "FAMILY_OF", "Pauline"), ("Pauline", "FAMILY_OF", "Karen")} & found
+    assert not {fact for fact in found if fact[1] == "FAMILY_OF" and "Siargao" in fact}

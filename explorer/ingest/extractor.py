@@ -129,6 +129,14 @@ OCCASION_OBJECTS = frozenset(
 )
 # Between the two sides of a match: "Wales v England", "Chiefs vs Pirates".
 _VERSUS = frozenset({"v", "vs", "v.", "vs."})
+# What a sentence about a match says ("watching Chiefs vs Pirates tonight"), and what one
+# weighing two things up says ("Sydney vs Melbourne for living, which would you pick?").
+_MATCH_WORDS = re.compile(
+    r"\b(?:match|game|final|semi|derby|fixture|tickets?|kick-?off|watch|watching|watched|score|"
+    r"beat|won|lost|draw|playing|play|stadium|miss|missing)\b",
+    re.IGNORECASE,
+)
+_WEIGHING_UP = re.compile(r"\b(?:which|better|prefer|pick|choose|for\s+living)\b", re.I)
 HOLIDAYS = frozenset(
     "christmas xmas easter diwali eid hanukkah halloween thanksgiving ramadan".split()  # noqa: SIM905
 )
@@ -236,6 +244,14 @@ def _verb_form(word: str) -> bool:
         or stem + "e" in COMMON_VERBS
         or (stem[-1] == stem[-2] and stem[:-1] in COMMON_VERBS)
     )
+
+
+def _a_match(sentence: str, one: Token, other: Token) -> bool:
+    """Whether "one v other" in ``sentence`` is a match: two sides, never kin ("Mum vs Dad"),
+    in a sentence about a match, not weighing one up against the other."""
+    if kin_word(one.folded) or kin_word(other.folded) or _WEIGHING_UP.search(sentence):
+        return False
+    return _MATCH_WORDS.search(sentence) is not None
 
 
 class OfflineExtractor:
@@ -691,7 +707,15 @@ class _Context(PeopleLinks):
             return None
 
         versus, other = at(last.index + 1), at(last.index + 2)
-        if versus is not None and versus.word in _VERSUS and other and is_name_token(other):
+        opens, closes = self.sentences[index][first.sentence]
+        said = text[opens:closes]
+        if (
+            versus is not None
+            and versus.word in _VERSUS
+            and other
+            and is_name_token(other)
+            and _a_match(said, first, other)
+        ):
             end = other.index
             while (following := at(end + 1)) is not None and is_name_token(following):
                 end = following.index  # "Kaizer Chiefs vs Orlando Pirates"
@@ -709,7 +733,8 @@ class _Context(PeopleLinks):
             versus is not None
             and versus.word in _VERSUS
             and other is not None
-            and (is_name_token(other))
+            and is_name_token(other)
+            and _a_match(said, other, first)
         )
 
     def _add_occasion(

@@ -288,18 +288,18 @@ KNOWN_PRODUCTS = _words(
 #: Widely known companies: shops, airlines, chains and the large technology firms.
 KNOWN_ORGANISATIONS = _words(
     """
-    google apple microsoft amazon samsung sony nintendo tesla kmart walmart costco ikea
-    tesco sainsbury's asda aldi lidl waitrose morrisons primark zara uniqlo lululemon nike
-    adidas sephora starbucks mcdonald's nando's greggs ryanair easyjet lufthansa emirates qantas
-    klm accenture deloitte kpmg pwc mckinsey infosys wipro cognizant capgemini ibm oracle
-    salesforce sap siemens bosch philips unilever nestle nestlé heineken airbus boeing medtronic
-    atlassian xero shopee jollibee flipkart razorpay byju's reliance airtel vodafone vodacom
-    safaricom ecobank kcb gtbank zenith dangote andela takealot shoprite woolworths woolies eskom
-    capitec absa nedbank nubank itaú bradesco petrobras embraer oxxo pemex telcel movistar
-    allegro mbank zalando ocado argos currys sainsburys barclays hsbc lloyds natwest santander
-    nationwide rabobank telstra optus jetstar bunnings westpac commbank fonterra enbridge
-    wealthsimple loblaws scotiabank walgreens kroger chipotle verizon comcast nvidia intel cisco
-    fedex dhl marriott westjet indigo singtel ocbc dbs grabpay alibaba tencent baidu bytedance
+    google apple microsoft amazon samsung sony nintendo tesla kmart walmart costco ikea tesco
+    sainsbury's asda aldi lidl waitrose morrisons primark zara uniqlo lululemon nike adidas
+    sephora starbucks mcdonald's nando's greggs ryanair easyjet lufthansa emirates qantas klm
+    accenture deloitte kpmg pwc mckinsey infosys wipro cognizant capgemini ibm oracle salesforce
+    sap siemens bosch unilever nestle nestlé heineken airbus boeing medtronic atlassian xero
+    shopee jollibee flipkart razorpay byju's reliance airtel vodafone vodacom safaricom ecobank
+    kcb gtbank zenith takealot shoprite woolworths woolies eskom capitec absa nedbank nubank
+    itaú bradesco petrobras embraer oxxo pemex telcel movistar allegro mbank zalando ocado argos
+    currys sainsburys barclays hsbc natwest nationwide rabobank telstra optus jetstar bunnings
+    westpac commbank fonterra enbridge wealthsimple loblaws scotiabank walgreens kroger chipotle
+    verizon comcast nvidia fedex dhl westjet indigo singtel ocbc dbs grabpay alibaba tencent
+    baidu bytedance
     """
 ) | frozenset(
     {

@@ -237,8 +237,15 @@ def vote(
     several = len(words) > 1
     if several and words[-1] in ORGANISATION_SUFFIXES:
         candidate.votes["organization"] += 2
-    elif several and words[0].rstrip(".") in ("st", "saint") and possessive:
-        candidate.votes["organization"] += 2  # "St Aidan's", "St. Luke's": a church or a school
+    elif (
+        several
+        and words[0].rstrip(".") in ("st", "saint")
+        and possessive
+        and not (following is not None and following.word[:1].isupper())
+    ):
+        # "St Aidan's", "St. Luke's": a church or a school ("St Patrick's Day", "St John's
+        # Wood" go on into a name of their own)
+        candidate.votes["organization"] += 2
     elif several and (words[-1] in PLACE_SUFFIXES or words[0].rstrip(".") in PLACE_PREFIXES):
         candidate.votes["place"] += 2
     if key in KNOWN_PLACES:

@@ -202,19 +202,17 @@ EVENT_WORDS = frozenset(
         "derby",
         "open",
         "classic",
-        # "the Spring Fayre", "the Singapore Grand Prix", "Leslieville Flea", "Kanga Fest"
+        # "the Spring Fayre", "the Singapore Grand Prix", "Leslieville Flea", "Kanga Fest" (not
+        # a fiesta or a rodeo: Ford and Isuzu made them)
         "fayre",
         "prix",
         "flea",
         "fest",
         "carnival",
         "carnaval",
-        "fiesta",
         "mela",
         "regatta",
-        "rodeo",
         "jamboree",
-        "homecoming",
     ]
 )
 PROJECT_AFTER = frozenset(

@@ -126,12 +126,6 @@ _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
 )
 
-# A trip that is to come: "we'll drive up to", "gonna fly out to", "will head over to".
-_FUTURE_GO = re.compile(
-    r"(?:['’]ll|\bwill|\bgonna|\bgoing\s+to|\bwanna|\bwant\s+to|\bplan(?:ning)?\s+to)\s+"
-    r"(?:(?:just|probably|prob|definitely|def|then|also)\s+)?(?:drive|fly|travel|go|head|come|pop)\b",
-    re.IGNORECASE,
-)
 # A "be at" that is to come: "I'll be at", "we will be at", "gonna be at".
 _FUTURE_BE = re.compile(r"(?:['’]ll|\bwill|\bgonna|\bgoing\s+to)\s+be\s+at\b", re.IGNORECASE)
 
@@ -236,6 +230,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "my own flat on Crwys Road": a street one's home is on
     _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
           "LIVES_IN", PLACE),
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
+          "LIVES_IN", PLACE),
+    # "my own flat on Crwys Road": a street one's home is on
+    _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
+          "LIVES_IN", PLACE),
     # "you were only in Dublin a year", "I was in Leeds for six years": a stay of months or
     # years (a week there is a visit)
     _rule(_PRE + r"(?:was|were|is|are|am|['’]m|['’]re)\s+(?:only\s+|just\s+)?in\s+" + _THE,
@@ -267,11 +266,6 @@ VERB_RULES: tuple[VerbRule, ...] = (
           # "josh got us tickets for fontaines dc" (but "got the train to" is past)
           r"got\s+(?:(?:us|me|them)\s+)?(?:[\w-]+\s+)?tickets?\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
-    # "we'll drive up to Kumasi", "gonna fly out to Cebu": a trip to come (the bare verb says
-    # nothing of when without the "'ll": "I drive up to Leeds every week")
-    _rule(_PRE + r"(?:drive|fly|travel|go|head|come|pop)\s+(?:back\s+)?"
-          r"(?:(?:up|down|over|out|home|across)\s+)?to\s+" + _THE, "PLANS", EVENTFUL,
-          cue=_FUTURE_GO),
     # "I'll be at Meera's wedding", "we're going to be at Open'er": an occasion one will be at
     _rule(r"^\s+(?:(?:will|gonna|going\s+to)\s+)?be\s+at\s+" + _THE, "PLANS",
           frozenset({"event"}), cue=_FUTURE_BE),

@@ -191,6 +191,16 @@ _PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed
 _OBJECT_PREP = re.compile(r"\b(?:at|to|from)\s+(?:the\s+)?$")
 # "our Karen", "our Claire": in the English of the north, Ireland and Wales, one of the family.
 _OUR_ONE = re.compile(r"(?<![\w'’])(?:our|oor)\s+$", re.IGNORECASE)
+_OUR_ONE_DOES = re.compile(
+    r"(?:\s*[,.!?;:)]|\s*$|['’]s\s|\s+(?:and|is|was|are|were|has|had|have|will|would|can|could|"
+    r"did|does|just|still|never|always|said|says|brought|came|comes|got|went|loves|likes|wants|"
+    r"called|rang|texted|phoned|sent|made|bought|moved|lives|works)\b)",
+    re.IGNORECASE,
+)
+_PET_TALK = re.compile(
+    r"\b(?:dog|dogs|cat|cats|puppy|kitten|vet|barking|barked|walkies|good\s+(?:boy|girl)|woof)\b",
+    re.IGNORECASE,
+)
 _KIN_BEFORE = re.compile(
     r"\b(?P<owner>my|our|your|ur|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
     r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?(?:\s+(?:is|was))?\s*,?\s*$",
@@ -698,7 +708,7 @@ def _home_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
     """A place named as where the speaker's home is, measured from ("from mine in X"), is
     where they live (``lowered`` is the turn's text, case-folded)."""
     speaker = turn.speaker
-    if speaker is None or speaker.type != "person":
+    if speaker is None or speaker.type != "person" or _NOT_LIVED_IN.search(lowered, *span):
         return []
     return [
         Fact(speaker, slot.entity, "LIVES_IN", span[0], span[1])
@@ -707,6 +717,14 @@ def _home_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
         and slot.entity.type == "place"
         and _FROM_HOME.search(lowered, span[0], slot.start)
     ]
+
+
+# A home that is let, sold or for holidays is not where one lives: "our place in Spain is rented
+# out all summer", "my flat in Leeds is up for sale".
+_NOT_LIVED_IN = re.compile(
+    r"\b(?:rent(?:ed|ing)?\s+(?:it\s+)?out|let\s+out|tenants?|for\s+sale|selling|sold|holiday|"
+    r"can['’]?t\s+use\s+it)\b"
+)
 
 
 # A sentence that calls the one spoken to by a kinship word: "best sister 💛", "night mum x".
@@ -898,11 +916,15 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
                 # asks; "is that your sister Rosie?" asks exactly that.
                 given = match is before and not _IDENTITY_ASKED.search(window[: match.start()])
                 facts.extend(replace(f, presupposed=given) for f in read)
-        # "our Siargao trip" and "Our Murphy" (the dog) are none: a given name only
+        # "our Siargao trip" and "Our Murphy" (the dog) are none: a given name only, followed
+        # by what it does ("our Claire brought Isla"), never by a noun ("Our Ruby wedding
+        # anniversary") or where one works ("our Kate from HR"), in a turn about no pet
         if (
             entity.type == "person"
             and _OUR_ONE.search(text, opens, slot.start)
             and is_census_name(text[slot.start : slot.end])
+            and _OUR_ONE_DOES.match(text, slot.end)
+            and not _PET_TALK.search(text)
             and turn.speaker is not None
             and turn.speaker.type == "person"
         ):

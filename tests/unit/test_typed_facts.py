@@ -2024,38 +2024,26 @@ def test_my_place_in_a_town_is_where_i_live() -> None:
     assert ("diego.r", "LIVES_IN", "Coyoacán") in found
     assert ("kirsty_b", "LIVES_IN", "Partick") in found
     assert ("Vale", "LIVES_IN", "Roma Norte") not in found  # the other one's place
-
-
-def test_a_trip_said_with_will_is_a_plan_and_a_habit_is_not() -> None:
-    found = facts(
+    let = facts(
         extract_offline(
-            chat(
-                ("Ama", "tell her after the wedding we'll drive up to Kumasi."),
-                ("Tom", "I drive up to Leeds every week"),
-                ("Ama", "I won't go to Accra"),
-            )
+            chat(("Keith", "Our place in Spain is rented out all summer so we can't use it"))
         )
     )
-    assert ("Ama", "PLANS", "Kumasi") in found
-    assert ("Tom", "PLANS", "Leeds") not in found and ("Ama", "PLANS", "Accra") not in found
+    assert ("Keith", "LIVES_IN", "Spain") not in let
 
 
-def test_a_move_with_its_time_or_its_new_home_and_a_stay_of_a_year() -> None:
+def test_a_move_with_its_time_or_its_new_home() -> None:
     found = facts(
         extract_offline(
             chat(
                 ("Anu", "my brother Karthik shifted to a flat in Baner last month."),
                 ("Jia Hui", "we finally moved into our BTO in Punggol last weekend!!"),
-                ("Aoife", "hiya"),
-                ("decwalsh", "ha would you ever? you were only in Dublin a year, Aoife"),
-                ("Aoife", "I was in Paris for a week"),
+                ("Anu", "I moved last year to a new team"),
             )
         )
     )
     assert ("Karthik", "MOVED_TO", "Baner") in found
     assert ("Jia Hui", "MOVED_TO", "Punggol") in found
-    assert ("Aoife", "LIVES_IN", "Dublin") in found
-    assert ("Aoife", "LIVES_IN", "Paris") not in found  # a week is a visit
 
 
 def test_a_match_between_two_sides_is_an_event() -> None:
@@ -2071,6 +2059,13 @@ def test_a_match_between_two_sides_is_an_event() -> None:
     assert kinds["Kaizer Chiefs vs Orlando Pirates"] == "event"
     assert kinds["Sam"] == "person"  # one side is no name: no match
     assert ("Gareth", "PLANS", "Wales v England") in facts(extraction)
+    weighed = extract_offline(
+        chat(
+            ("Chloe", "Honestly Sydney vs Melbourne for living, which would you pick?"),
+            ("Nana", "Mum vs Dad in Scrabble tonight"),
+        )
+    )
+    assert not [e for e in weighed.entities if e.type == "event"]  # weighed up, or kin
 
 
 def test_a_saints_name_with_its_s_is_a_body_and_the_short_form_of_its_full_name() -> None:
@@ -2085,6 +2080,8 @@ def test_a_saints_name_with_its_s_is_a_body_and_the_short_form_of_its_full_name(
     )
     kinds = {e.name: e.type for e in extraction.entities}
     assert kinds["St Aidan's"] == "organization"
+    day = extract_offline(chat(("Niall", "Happy St Patrick's Day! are you going to the parade")))
+    assert "organization" not in {e.type for e in day.entities}  # a day, no church
     assert "St. Aldhelm" in entity(extraction, "St. Aldhelm's Hospital").aliases
     assert ("Oduya", "WORKS_AT", "St. Aldhelm's Hospital") in facts(extraction)
 
@@ -2132,3 +2129,13 @@ def test_kin_words_borrowed_from_other_languages_and_our_karen() -> None:
     assert {("Lurdes", "FAMILY_OF", "Bia"), ("Bia", "FAMILY_OF", "Lurdes")} & found
     assert {("Karen", "FAMILY_OF", "Pauline"), ("Pauline", "FAMILY_OF", "Karen")} & found
     assert not {fact for fact in found if fact[1] == "FAMILY_OF" and "Siargao" in fact}
+    others = facts(
+        extract_offline(
+            chat(
+                ("Dave", "Our Kate from HR is leaving next month"),
+                ("Maureen", "Our Ruby wedding anniversary is in June"),
+                ("Jen", "The kids love our Bailey, he's such a good boy"),
+            )
+        )
+    )
+    assert not {fact for fact in others if fact[1] == "FAMILY_OF"}

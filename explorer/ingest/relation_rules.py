@@ -230,15 +230,6 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "my own flat on Crwys Road": a street one's home is on
     _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
           "LIVES_IN", PLACE),
-    _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
-          "LIVES_IN", PLACE),
-    # "my own flat on Crwys Road": a street one's home is on
-    _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
-          "LIVES_IN", PLACE),
-    # "you were only in Dublin a year", "I was in Leeds for six years": a stay of months or
-    # years (a week there is a visit)
-    _rule(_PRE + r"(?:was|were|is|are|am|['’]m|['’]re)\s+(?:only\s+|just\s+)?in\s+" + _THE,
-          "LIVES_IN", PLACE, after=_SETTLED_FOR),
     _rule(_PRE + r"(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
     _rule(_PRE + r"(?:come|comes|came)\s+(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
     _rule(_PRE + r"(?:grew|grow|growing)\s+up\s+in\s+" + _THE, "FROM", PLACE),

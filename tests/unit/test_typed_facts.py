@@ -2044,6 +2044,17 @@ def test_a_move_with_its_time_or_its_new_home() -> None:
     )
     assert ("Karthik", "MOVED_TO", "Baner") in found
     assert ("Jia Hui", "MOVED_TO", "Punggol") in found
+    # a stay said with "was in" is no home: a visit years ago, a stint in the Navy
+    stays = facts(
+        extract_offline(
+            chat(
+                ("Becky", "I was in Dublin two years ago for my cousin's wedding"),
+                ("Ana", "hi"),
+                ("Jake", "you were only in Dublin a year, Ana"),
+            )
+        )
+    )
+    assert not {fact for fact in stays if fact[1] == "LIVES_IN"}
 
 
 def test_a_match_between_two_sides_is_an_event() -> None:

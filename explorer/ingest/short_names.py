@@ -146,7 +146,10 @@ def _thing_short_names(
     form. A name typed a place from evidence is never one: the place a body or an event is named
     after is still the place ("our flat in Partick" beside Partick Vets, "Lisbon" beside the
     Lisbon Data Summit); a place only guessed from "the" may be ("the Mater"). A person is
-    never a place's short form, nor a given name ("Victoria" beside Victoria Park)."""
+    never a place's short form, nor a given name ("Victoria" beside Victoria Park), nor the short
+    form of an occasion named after them ("Cillian" of Cillian and Orla's wedding). Two names of
+    more words are short forms too: one of a couple's occasion ("Orla's wedding" of Cillian and
+    Orla's wedding) and a body named after someone ("St. Aldhelm's" of St. Aldhelm's Hospital)."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
     places: set[str] = set()  # owners that are places: a person is never their short form
     refusing: dict[str, Entity] = {}

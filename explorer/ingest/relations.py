@@ -605,6 +605,13 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                 and _WHEN.search(lowered, span[0], subject.start)
             ):
                 break  # "text me when youre in brissie": a stay to come, not a home
+            if relation == "KNOWS" and (
+                _NAMED_AS.search(lowered, subject.start, other.start)
+                or (other.pronoun and _CONTACTED.search(between))
+            ):
+                # "she's called Bernie" names her; "I'll call him", "Idris messaged me": a call
+                # to a name is a fact of knowing, one to a pronoun too often someone else's
+                break
             mine.append((target, relation, reverse, ended))
             break
     for index, subject in enumerate(slots):
@@ -637,6 +644,13 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
     found.extend(_home_facts(turn, span, slots, lowered))
     return found
 
+
+# Calling as naming, and the words of getting in touch (``_sentence_facts`` on KNOWS).
+_NAMED_AS = re.compile(r"(?:['’]s|\bis|\bwas|\bare|\bwere|\bbe|\bbeen|\bgets?)\s+called\s*$")
+_CONTACTED = re.compile(
+    r"\b(?:message|messaged|messaging|text|texted|texting|email|emailed|emailing|phoned|rang|"
+    r"call|called|calling|ring|facetime|facetimed|dm|dmed|dm'd)\s*$"
+)
 
 # A condition or a wondering right before a subject: what follows is supposed, not stated.
 _WHEN = re.compile(r"\b(?:when|whenever|once|til|till|until|while)\s+$")

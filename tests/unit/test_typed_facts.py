@@ -2150,3 +2150,22 @@ def test_kin_words_borrowed_from_other_languages_and_our_karen() -> None:
         )
     )
     assert not {fact for fact in others if fact[1] == "FAMILY_OF"}
+
+
+def test_getting_in_touch_with_a_pronoun_or_being_called_a_name_is_no_acquaintance() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Anu", "fine I'll call him sunday"),
+                ("zain_k", "Idris messaged me. He says his mate Kamran is great"),
+                ("Layla", "my mentor is lovely, she's called Bernie"),
+                ("deshawn_c", "I'll text Andrea tonight"),
+                ("Noor", "Cora Blake is brilliant, I met her at the wall"),
+            )
+        )
+    )
+    knows = {fact for fact in found if fact[1] == "KNOWS"}
+    assert {("deshawn_c", "KNOWS", "Andrea"), ("Andrea", "KNOWS", "deshawn_c")} & knows
+    assert {("Noor", "KNOWS", "Cora Blake"), ("Cora Blake", "KNOWS", "Noor")} & knows
+    assert not {fact for fact in knows if "Idris" in fact or "Bernie" in fact}
+    assert len(knows) == 2

@@ -227,6 +227,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "MOVED_TO", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
           "LIVES_IN", PLACE),
+    # "from my place in Coyoacán", "on my couch in Partick", "Tom's place in Leeds": whose it is
+    # stands right before it ("this hotpot place in Ximending" is nobody's home)
+    _rule(r"^(?:['’]s)?\s+(?:place|couch|sofa|spare\s+room)\s+in\s+" + _THE, "LIVES_IN", PLACE),
     # "my own flat on Crwys Road": a street one's home is on
     _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
           "LIVES_IN", PLACE),

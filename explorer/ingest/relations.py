@@ -602,9 +602,14 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
             if (
                 relation == "LIVES_IN"
                 and not ended
-                and _WHEN.search(lowered, span[0], subject.start)
+                and (
+                    _WHEN.search(lowered, span[0], subject.start)
+                    or _NOT_LIVED_IN.search(sentence_text)
+                )
             ):
-                break  # "text me when youre in brissie": a stay to come, not a home
+                # "text me when youre in brissie": a stay to come; "our place in Spain is rented
+                # out": a home let, sold or for holidays; neither is where one lives
+                break
             if relation == "KNOWS" and (
                 _NAMED_AS.search(lowered, subject.start, other.start)
                 or (other.pronoun and _CONTACTED.search(between))
@@ -709,11 +714,9 @@ _NEGATED_ADVICE = re.compile(r"\b(?:don't|don’t|do\s+not|never)\s*$")
 _REPORTED = re.compile(r"\b(?:says|said|reckons|thinks|swears)\b")
 
 # "halfway from mine in Porirua", "a bit far from me in Partick", "she moved in with me in
-# Salthill", "from my place in Coyoacán", "you're on my couch in Partick": where the speaker is
-# at home.
+# Salthill": where the speaker is at home.
 _FROM_HOME = re.compile(
-    r"\b(?:(?:from|near|to|round|by|past)\s+(?:mine|me|ours|us)|moved\s+in\s+with\s+(?:me|us)|"
-    r"(?:my|our)\s+(?:place|flat|apartment|house|home|couch|sofa|spare\s+room))"
+    r"\b(?:(?:from|near|to|round|by|past)\s+(?:mine|me|ours|us)|moved\s+in\s+with\s+(?:me|us))"
     r"\s+(?:(?:over|up|down|out)\s+)?in\s+(?:the\s+)?$"
 )
 

@@ -48,20 +48,29 @@ from explorer.ingest.chunking import sentence_spans
 from explorer.ingest.given_names import is_census_name, is_common_surname, is_given_name
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
 from explorer.ingest.lexicon import (
+    BIRTHDAY_WORDS,
     COMMON_MODIFIERS,
     COMMON_VERBS,
     DEPARTMENTS,
     FOR_HEADS,
     FUNCTION_WORDS,
+    HOLIDAYS,
     INTERJECTIONS,
     KNOWN_ACRONYM_BODIES,
     KNOWN_ORGANISATIONS,
+    MATCH_WORDS,
     MONTH_ABBREVIATIONS,
     MONTHS,
     NAME_STOPWORDS,
+    OCCASION_HEADS,
+    OCCASION_OBJECTS,
+    OCCASIONS,
+    OCCASIONS_WITH_HEAD,
     SEASONS,
     SET_PHRASES,
     TOPIC_STOPWORDS,
+    VERSUS,
+    WEIGHING_UP,
     keyword_domains,
 )
 from explorer.ingest.linking import PeopleLinks
@@ -104,42 +113,6 @@ from explorer.ingest.relation_rules import (
 )
 from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
 from explorer.ingest.temporal import find_times
-
-# What a person's occasion is called after their name ("Meera's wedding", "Mum's 60th"), and
-# the word that may follow it as part of the name ("farewell braai", "hen do").
-OCCASIONS = frozenset(
-    """
-    wedding birthday bday funeral graduation farewell engagement christening baptism hen stag
-    housewarming retirement leaving 18th 21st 30th 40th 50th 60th 65th 70th 75th 80th 90th
-    100th debut quinceanera quinceañera
-    """.split()  # noqa: SIM905
-)
-OCCASION_HEADS = frozenset("party braai do drinks dinner bash shower lunch".split())  # noqa: SIM905
-# Occasions named only with their head word ("Kemi's leaving do"; "Tom's leaving" is leaving).
-OCCASIONS_WITH_HEAD = frozenset({"leaving"})
-_BIRTHDAY = frozenset({"birthday", "bday"})
-# What belongs to an occasion, said after it: then the name is of that thing.
-OCCASION_OBJECTS = frozenset(
-    """
-    card cards gift gifts present presents cake dress dresses suit ring rings photo photos pics
-    pictures video videos planner planners home director parlour parlor plan plans fund album
-    single year century invite invites invitation invitations outfit outfits shoes money budget
-    song songs speech playlist list
-    """.split()  # noqa: SIM905
-)
-# Between the two sides of a match: "Wales v England", "Chiefs vs Pirates".
-_VERSUS = frozenset({"v", "vs", "v.", "vs."})
-# What a sentence about a match says ("watching Chiefs vs Pirates tonight"), and what one
-# weighing two things up says ("Sydney vs Melbourne for living, which would you pick?").
-_MATCH_WORDS = re.compile(
-    r"\b(?:match|game|final|semi|derby|fixture|tickets?|kick-?off|watch|watching|watched|score|"
-    r"beat|won|lost|draw|playing|play|stadium|miss|missing)\b",
-    re.IGNORECASE,
-)
-_WEIGHING_UP = re.compile(r"\b(?:which|better|prefer|pick|choose|for\s+living)\b", re.I)
-HOLIDAYS = frozenset(
-    "christmas xmas easter diwali eid hanukkah halloween thanksgiving ramadan".split()  # noqa: SIM905
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,9 +222,9 @@ def _verb_form(word: str) -> bool:
 def _a_match(sentence: str, one: Token, other: Token) -> bool:
     """Whether "one v other" in ``sentence`` is a match: two sides, never kin ("Mum vs Dad"),
     in a sentence about a match, not weighing one up against the other."""
-    if kin_word(one.folded) or kin_word(other.folded) or _WEIGHING_UP.search(sentence):
+    if kin_word(one.folded) or kin_word(other.folded) or WEIGHING_UP.search(sentence):
         return False
-    return _MATCH_WORDS.search(sentence) is not None
+    return MATCH_WORDS.search(sentence) is not None
 
 
 class OfflineExtractor:
@@ -711,7 +684,7 @@ class _Context(PeopleLinks):
         said = text[opens:closes]
         if (
             versus is not None
-            and versus.word in _VERSUS
+            and versus.word in VERSUS
             and other
             and is_name_token(other)
             and _a_match(said, first, other)
@@ -719,19 +692,12 @@ class _Context(PeopleLinks):
             end = other.index
             while (following := at(end + 1)) is not None and is_name_token(following):
                 end = following.index  # "Kaizer Chiefs vs Orlando Pirates"
-            surface = text[first.start : tokens[end].end]
-            candidate = self.names.setdefault(normalise_name(surface), Candidate())
-            candidate.surfaces[surface] += 1
-            candidate.occurrences.append(
-                Occurrence(index, first.start, tokens[end].end, first.sentence)
-            )
-            candidate.cues["event"] += 2
-            candidate.mid_sentence += 1
+            self._add_event(index, text, first.start, tokens[end].end, first.sentence, weight=2)
             return True
         versus, other = at(first.index - 1), at(first.index - 2)
         return (
             versus is not None
-            and versus.word in _VERSUS
+            and versus.word in VERSUS
             and other is not None
             and is_name_token(other)
             and _a_match(said, other, first)
@@ -753,7 +719,11 @@ class _Context(PeopleLinks):
             return
         last = following
         after = next_word(last)
-        if last.folded.endswith(("st", "nd", "rd", "th")) and after and after.folded in _BIRTHDAY:
+        if (
+            last.folded.endswith(("st", "nd", "rd", "th"))
+            and after
+            and after.folded in BIRTHDAY_WORDS
+        ):
             last, after = after, next_word(after)  # "Sam's 21st birthday"
         if after is not None and after.folded in OCCASION_HEADS:
             last, after = after, next_word(after)  # "farewell braai", "birthday party", "hen do"
@@ -767,12 +737,19 @@ class _Context(PeopleLinks):
             other = tokens[first - 2]
             if other.sentence == sentence and is_name_token(other) and other.folded not in HOLIDAYS:
                 start = other.start  # "Cillian and Orla's wedding": the couple's
+        self._add_event(index, text, start, end, sentence, weight=1)
+
+    def _add_event(
+        self, index: int, text: str, start: int, end: int, sentence: int, *, weight: int
+    ) -> None:
+        """An event named by its shape (a match, an occasion): the shape is the evidence of its
+        type, and of its being a name wherever in the sentence it stands."""
         surface = text[start:end]
         candidate = self.names.setdefault(normalise_name(surface), Candidate())
         candidate.surfaces[surface] += 1
-        candidate.occurrences.append(Occurrence(index, start, end, piece[0].sentence))
-        candidate.cues["event"] += 1
-        candidate.mid_sentence += 1  # the shape is the evidence, wherever it stands
+        candidate.occurrences.append(Occurrence(index, start, end, sentence))
+        candidate.cues["event"] += weight
+        candidate.mid_sentence += 1
 
     @staticmethod
     def _read_venue(

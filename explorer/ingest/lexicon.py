@@ -461,3 +461,40 @@ def infer_domains(text: str) -> tuple[str, ...]:
             hits[domain] += 1
     ranked = sorted(hits.items(), key=lambda item: (-item[1], item[0]))
     return tuple(domain for domain, _count in ranked[:MAX_INFERRED_DOMAINS])
+
+
+# What a person's occasion is called after their name ("Meera's wedding", "Mum's 60th"), and
+# the word that may follow it as part of the name ("farewell braai", "hen do").
+OCCASIONS = frozenset(
+    """
+    wedding birthday bday funeral graduation farewell engagement christening baptism hen stag
+    housewarming retirement leaving 18th 21st 30th 40th 50th 60th 65th 70th 75th 80th 90th
+    100th debut quinceanera quinceañera
+    """.split()  # noqa: SIM905
+)
+OCCASION_HEADS = frozenset("party braai do drinks dinner bash shower lunch".split())  # noqa: SIM905
+# Occasions named only with their head word ("Kemi's leaving do"; "Tom's leaving" is leaving).
+OCCASIONS_WITH_HEAD = frozenset({"leaving"})
+BIRTHDAY_WORDS = frozenset({"birthday", "bday"})
+# What belongs to an occasion, said after it: then the name is of that thing.
+OCCASION_OBJECTS = frozenset(
+    """
+    card cards gift gifts present presents cake dress dresses suit ring rings photo photos pics
+    pictures video videos planner planners home director parlour parlor plan plans fund album
+    single year century invite invites invitation invitations outfit outfits shoes money budget
+    song songs speech playlist list
+    """.split()  # noqa: SIM905
+)
+# Between the two sides of a match: "Wales v England", "Chiefs vs Pirates".
+VERSUS = frozenset({"v", "vs", "v.", "vs."})
+# What a sentence about a match says ("watching Chiefs vs Pirates tonight"), and what one
+# weighing two things up says ("Sydney vs Melbourne for living, which would you pick?").
+MATCH_WORDS = re.compile(
+    r"\b(?:match|game|final|semi|derby|fixture|tickets?|kick-?off|watch|watching|watched|score|"
+    r"beat|won|lost|draw|playing|play|stadium|miss|missing)\b",
+    re.IGNORECASE,
+)
+WEIGHING_UP = re.compile(r"\b(?:which|better|prefer|pick|choose|for\s+living)\b", re.I)
+HOLIDAYS = frozenset(
+    "christmas xmas easter diwali eid hanukkah halloween thanksgiving ramadan".split()  # noqa: SIM905
+)

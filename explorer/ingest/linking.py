@@ -28,6 +28,7 @@ from explorer.ingest.people import (
     handle_matches,
     honorific_after,
     kin_word,
+    says_whose,
     speaker_type,
     stem_names,
     typed,
@@ -115,10 +116,6 @@ def _initials(name: str) -> str:
 def _best(candidate: Candidate) -> str:
     ranked = sorted(candidate.surfaces.items(), key=lambda item: (-item[1], item[0]))
     return ranked[0][0] if ranked else ""
-
-
-# An occasion named by whose it is ("Cillian and Orla's wedding"): an event, nobody's name.
-_OCCASION = re.compile(r"\w['’]s\s")
 
 
 class PeopleLinks:
@@ -280,7 +277,7 @@ class PeopleLinks:
     def _spells(self, handle: str, key: str, speakers_of: list[str]) -> bool:
         """Whether the name ``key`` is what a speaker's handle ("kate_w") or display name ("E.
         MacLeod") spells out."""
-        if _OCCASION.search(key):
+        if says_whose(key):
             return False  # "Cillian and Orla's wedding" is no spelling of "cillian"
         if " " not in handle:
             return handle_matches(handle, key)

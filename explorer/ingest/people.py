@@ -521,6 +521,15 @@ def kin_word(key: str) -> str | None:
     return first if first in UNIQUE_KIN or (first in KIN_RELATIONS and " " not in key) else None
 
 
+_WHOSE = re.compile(r"\w['’]s\s")
+
+
+def says_whose(name: str) -> bool:
+    """Whether a name says whose it is ("Meera's wedding", "Cillian and Orla's wedding", "St.
+    Aldhelm's Hospital"): nobody's name, and no longer form of the names it holds."""
+    return _WHOSE.search(name) is not None
+
+
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "bot", "chatgpt", "gpt", "system", "model"})
 
 

@@ -33,7 +33,7 @@ from explorer.ingest.extractor import Extraction
 from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES
-from explorer.ingest.people import EVENT_WORDS
+from explorer.ingest.people import EVENT_WORDS, says_whose
 from explorer.ingest.places import is_known_place
 
 PERSON_LIKE = frozenset({"person", "other"})
@@ -124,7 +124,6 @@ def resolve_short_names(
 THING_FIRST = frozenset({"organization", "event"})
 _NOT_SHORT = frozenset({"date", "topic", "agent", "place"})  # a guessed place aside
 _PLACE_WORDS = PLACE_SUFFIXES | PLACE_PREFIXES
-_SOMEONES = re.compile(r"\w['’]s\s")  # an occasion named by whose it is
 _NAMED_BODY = re.compile(r"(?P<owner>\S+(?: \S+)?)'s (?P<body>\S+)")
 _COUPLES_OCCASION = re.compile(r"(?P<one>[^\s']+) and (?P<other>[^\s']+)'s (?P<occasion>.+)")
 
@@ -159,7 +158,7 @@ def _thing_short_names(
         words = normalise_name(entity.name).split()
         if len(words) < 2:
             continue
-        if entity.type in THING_FIRST and not _SOMEONES.search(entity.name):
+        if entity.type in THING_FIRST and not says_whose(entity.name):
             # ("Cillian and Orla's wedding" is theirs: Cillian is no short form of it)
             owners[(entity.scope, words[0])].add(entity.id)
             if entity.type == "event" and words[-1] in EVENT_WORDS:  # "the Fringe"

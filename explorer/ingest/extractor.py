@@ -111,7 +111,14 @@ from explorer.ingest.relation_rules import (
     closed,
     names_kin,
 )
-from explorer.ingest.relations import Fact, Slot, Turn, answer_facts, turn_facts
+from explorer.ingest.relations import (
+    Fact,
+    Slot,
+    Turn,
+    answer_facts,
+    joining_facts,
+    turn_facts,
+)
 from explorer.ingest.temporal import find_times
 
 
@@ -353,6 +360,11 @@ def _venue_name(key: str, candidate: Candidate) -> str | None:
     written = candidate.venues.most_common(1)[0][0]
     known = " ".join(written.casefold().replace("’", "'").split()) in KNOWN_ORGANISATIONS
     return written if candidate.cues["venue"] or known else None
+
+
+def _within(token: Token | None, sentence: int) -> Token | None:
+    """``token`` if it is in ``sentence``, else ``None``."""
+    return token if token is not None and token.sentence == sentence else None
 
 
 def _in_a_shouted_run(tokens: Sequence[Token], index: int) -> bool:
@@ -618,7 +630,17 @@ class _Context(PeopleLinks):
         after_index = piece[-1].index + 1
         following = tokens[after_index] if after_index < len(tokens) else None
         earlier = tokens[first.index - 3] if first.index > 2 else None
-        vote(candidate, key, previous, before, following, earlier, written_whole != surface)
+        # Only the name's own sentence votes: "I'm so in. Marlon went" puts no place before him.
+        sentence_of = first.sentence
+        vote(
+            candidate,
+            key,
+            _within(previous, sentence_of),
+            _within(before, sentence_of),
+            _within(following, sentence_of),
+            _within(earlier, sentence_of),
+            written_whole != surface,
+        )
         self._read_venue(candidate, written_whole, surface, piece, previous, following)
         if (
             previous is not None
@@ -1055,7 +1077,7 @@ class _Context(PeopleLinks):
         by_key = {(entity_kind(builder.type), builder.key): builder for builder in builders}
         relations: dict[str, _RelationBuilder] = {}
         recent: list[_Builder] = []
-        previous: tuple[Turn, list[Fact]] | None = None
+        previous: tuple[Turn, list[Fact], list[Fact]] | None = None
         for index, chunk in enumerate(self.chunks):
             speaker = by_key.get(("named", normalise_name(chunk.speaker)))
             addressed = self.addressed[index]
@@ -1082,8 +1104,15 @@ class _Context(PeopleLinks):
                 _answered_aliases(answered, chunk.id)
                 stated += answered
             stated += self._kin_name_facts(turn, mentions)
+            # The plans on the table: the turn before's (asked too) and this one's so far.
+            before = [] if previous is None else [*previous[1], *previous[2]]
+            stated += joining_facts(
+                turn,
+                None if previous is None else previous[0],
+                [*(replace(f, earlier=True) for f in before if not f.earlier), *stated],
+            )
             self._chunk_relations(index, chunk, speaker, mentions, stated, relations)
-            previous = (turn, asked)
+            previous = (turn, asked, stated)
             for _occurrence, builder in mentions:
                 if builder.type == "person" and builder is not speaker:
                     recent = [*(b for b in recent if b is not builder), builder][-MAX_RECENT:]

@@ -223,10 +223,10 @@ LANGUAGES = _words(
 
 ORGANISATION_SUFFIXES = _words(
     """
-    university college school academy institute hospital clinic surgery center centre inc corp
-    corporation company co ltd llc group club foundation association society agency studio
-    studios bank church museum library cafe café restaurant bar gym team league council
-    department ministry labs lab press records store shop market charity trust network
+    university college school academy institute hospital infirmary hospice clinic surgery center
+    centre inc corp corporation company co ltd llc group club foundation association society
+    agency studio studios bank church museum library cafe café restaurant bar gym team league
+    council department ministry labs lab press records store shop market charity trust network
     ventures capital partners logistics freight solutions systems technologies media consulting
     holdings studios agency building vets vet pharmacy salon bakery brewery dental practice
     motors garage garages catering caterers primary grammar nursery buildings
@@ -238,6 +238,13 @@ FOR_HEADS = _words(
     """
     transport institute department ministry centre center society trust campaign foundation
     commission alliance office council secretary minister partnership network
+    """
+)
+# A body named "<head> of ...": "University of Galway", "Bank of Ireland", "Museum of London".
+OF_HEADS = _words(
+    """
+    university college institute bank museum ministry department school academy church
+    hospital library society council federation union faculty
     """
 )
 PLACE_SUFFIXES = _words(

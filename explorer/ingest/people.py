@@ -47,7 +47,7 @@ from collections.abc import Sequence
 
 from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import fold_letters
-from explorer.ingest.lexicon import ENDEARMENTS, FOR_HEADS, LANGUAGES
+from explorer.ingest.lexicon import ENDEARMENTS, FOR_HEADS, LANGUAGES, OF_HEADS
 from explorer.ingest.places import is_known_place, is_major_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
@@ -561,6 +561,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "project", True
     if words[0] in FOR_HEADS and "for" in words[1:-1]:
         return "organization", True  # "Transport for Wales", "Institute for Fiscal Studies"
+    if words[0] in OF_HEADS and "of" in words[1:-1]:
+        return "organization", True  # "University of Galway", "University Hospital of Wales"
     tally = Counter(votes)
     tally["person"] += 2 * cues["kin"] + cues["person_verb"] + 2 * cues["called_person"]
     tally["project"] += 2 * cues["project"]
@@ -601,8 +603,10 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if cues["acronym"] or "&" in words or cues["brand_cased"]:
         # "NHS", "Kettle & Crumb", "NoBroker": a business, not a person
         return "organization", False
-    if is_known_place(key):
-        return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
+    if is_known_place(key) and not (single and is_census_name(key) and not is_major_place(key)):
+        # "Mummy wants Lagos": a town's name, unless something says more; a given name that is
+        # also a smaller town's is the person's ("take Tyler to see the Butter Cow")
+        return "place", False
     # "by the Hauptmarkt": somewhere, as far as anything says; "the Smiths", "the Beatles" and
     # "the Lakers" are a family, a band and a team
     plural = words[-1].endswith("s")

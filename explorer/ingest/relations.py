@@ -1133,6 +1133,133 @@ def _echoed(fact: Fact, question: Turn, answer: Turn, first: tuple[int, int]) ->
     return not (negated(clause) or closed(clause))
 
 
+# "Kofi's coming too", "Niamh from work is coming too", "Rhys and Ffion want to come too",
+# "I'm coming too": someone joins a plan already on the table ("going too" is as often leaving:
+# "yeah I'm going too, it's late"). The "too" (or "as well") says it is that plan; it ends the
+# clause or stands before a particle or a time ("Rohan's coming too next week yaar"): "coming
+# too late" and "doing it as well as she can" say something else.
+_JOINS = re.compile(
+    r"(?:['’](?:s|m|re|ll)|\s+(?:is|am|are|will|wants?\s+to|want\s+to))\s+(?:also\s+)?"
+    r"(?P<verb>coming|joining|come|join|doing\s+it)(?:\s+along)?\s+(?:too|as\s+well)"
+    r"(?=\s*(?:$|[^\w\s'’]|(?:o|sha|lah|leh|la|po|daw|raw|din|rin|yaar|na|now|then|so|and|btw|"
+    r"lol|haha|next|this|tomorrow|tonight|tmr|on|in|if|unless|maybe|but|or)\b))",
+    re.IGNORECASE,
+)
+# Said with a doubt or a condition after it, the joining is not settled: "Yaw's coming too if
+# he can get off work", "Macca's coming too maybe", "Paolo wants to come too but his mum...";
+# "if that's ok" only asks leave.
+_JOIN_DOUBTED = re.compile(
+    r"\b(?:if(?!\s+(?:that['’]?s|it['’]?s)\s+(?:ok|okay|alright|all\s+right|fine|cool))|unless|"
+    r"maybe|perhaps|probably|hopefully|think|guess|or\s+not|not|won['’]?t|can['’]?t|but)\b",
+    re.IGNORECASE,
+)
+# "Kofi's coming too... not."
+_DENIED_AFTER = re.compile(r"\W*not\b", re.IGNORECASE)
+# Between a joiner's name and the verb: nothing, or where they are from ("Niamh from work").
+_JOINER_TAIL = re.compile(r"(?:\s+from\s+[\w'’-]+(?:\s+[\w'’-]+)?)?", re.IGNORECASE)
+_JOINER_LINK = re.compile(r"\s*(?:,|&|and)\s*", re.IGNORECASE)
+_FIRST_JOINER = re.compile(r"(?<![\w'’])i\s*$", re.IGNORECASE)
+# What may open the sentence before the joiners: "oh and Kofi's coming too", "lovely, Kofi's...".
+_OPENS_JOINING = re.compile(
+    r"\W*(?:(?:and|also|oh|plus|btw|so|yes|yeah|yep|ya|ok|okay|lol|haha|nice|lovely|grand|aye|"
+    r"cool|great|wow|sure)\b\W*)*",
+    re.IGNORECASE,
+)
+_EITHER = re.compile(r"\bor\b", re.IGNORECASE)
+# A sentence that changes the subject: plans before it are off the table.
+_MOVES_ON = re.compile(
+    r"\W*(?:anyway|anyways|btw|by\s+the\s+way|also|oh\s+and|on\s+another\s+note|unrelated)\b",
+    re.IGNORECASE,
+)
+
+
+def joining_facts(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> list[Fact]:
+    """The plan someone joins: "Kofi's coming too" after "we're flying to Seoul on the 3rd"
+    makes Kofi's plan Seoul too. The plan is the latest sentence's of this turn before the
+    joining one, else of the turn before (``before``; asked plans count: "are you coming to
+    Koroga?" / "yes! Akinyi's coming too"), and only while one person's: a sentence that moves
+    on ("anyway, ...") takes it off the table. Only named people and the speaker's "I" join
+    ("we're coming too" says nothing of who); a question, a doubt ("if he can"), or another
+    place named after the verb ("coming too, but to Abuja") joins nothing."""
+    found: list[Fact] = []
+    for number, span in enumerate(turn.sentences):
+        said = _JOINS.search(turn.text, span[0], span[1])
+        if said is None or _is_question(turn.text, span):
+            continue
+        if _JOIN_DOUBTED.search(turn.text, said.end(), span[1]) or _DENIED_AFTER.match(
+            turn.text, said.end()
+        ):
+            continue
+        own = [f for f in plans if not f.earlier and f.start < span[0]]
+        earlier = [f for f in plans if f.earlier]
+        targets = _plan_on_the_table(turn, own, span[0]) or (
+            _plan_on_the_table(before, earlier, None) if before is not None else []
+        )
+        if said.group("verb").casefold().startswith("doing"):
+            targets = [t for t in targets if t.type == "event"]  # "doing it": an occasion
+        named_after = {
+            slot.entity.id
+            for slot in turn.names
+            if slot.sentence == number and slot.start >= said.end() and slot.entity.type != "person"
+        }
+        if named_after - {target.id for target in targets}:
+            continue  # "Kofi's coming too, but to Abuja"
+        joiners = _joiners(turn, number, span[0], said.start())
+        if said.group("verb").casefold().startswith("join") and turn.speaker in joiners:
+            continue  # "I'm joining too! Infosys hired me": a firm, as often as a plan
+        for joiner in joiners:
+            found.extend(
+                Fact(joiner, target, "PLANS", span[0], span[1])
+                for target in targets
+                if target.id != joiner.id
+            )
+    return found
+
+
+def _plan_on_the_table(turn: Turn, plans: Sequence[Fact], until: int | None) -> list[Named]:
+    """The targets of ``plans`` stated in their latest sentence, if one person's and no
+    sentence after it (before ``until``) moves on."""
+    plans = [fact for fact in plans if fact.relation == "PLANS"]
+    if not plans:
+        return []
+    latest = max(fact.start for fact in plans)
+    chosen = [fact for fact in plans if fact.start == latest]
+    if len({fact.source.id for fact in chosen}) != 1:
+        return []
+    said = next((span for span in turn.sentences if span[0] <= latest <= span[1]), None)
+    if said is None:
+        return []
+    if len({fact.target.id for fact in chosen}) > 1 and _EITHER.search(turn.text, *said):
+        return []  # "Lagos or Abuja for Christmas?": which one, the joiner does not say
+    end = len(turn.text) if until is None else until
+    if any(
+        latest < opens < end and _MOVES_ON.match(turn.text, opens) for opens, _ in turn.sentences
+    ):
+        return []
+    return list({fact.target.id: fact.target for fact in chosen}.values())
+
+
+def _joiners(turn: Turn, sentence: int, opens: int, verb: int) -> list[Named]:
+    """The subject of a joining verb at ``verb``: named people linked by "and" or a comma, or
+    the speaker's "I"."""
+    text = turn.text
+    first = _FIRST_JOINER.search(text, opens, verb)
+    if first is not None:
+        opening = _OPENS_JOINING.fullmatch(text, opens, first.start())
+        return [turn.speaker] if opening and turn.speaker is not None else []
+    names = [s for s in turn.names if s.sentence == sentence and not s.pronoun and s.end <= verb]
+    joiners: list[Named] = []
+    end = verb
+    for slot in reversed(names):
+        gap = text[slot.end : end]
+        fits = _JOINER_TAIL.fullmatch(gap) if not joiners else _JOINER_LINK.fullmatch(gap)
+        if fits is None or slot.entity.type != "person":
+            break
+        joiners.append(slot.entity)
+        end = slot.start
+    return joiners if _OPENS_JOINING.fullmatch(text, opens, end) else []
+
+
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
     """Facts of a question and its answer.
 

@@ -589,6 +589,12 @@ def test_a_capitalised_kin_word_opening_a_sentence_is_a_person_with_a_person_ver
             "St. Brennan's Hospital",
             "organization",
         ),
+        (
+            "She finished at the University of Tralee in May.",
+            "University of Tralee",
+            "organization",
+        ),
+        ("He's on a ward at the Royal Infirmary now.", "Royal Infirmary", "organization"),
     ],
 )
 def test_the_words_around_a_name_type_it(line: str, name: str, kind: str) -> None:
@@ -2169,3 +2175,89 @@ def test_getting_in_touch_with_a_pronoun_or_being_called_a_name_is_no_acquaintan
     assert {("Noor", "KNOWS", "Cora Blake"), ("Cora Blake", "KNOWS", "Noor")} & knows
     assert not {fact for fact in knows if "Idris" in fact or "Bernie" in fact}
     assert len(knows) == 2
+
+
+def test_someone_coming_too_joins_the_plan_on_the_table() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Tendai", "did Farai say yes to the trip?"),
+                ("rumbi", "we're flying to Mombasa on the 3rd. Farai's coming too"),
+                ("Tendai", "are you coming to Lake of Stars Festival? with Nyasha and Chipo?"),
+                ("rumbi", "obviously. Nyasha and Chipo want to come too"),
+                ("Tendai", "I'm going to Harare on Friday"),
+                ("Kuda", "I'm coming too"),
+            )
+        )
+    )
+    assert ("Farai", "PLANS", "Mombasa") in found
+    assert {
+        ("Nyasha", "PLANS", "Lake of Stars Festival"),
+        ("Chipo", "PLANS", "Lake of Stars Festival"),
+    } <= found
+    assert ("Kuda", "PLANS", "Harare") in found
+
+
+@pytest.mark.parametrize(
+    ("joining", "joins"),
+    [
+        ("Farai's coming too", True),
+        ("lovely, Farai's coming too next week", True),
+        ("Farai's coming too late for the 9am bus", False),  # "too late": no joining
+        ("Farai's coming too if she can get off work", False),  # a condition
+        ("Farai's coming too?", False),  # asked
+        ("Farai's coming too, but to Mutare", False),  # somewhere else
+        ("Farai's doing it as well as she can", False),  # "as well as"
+        ("Farai is coming round later", False),  # no "too"
+        ("anyway Farai's going too, it's late", False),  # "going" is as often leaving
+    ],
+)
+def test_only_coming_too_that_joins_the_plan_plans_it(joining: str, joins: bool) -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Tendai", "Farai came by. I'm going to Harare on Friday"),
+                ("rumbi", joining),
+            )
+        )
+    )
+    assert (("Farai", "PLANS", "Harare") in found) is joins
+
+
+def test_a_plan_left_behind_or_someone_elses_firm_is_no_plan_to_join() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Tendai", "how is Farai? I'm going to Harare on Friday. Anyway, Farai's exams?"),
+                ("rumbi", "Farai's coming too, she said"),
+                ("Tendai", "I'm moving to Bulawayo in June for the new job at Econet"),
+                ("Kuda", "I'm joining too! Econet hired me last week"),
+            )
+        )
+    )
+    assert not {fact for fact in found if fact[0] in ("Farai", "Kuda") and fact[1] == "PLANS"}
+
+
+def test_a_given_name_that_is_also_a_smaller_towns_is_the_persons_unless_said_otherwise() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("Linda", "Gary wants to take Tyler to see the Butter Cow, then Brandon joins"),
+                ("jess", "we flew to Denver on Friday. Lagos is next"),
+            )
+        )
+    )
+    assert kinds["Tyler"] == "person" and kinds["Brandon"] == "person"
+    assert kinds["Denver"] == "place" and kinds["Lagos"] == "place"
+
+
+def test_a_word_that_ends_the_sentence_before_a_name_does_not_type_it() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("femi", "I'm so in. Desmond went last summer and loved it"),
+                ("dee", "count me in. Desmond says hi"),
+            )
+        )
+    )
+    assert kinds["Desmond"] == "person"

@@ -199,7 +199,9 @@ PERSON_CUES = _words(
 PERSON_AFTER = _words("said says told asked thinks thought wants wanted and")
 TITLES = _words("dr mr mrs ms miss prof")
 # Words just before a capitalised name that say it is a place.
-PLACE_CUES = _words("in to from near visited visiting visit toward towards around across")
+PLACE_CUES = _words(
+    "in to from near visited visiting visit toward towards around round across outta"
+)
 # Words after which "to" and "from" point at a place ("went to Porto", "back from Leeds").
 MOTION_WORDS = _words(
     "went go goes going moved move moving flew fly flying trip drove drive back came come "

@@ -262,7 +262,9 @@ def vote(
             candidate.votes["person"] += 2  # "Dr Bello": a title is someone's, whatever the town
         elif cue in PERSON_CUES or cue in TITLES:  # "I miss Gdańsk" misses a place as often
             candidate.votes["person"] += 1
-        elif cue in PLACE_CUES and key not in LANGUAGES:
+        elif (
+            cue in PLACE_CUES or (cue == "of" and before is not None and before.folded == "out")
+        ) and key not in LANGUAGES:
             directional = cue in ("to", "from")
             moved = before is not None and before.folded in MOTION_WORDS
             # "isn't far from Cotham" (not "Chidi's house", nor "stay far from Tom")

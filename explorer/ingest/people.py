@@ -578,7 +578,7 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         # an animal's emoji in a sentence the name opens, weak: "Tom is walking the dog 🐶"
         tally["other"] += cues["pet_emoji"]
     tally["organization"] += 2 * cues["organization"]
-    tally["place"] += 2 * cues["place"]
+    tally["place"] += 2 * cues["place"] + cues["campus"]
     if not (single and is_census_name(key)):
         tally["place"] += 2 * cues["travel"]
     tally["event"] += 2 * cues["event"]
@@ -909,6 +909,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["product"] += 1
     if next_word in PLACE_AFTER or _TRIP_AFTER.match(after):
         cues["place"] += 1
+    if next_word == "campus":
+        cues["campus"] += 1  # "the Diliman campus"; weak: "the Google campus" is Google's
     if next_word in ORGANISATION_AFTER or _BUSINESS_AFTER.match(head):
         cues["organization"] += 1
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)

@@ -2261,3 +2261,20 @@ def test_a_word_that_ends_the_sentence_before_a_name_does_not_type_it() -> None:
         )
     )
     assert kinds["Desmond"] == "person"
+
+
+def test_round_out_of_and_a_campus_say_a_place_and_a_firms_campus_stays_the_firm() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("Rhodri", "parking round Llandaff North is a nightmare"),
+                ("Shaz", "still doing two weeks on, one off out of Karratha"),
+                ("Shaz", "I'll be on the charter outta Tom Price that arvo"),
+                ("Bea", "homecoming is at the Los Baños campus this year"),
+                ("Bea", "the Google campus is huge"),
+            )
+        )
+    )
+    assert kinds["Llandaff North"] == "place" and kinds["Karratha"] == "place"
+    assert kinds["Tom Price"] == "place" and kinds["Los Baños"] == "place"
+    assert kinds["Google"] == "organization"

@@ -65,9 +65,15 @@ _GREETING = re.compile(
     r"morning|evening|night|nite|goodnight|gn|congrats|congratulations|cheers|sorry|dear|yo|"
     r"welcome|ok|okay|oh|aw+|haha|luck|done|birthday|love\s+(?:you|u|ya)|miss\s+(?:you|u|ya)|"
     r"see\s+(?:you|u|ya)|boa\s+sorte|hola|ciao|ah|wow|omg|lol|yes|no|sure|no\s+way|yay|"
-    r"proud\s+of\s+(?:you|u)|well\s+done|ily|ugh)"
-    # "good luck tomorrow Henni,", "thanks again Kate!"
-    r"(?:\s+(?:tomorrow|today|tonight|again|too|so\s+much))?[\s,!.]*$",
+    r"proud\s+of\s+(?:you|u)|well\s+done|ily|ugh|"
+    # the wishes of a day or a journey: "happy new year Nee", "safe travels Kate"
+    r"new\s+year|christmas|xmas|anniversary|diwali|eid|easter|holidays|travels|flight|weekend|"
+    # the greetings of other languages English chats keep: "hej Aga", "howzit Thabo"
+    r"hej|hei|hallo|salut|ahoj|moin|servus|namaste|kumusta|habari|sawubona|howzit|wagwan|"
+    r"kia\s+ora|g['’]?day|dobranoc|gute\s+nacht|boa\s+noite|buenas)"
+    # "good luck tomorrow Henni,", "thanks again Kate!", "see you Sunday Ma"
+    r"(?:\s+(?:tomorrow|today|tonight|again|too|so\s+much|soon|later|then|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))?[\s,!.]*$",
     re.IGNORECASE,
 )
 # After a name that addresses someone: punctuation, the end, kisses ("x", "xx"), an emoji,

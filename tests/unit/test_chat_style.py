@@ -43,6 +43,12 @@ def _vocative(text: str, name: str) -> bool:
         ("but Paris, I loved it", "Paris", False),
         ("so honey, I'm making jollof", "honey", False),  # a word of endearment
         ("and Tom, Sarah and I went", "Tom", False),  # a list, not a call
+        ("Happy new year Nee. What's the story?", "Nee", True),  # the wishes of a day
+        ("safe travels Dami!", "Dami", True),
+        ("hej Aga :) survive, yes", "Aga", True),  # a greeting of another language
+        ("see you Sunday Ma, love you", "Ma", True),
+        ("this weekend Kate is coming", "Kate", False),  # a time, not a wish
+        ("my flight to Lagos is at six", "Lagos", False),
     ],
 )
 def test_chat_vocatives(text: str, name: str, addressed: bool) -> None:

@@ -260,7 +260,7 @@ PLACE_SUFFIXES = _words(
     """
 )
 PLACE_PREFIXES = _words(
-    "lake mount mt port fort san santa saint st north south east west new "
+    "lake mount mt port fort san santa saint st north south east west new hotel "
     # streets and squares named first in other languages: "Rua de São Miguel", "Calle Mayor"
     "rua rue calle avenida praça praca piazza carrer"
 )

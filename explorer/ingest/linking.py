@@ -198,6 +198,14 @@ class PeopleLinks:
         before = self.chunks[index - 1].text.rstrip() if index > 0 else ""
         return before.endswith("?") or _SPOKEN_OF.match(self.chunks[index].text) is not None
 
+    def _part_of_a_name(self, key: str) -> bool:
+        """Whether ``key`` ends or opens a longer name said here: "Drei Raben!!" cries out the
+        hotel just named (Hotel Drei Raben), not someone."""
+        return any(
+            other != key and (other.endswith(" " + key) or other.startswith(key + " "))
+            for other in self.names
+        )
+
     def _answers_with(self, index: int, surface: str) -> bool:
         """Whether a turn answering a question opens on a yes or a no and then the name: "is it
         the guy from Singapore?" / "Yes Siddharth. He works at DBS" names him, calls no one."""
@@ -219,7 +227,7 @@ class PeopleLinks:
         for key, uses in self.exclaimed.items():
             if key in COMMON_VERBS:
                 continue  # "See! Appa and I went": a verb cried out, though "See" is a name
-            if is_given_name(key) or key in self.called_out:
+            if is_given_name(key) or (key in self.called_out and not self._part_of_a_name(key)):
                 calls.setdefault(key, []).extend(uses)
             elif is_rare_given_name(key):
                 # "Rosalind. WHAT." calls her; "Nisha. She used them" answers a question.

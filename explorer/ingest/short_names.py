@@ -141,14 +141,16 @@ def _thing_short_names(
     """ "Corvid" for Corvid Labs, "Tern" for Project Tern, "Garda" for Lake Garda: a one-word
     name that is the first word of exactly one organisation or event of its scope, the last word
     of exactly one "Project ..." name, the word that makes an event one ("the Fringe" of the
-    Edinburgh Fringe), or the one word of a place's name that is no place word, is its short
-    form. A name typed a place from evidence is never one: the place a body or an event is named
-    after is still the place ("our flat in Partick" beside Partick Vets, "Lisbon" beside the
-    Lisbon Data Summit); a place only guessed from "the" may be ("the Mater"). A person is
-    never a place's short form, nor a given name ("Victoria" beside Victoria Park), nor the short
-    form of an occasion named after them ("Cillian" of Cillian and Orla's wedding). Two names of
-    more words are short forms too: one of a couple's occasion ("Orla's wedding" of Cillian and
-    Orla's wedding) and a body named after someone ("St. Aldhelm's" of St. Aldhelm's Hospital)."""
+    Edinburgh Fringe), or the one word (or two) of a place's name that is no place word ("Drei
+    Raben" of Hotel Drei Raben), is its short form. A name typed a place from evidence is never
+    one: the place a body or an event is named after is still the place ("our flat in Partick"
+    beside Partick Vets, "Lisbon" beside the Lisbon Data Summit); a place only guessed from
+    "the" may be ("the Mater"). A person is never a place's short form, nor a given name
+    ("Victoria" beside Victoria Park, "Nelson Mandela" beside Nelson Mandela Square), nor the
+    short form of an occasion named after them ("Cillian" of Cillian and Orla's wedding). Two
+    names of more words are short forms too: one of a couple's occasion ("Orla's wedding" of
+    Cillian and Orla's wedding) and a body named after someone ("St. Aldhelm's" of St.
+    Aldhelm's Hospital)."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
     places: set[str] = set()  # owners that are places: a person is never their short form
     refusing: dict[str, Entity] = {}
@@ -168,9 +170,10 @@ def _thing_short_names(
         if entity.type == "place":
             # "Hatherley" of Hatherley Manor, "Garda" of Lake Garda: the one word of a place's
             # name that is not a place word ("Leeds" of Leeds Station stays the town).
+            # Two own words too: "Drei Raben" of Hotel Drei Raben.
             own = [word for word in words if word not in _PLACE_WORDS]
-            if len(own) == 1 and not is_known_place(own[0]):
-                owners[(entity.scope, own[0])].add(entity.id)
+            if 1 <= len(own) <= 2 and len(own) < len(words) and not is_known_place(" ".join(own)):
+                owners[(entity.scope, " ".join(own))].add(entity.id)
                 places.add(entity.id)
     found: dict[str, str] = {}
     couples: dict[tuple[str, str], set[str]] = defaultdict(set)
@@ -200,7 +203,7 @@ def _thing_short_names(
             if len(ids) == 1:
                 found[entity.id] = next(iter(ids))
                 continue
-        if " " in key or entity.id in protected:
+        if entity.id in protected or (" " in key and (entity.scope, key) not in owners):
             continue
         if entity.type in _NOT_SHORT and not (entity.type == "place" and entity.id in guessed):
             continue
@@ -210,7 +213,7 @@ def _thing_short_names(
             if owner not in refusing or not refuses(refusing[owner], entity.name)
         }
         person = entity.type == "person" and entity.id not in guessed
-        if ids & places and (person or is_census_name(key)):
+        if ids & places and (person or is_census_name(key.split()[0])):
             continue  # "Victoria said she's coming" beside Victoria Park is Victoria
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))

@@ -1665,6 +1665,26 @@ def test_the_one_own_word_of_a_place_name_is_its_short_form_unless_a_town() -> N
     assert "Leeds" in aliases and "Leeds" not in aliases.get("Leeds Station", set())
 
 
+def test_a_hotel_named_first_and_its_two_own_words_are_one_place_never_a_call() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("henne", "yep, Hotel Sieben Linden, right by the old town"),
+                ("aylin", "Sieben Linden!! fancy 😏 is Jonas there too?"),
+                ("noor", "we met at Nelson Mandela Square. Nelson Mandela was a great man"),
+            )
+        )
+    )
+    by_name = {e.name: e for e in extraction.entities}
+    hotel = by_name["Hotel Sieben Linden"]
+    assert hotel.type == "place" and "Sieben Linden" in hotel.aliases
+    assert "Sieben Linden" not in by_name["henne"].aliases  # the hotel cried out, not a call
+    assert (
+        "Nelson Mandela" in by_name
+        and "Nelson Mandela" not in by_name["Nelson Mandela Square"].aliases
+    )
+
+
 def test_a_place_called_good_in_the_past_is_liked_and_was_visited() -> None:
     found = facts(
         extract_offline(

@@ -241,6 +241,18 @@ def test_a_town_with_no_other_evidence_is_a_place() -> None:
     assert is_known_place("lagos") and is_known_place("milwaukee") and is_known_place("bangalore")
     # Given names and everyday words that are also towns are left to their evidence.
     assert not is_known_place("victoria") and not is_known_place("nice")
+    for word in ("metro", "mango", "hang", "reunion", "delta"):  # towns, but everyday words
+        assert not is_known_place(word)
+    lower = {
+        e.name
+        for e in extract_offline(
+            chat(
+                ("jay.m", "lmaooo ngl i love durham, a man on the metro called me pet"),
+                ("rosie_b", "haha. and the mango lassi place? we could hang there"),
+            )
+        ).entities
+    }
+    assert not {"Metro", "Mango", "Hang"} & lower
     kinds = {
         e.name: e.type
         for e in extract_offline(

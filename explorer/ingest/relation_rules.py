@@ -230,6 +230,13 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "from my place in Coyoacán", "on my couch in Partick", "Tom's place in Leeds": whose it is
     # stands right before it ("this hotpot place in Ximending" is nobody's home)
     _rule(r"^(?:['’]s)?\s+(?:place|couch|sofa|spare\s+room)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    # "our flat is in Kralingen", "my new place is in Leith", "Priya's flat's in Leith": whose
+    # home it is stands before it
+    _rule(r"^(?:['’]s)?\s+(?:new\s+|own\s+)?(?:flat|place|house|apartment|home|condo)(?:['’]s|\s+is)"
+          r"\s+" + _ADV + r"in\s+" + _THE, "LIVES_IN", PLACE),
+    # "she moved in with me in Salthill": the one who moved in lives there too
+    _rule(_PRE + r"moved\s+in\s+with\s+(?:me|us|him|her|them)\s+in\s+" + _THE, "LIVES_IN",
+          PLACE),
     # "my own flat on Crwys Road": a street one's home is on
     _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
           "LIVES_IN", PLACE),

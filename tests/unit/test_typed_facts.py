@@ -2298,3 +2298,22 @@ def test_round_out_of_and_a_campus_say_a_place_and_a_firms_campus_stays_the_firm
     assert kinds["Llandaff North"] == "place" and kinds["Karratha"] == "place"
     assert kinds["Tom Price"] == "place" and kinds["Los Baños"] == "place"
     assert kinds["Google"] == "organization"
+
+
+def test_whose_home_is_in_a_town_and_who_moved_in_with_someone_live_there() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Ann", "how's Priya? and is Sinéad settling in?"),
+                ("Tom", "Priya's flat is in Leith. our flat is in Kralingen btw"),
+                ("dec", "Sinéad moved in with me in Salthill in March"),
+                ("Bo", "my holiday house is in Tavira. my favourite place is in Hackney"),
+            )
+        )
+    )
+    assert {
+        ("Priya", "LIVES_IN", "Leith"),
+        ("Tom", "LIVES_IN", "Kralingen"),
+        ("Sinéad", "LIVES_IN", "Salthill"),
+    } <= found
+    assert not {fact for fact in found if fact[0] == "Bo" and fact[1] == "LIVES_IN"}

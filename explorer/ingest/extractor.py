@@ -113,9 +113,11 @@ from explorer.ingest.relation_rules import (
 )
 from explorer.ingest.relations import (
     Fact,
+    Named,
     Slot,
     Turn,
     answer_facts,
+    here_facts,
     joining_facts,
     turn_facts,
 )
@@ -167,6 +169,8 @@ CO_OCCURRING_SENTENCES = 1  # how many sentences apart two names of a turn may b
 MAX_RELATION_GAP = 80  # characters between a subject and an object for a verb pattern
 MAX_FACT_CHARS = 600
 
+# The facts that say where someone lives now ("I love it here" is about it).
+_HOMES = frozenset({"LIVES_IN", "MOVED_TO"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll"})
 
 
@@ -1078,6 +1082,7 @@ class _Context(PeopleLinks):
         relations: dict[str, _RelationBuilder] = {}
         recent: list[_Builder] = []
         previous: tuple[Turn, list[Fact], list[Fact]] | None = None
+        homes: dict[str, Named] = {}
         for index, chunk in enumerate(self.chunks):
             speaker = by_key.get(("named", normalise_name(chunk.speaker)))
             addressed = self.addressed[index]
@@ -1111,6 +1116,12 @@ class _Context(PeopleLinks):
                 None if previous is None else previous[0],
                 [*(replace(f, earlier=True) for f in before if not f.earlier), *stated],
             )
+            if turn.speaker is not None:
+                for fact in stated:
+                    # Where each speaker lives, as the conversation last said it.
+                    if fact.relation in _HOMES and fact.source is turn.speaker and not fact.ended:
+                        homes[turn.speaker.id] = fact.target
+                stated += here_facts(turn, homes.get(turn.speaker.id))
             self._chunk_relations(index, chunk, speaker, mentions, stated, relations)
             previous = (turn, asked, stated)
             for _occurrence, builder in mentions:

@@ -1260,6 +1260,42 @@ def _joiners(turn: Turn, sentence: int, opens: int, verb: int) -> list[Named]:
     return joiners if _OPENS_JOINING.fullmatch(text, opens, end) else []
 
 
+# "I love it here", "honestly i hate it here": the speaker's verdict on where they are.
+_HERE = re.compile(
+    r"(?<![\w'’])(?:i|i['’]m|im)\s+(?:(?:really|honestly|actually|so|just|already|kinda|"
+    r"genuinely|totally|absolutely)\s+)*(?:(?P<good>love|loving|like|liking|enjoy|enjoying)|"
+    r"(?P<bad>hate|hating))\s+it\s+here\b",
+    re.IGNORECASE,
+)
+
+
+def here_facts(turn: Turn, home: Named | None) -> list[Fact]:
+    """The speaker likes or dislikes where "here" is: the last place or business the turn
+    names before it ("Pennine Motors finest. i hate it here"), else the speaker's home as the
+    conversation last stated it ("I moved to Rotterdam" ... "I love it here")."""
+    speaker = turn.speaker
+    if speaker is None:
+        return []
+    found: list[Fact] = []
+    for span in turn.sentences:
+        said = _HERE.search(turn.text, span[0], span[1])
+        if said is None or _is_question(turn.text, span):
+            continue
+        named = [
+            slot.entity
+            for slot in turn.names
+            if slot.end <= said.start()
+            and not slot.pronoun
+            and slot.entity.type in ("place", "organization")
+            and slot.entity.id != speaker.id
+        ]
+        where = named[-1] if named else home
+        if where is not None:
+            relation = "LIKES" if said.group("good") else "DISLIKES"
+            found.append(Fact(speaker, where, relation, span[0], span[1]))
+    return found
+
+
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
     """Facts of a question and its answer.
 

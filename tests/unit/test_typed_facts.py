@@ -2317,3 +2317,21 @@ def test_whose_home_is_in_a_town_and_who_moved_in_with_someone_live_there() -> N
         ("Sinéad", "LIVES_IN", "Salthill"),
     } <= found
     assert not {fact for fact in found if fact[0] == "Bo" and fact[1] == "LIVES_IN"}
+
+
+def test_loving_or_hating_it_here_is_about_the_place_just_named_or_the_speakers_home() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Dee", "I moved to Utrecht last month"),
+                ("Femi", "how is it?"),
+                ("Dee", "honestly? I love it here"),
+                ("mo", "moving cars all day. Calder Motors finest. i hate it here"),
+                ("Jo", "we went to Lisbon in May, I loved it there. do you like it here?"),
+                ("Kit", "I don't love it here tbh"),
+            )
+        )
+    )
+    assert ("Dee", "LIKES", "Utrecht") in found
+    assert ("mo", "DISLIKES", "Calder Motors") in found
+    assert not {f for f in found if f[0] in ("Jo", "Kit") and f[1] in ("LIKES", "DISLIKES")}

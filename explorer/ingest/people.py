@@ -174,6 +174,11 @@ PERSON_VERBS = frozenset(
     ]
 )
 # Ties between votes go to the more specific kind; "person" is also the default with no votes.
+# The last words that make a name a body, not a spot on a map, however one gets there.
+_INSTITUTIONS_NAMED = frozenset(
+    {"hospital", "infirmary", "hospice", "clinic", "university", "college", "school", "academy"}
+    | {"institute", "bank", "council", "ministry"}
+)
 TYPE_ORDER = ("place", "organization", "event", "project", "product", "other", "person")
 EVENT_WORDS = frozenset(
     [
@@ -601,6 +606,15 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         ):
             # "a new job at Shopify", "got the job at St Columba's": the employer, not its
             # product or a spot on a map
+            return "organization", True
+        if (
+            best[0] == "place"
+            and not single
+            and words[-1] in _INSTITUTIONS_NAMED
+            and tally["organization"] > 0
+        ):
+            # "moving to Beaumont Hospital": a hospital or a university one goes to is still the
+            # body (a café, a gym or a pub one goes to is a place)
             return "organization", True
         if best[1] > 0:
             return best[0], True

@@ -2335,3 +2335,17 @@ def test_loving_or_hating_it_here_is_about_the_place_just_named_or_the_speakers_
     assert ("Dee", "LIKES", "Utrecht") in found
     assert ("mo", "DISLIKES", "Calder Motors") in found
     assert not {f for f in found if f[0] in ("Jo", "Kit") and f[1] in ("LIKES", "DISLIKES")}
+
+
+def test_a_hospital_or_a_university_one_goes_to_is_still_the_body() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("Rica", "yes! moving to Beaumont Hospital in May"),
+                ("Bo", "I'm heading to Kingsmead College now, then the Corner Hotel"),
+            )
+        )
+    )
+    assert kinds["Beaumont Hospital"] == "organization"
+    assert kinds["Kingsmead College"] == "organization"
+    assert kinds["Corner Hotel"] == "place"  # a hotel one goes to is a place

@@ -199,8 +199,12 @@ PERSON_CUES = _words(
 PERSON_AFTER = _words("said says told asked thinks thought wants wanted and")
 TITLES = _words("dr mr mrs ms miss prof")
 # Words just before a capitalised name that say it is a place.
-PLACE_CUES = _words(
-    "in to from near visited visiting visit toward towards around round across outta"
+PLACE_CUES = _words("in to from near visited visiting visit toward towards around round across")
+# Words before "out of" / "outta" that say it is a base one flies or works from: "the charter
+# outta Newman", "doing two and one out of Karratha" (not "kicked out of Harvard").
+BASE_WORDS = _words(
+    "charter charters flight flights fly flying flew flies working work works based operating "
+    "runs running fifo one two three four 1 2 3 4"
 )
 # Words after which "to" and "from" point at a place ("went to Porto", "back from Leeds").
 MOTION_WORDS = _words(
@@ -246,7 +250,7 @@ FOR_HEADS = _words(
 OF_HEADS = _words(
     """
     university college institute bank museum ministry department school academy church
-    hospital library society council federation union faculty
+    hospital library society council faculty
     """
 )
 PLACE_SUFFIXES = _words(

@@ -20,7 +20,12 @@ from explorer.core.models import AliasEvidence, Chunk
 from explorer.ingest.casing import COMMON_RANK, is_everyday_word, is_rare_given_name
 from explorer.ingest.given_names import is_census_name, is_given_name, nickname_reason
 from explorer.ingest.ids import fold_letters, normalise_name
-from explorer.ingest.lexicon import COMMON_VERBS, KNOWN_ACRONYM_BODIES, KNOWN_BRANDS
+from explorer.ingest.lexicon import (
+    COMMON_VERBS,
+    KNOWN_ACRONYM_BODIES,
+    KNOWN_BRANDS,
+    KNOWN_PLACES,
+)
 from explorer.ingest.name_reading import Candidate
 from explorer.ingest.people import (
     display_spelled_out,
@@ -33,6 +38,7 @@ from explorer.ingest.people import (
     stem_names,
     typed,
 )
+from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
     ANSWER_WORDS,
     KIN_PHRASE_WORDS,
@@ -237,6 +243,8 @@ class PeopleLinks:
         for key, uses in sorted(calls.items()):
             if key in self.speakers or key not in self.names:
                 continue
+            if is_known_place(key) or key in KNOWN_PLACES or key in KNOWN_BRANDS:
+                continue  # "namaste India!": a place or a firm greeted, no one's name
             targets = {self.addressed[index] for index, _surface in uses}
             (target,) = targets if len(targets) == 1 else (None,)
             if target is None or speaker_type(self.speakers[target]) != "person":

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.lexicon import (
+    BASE_WORDS,
     FOR_HEADS,
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
@@ -262,9 +263,9 @@ def vote(
             candidate.votes["person"] += 2  # "Dr Bello": a title is someone's, whatever the town
         elif cue in PERSON_CUES or cue in TITLES:  # "I miss Gdańsk" misses a place as often
             candidate.votes["person"] += 1
-        elif (
-            cue in PLACE_CUES or (cue == "of" and before is not None and before.folded == "out")
-        ) and key not in LANGUAGES:
+        elif _based_out_of(cue, before, earlier) and not possessive:
+            candidate.votes["place"] += 1
+        elif cue in PLACE_CUES and key not in LANGUAGES:
             directional = cue in ("to", "from")
             moved = before is not None and before.folded in MOTION_WORDS
             # "isn't far from Cotham" (not "Chidi's house", nor "stay far from Tom")
@@ -277,10 +278,28 @@ def vote(
             )
             # "go to Declan Furlong" sends someone to a person: a given name and a surname.
             given = is_census_name(words[0])
-            if not directional or (moved and not (several and given)) or (far and not given):
+            # "round Siobhan's later" is her house, not a place called Siobhan
+            round_someones = cue in ("round", "around") and possessive
+            if not round_someones and (
+                not directional or (moved and not (several and given)) or (far and not given)
+            ):
                 candidate.votes["place"] += 1
     if following is not None and following.folded in PERSON_AFTER and following.folded != "and":
         candidate.votes["person"] += 1
+
+
+def _based_out_of(cue: str, before: Token | None, earlier: Token | None) -> bool:
+    """ "the charter outta Newman", "two and one out of Karratha": a base one works or flies
+    from ("kicked out of Harvard", "way out of Tyler's league" are none)."""
+    if cue == "outta":
+        return before is not None and before.folded in BASE_WORDS
+    return (
+        cue == "of"
+        and before is not None
+        and before.folded == "out"
+        and earlier is not None
+        and earlier.folded in BASE_WORDS
+    )
 
 
 def name_type(candidate: Candidate) -> str:

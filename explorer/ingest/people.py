@@ -66,8 +66,11 @@ _GREETING = re.compile(
     r"welcome|ok|okay|oh|aw+|haha|luck|done|birthday|love\s+(?:you|u|ya)|miss\s+(?:you|u|ya)|"
     r"see\s+(?:you|u|ya)|boa\s+sorte|hola|ciao|ah|wow|omg|lol|yes|no|sure|no\s+way|yay|"
     r"proud\s+of\s+(?:you|u)|well\s+done|ily|ugh|"
-    # the wishes of a day or a journey: "happy new year Nee", "safe travels Kate"
-    r"new\s+year|christmas|xmas|anniversary|diwali|eid|easter|holidays|travels|flight|weekend|"
+    # the wishes of a day or a journey: "happy new year Nee", "safe travels Kate" (not "this
+    # weekend Kofi, Esi and I")
+    r"(?:happy|merry|safe|enjoy(?:\s+(?:the|your))?|have\s+a\s+(?:good|great|nice|lovely|safe)|"
+    r"blessed)\s+(?:new\s+year|christmas|xmas|anniversary|diwali|eid|easter|holidays|travels|"
+    r"flight|weekend|trip)|"
     # the greetings of other languages English chats keep: "hej Aga", "howzit Thabo"
     r"hej|hei|hallo|salut|ahoj|moin|servus|namaste|kumusta|habari|sawubona|howzit|wagwan|"
     r"kia\s+ora|g['’]?day|dobranoc|gute\s+nacht|boa\s+noite|buenas)"
@@ -80,6 +83,10 @@ _GREETING = re.compile(
 # or the "you" it goes on to ask ("omg Jo you'll love it").
 _AFTER_VOCATIVE = re.compile(
     r"^\s*(?:[,!.?…:)]|x+\b|[^\w\s'’\-&]|$)|^\s+(?:you|u|ya)(?:['’]\w+)?\b", re.IGNORECASE
+)
+# A name that opens a list of people doing something: "Kofi, Esi and I", "Kofi and I".
+_ONE_OF_SEVERAL = re.compile(
+    r"^\s*(?:,\s*[A-Z][\w'’-]*\s*)*(?:,\s*|\s+)(?:and|&)\s+(?:i|me|[A-Z][\w'’-]*)\b"
 )
 _OPENING_VOCATIVE = re.compile(r"^\s*,(?!\s*(?:and|or|but|the|my|a)\b)")
 _CLOSING_VOCATIVE = re.compile(r"^(?:[\s!.?…)]|x+\b|[^\w\s'’\-&])*$", re.IGNORECASE)
@@ -404,7 +411,7 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
     if teases(before, text[start:end]):
         return False
     if _GREETING.search(before) and _AFTER_VOCATIVE.match(after):
-        return True
+        return not _ONE_OF_SEVERAL.match(after)  # "... Kofi, Esi and I are going": a list
     if not before.strip() and _OPENING_VOCATIVE.match(after):
         # "Kate, did you ..." addresses Kate; "Headingley, 5 min from the park" answers.
         return bool(_SPOKEN_TO.search(after))
@@ -589,7 +596,7 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         # an animal's emoji in a sentence the name opens, weak: "Tom is walking the dog 🐶"
         tally["other"] += cues["pet_emoji"]
     tally["organization"] += 2 * cues["organization"]
-    tally["place"] += 2 * cues["place"] + cues["campus"]
+    tally["place"] += 2 * cues["place"]
     if not (single and is_census_name(key)):
         tally["place"] += 2 * cues["travel"]
     tally["event"] += 2 * cues["event"]
@@ -623,10 +630,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if cues["acronym"] or "&" in words or cues["brand_cased"]:
         # "NHS", "Kettle & Crumb", "NoBroker": a business, not a person
         return "organization", False
-    if is_known_place(key) and not (single and is_census_name(key) and not is_major_place(key)):
-        # "Mummy wants Lagos": a town's name, unless something says more; a given name that is
-        # also a smaller town's is the person's ("take Tyler to see the Butter Cow")
-        return "place", False
+    if is_known_place(key):
+        return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
     # "by the Hauptmarkt": somewhere, as far as anything says; "the Smiths", "the Beatles" and
     # "the Lakers" are a family, a band and a team
     plural = words[-1].endswith("s")
@@ -657,6 +662,8 @@ def _rank(kind: str) -> int:
     return TYPE_ORDER.index(kind) if kind in TYPE_ORDER else len(TYPE_ORDER)
 
 
+# Someone said with a person before it: "you and Tyler", "he and Brandon".
+_WITH_SOMEONE_BEFORE = re.compile(r"\b(?:he|she|you|u|i|me|him|her|we|us|they|them)\s+and\s*$")
 # Someone's job is there: "a new job at Shopify", "works at Netflix" (not "a team for Slack").
 _EMPLOYED_AT = re.compile(
     r"\b(?:job|jobs|role|position|internship|work|works|working|worked|employed|"
@@ -917,6 +924,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     paired = re.match(r"^\s+and\s+(?:i\b|[A-Z][a-z])", after) is not None  # "Maya and Ido"
     if next_word in PERSON_VERBS or paired or re.match(r"^\s+and\s+i\b", head):
         cues["person_verb"] += 1
+    elif _WITH_SOMEONE_BEFORE.search(tail):
+        cues["person_verb"] += 1  # "you and Tyler are coming", "he and Tyler can go"
     if next_word in _LIFE_VERBS or _GOT_NEWS.match(head):
         cues["life_verb"] += 1
     if honorific_after(after) is not None:
@@ -929,8 +938,6 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["product"] += 1
     if next_word in PLACE_AFTER or _TRIP_AFTER.match(after):
         cues["place"] += 1
-    if next_word == "campus":
-        cues["campus"] += 1  # "the Diliman campus"; weak: "the Google campus" is Google's
     if next_word in ORGANISATION_AFTER or _BUSINESS_AFTER.match(head):
         cues["organization"] += 1
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)

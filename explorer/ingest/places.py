@@ -52,8 +52,8 @@ _ENGLISH_WORDS = frozenset(
     nice mobile reading bath orange split sale hull wells deal rugby derby march may ede bury
     cork gap goes best mesa vista bend independence liberty victory union concord surprise
     paradise hope joy faith grace normal early enterprise opportunity commerce industry progress
-    eureka sparks harmony mercy male soul hang dual oral metro tours delta guinea lime para saga
-    vine shaping mango logos brits tyre barking pest commonwealth batman springs reunion toyota
+    eureka sparks harmony mercy male soul hang dual oral metro tours lime para vine shaping mango
+    logos brits tyre barking pest commonwealth batman reunion toyota
     """.split()  # noqa: SIM905 (a word list reads best as words)
 )
 

@@ -170,9 +170,15 @@ def _thing_short_names(
         if entity.type == "place":
             # "Hatherley" of Hatherley Manor, "Garda" of Lake Garda: the one word of a place's
             # name that is not a place word ("Leeds" of Leeds Station stays the town).
-            # Two own words too: "Drei Raben" of Hotel Drei Raben.
+            # Two own words too after a word that opens a place's name: "Drei Raben" of Hotel
+            # Drei Raben (not "Mahatma Gandhi" of Mahatma Gandhi Road: the man named).
             own = [word for word in words if word not in _PLACE_WORDS]
-            if 1 <= len(own) <= 2 and len(own) < len(words) and not is_known_place(" ".join(own)):
+            two = len(own) == 2 and words[0] in PLACE_PREFIXES
+            if (
+                (len(own) == 1 or two)
+                and len(own) < len(words)
+                and not is_known_place(" ".join(own))
+            ):
                 owners[(entity.scope, " ".join(own))].add(entity.id)
                 places.add(entity.id)
     found: dict[str, str] = {}

@@ -1296,6 +1296,39 @@ def here_facts(turn: Turn, home: Named | None) -> list[Fact]:
     return found
 
 
+# "You're still with Accenture right" / "Yes still Accenture, BGC office", "how's Grab? still
+# doing the GrabPay thing?" / "ya still Grab.": an answer opening on "still" and a business
+# after a question that asked "still".
+_STILL_OPENING = re.compile(
+    r"\W*(?:(?:yes|yup|yep|ya|yeah|yah|yea|mhm|ok|okay|aye|haha|lol)\W+)?still\s+(?:at\s+|with\s+)?",
+    re.IGNORECASE,
+)
+_STILL_ASKED = re.compile(r"\bstill\s+(?:with|at|working|employed|doing)\b", re.IGNORECASE)
+_ASKED_YOU = re.compile(r"\b(?:you|u|ur|you['’]re|youre|ya)\b", re.IGNORECASE)
+
+
+def _still_there(
+    question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]
+) -> list[Fact]:
+    """The answerer still works at the business their answer opens on after "still", when the
+    turn before asked whether they are still with it, at it or doing its work ("still going to
+    Tesco?" asks no such thing, and "still in Leeds" names a town)."""
+    if not _STILL_ASKED.search(question.text):
+        return []
+    named = {slot.entity.id for slot in question.names}
+    for slot in answer.names:
+        if slot.sentence != 0 or slot.pronoun:
+            continue
+        if (
+            slot.entity.type == "organization"
+            and _STILL_OPENING.fullmatch(answer.text, first[0], slot.start)
+            and (slot.entity.id in named or _ASKED_YOU.search(question.text))
+        ):
+            return [Fact(answerer, slot.entity, "WORKS_AT", *first)]
+        break
+    return []
+
+
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
     """Facts of a question and its answer.
 
@@ -1321,6 +1354,7 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
             facts.append(replace(fact, earlier=True))
             facts.append(Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended))
     facts.extend(_who_is(question, answer, answerer, first))
+    facts.extend(_still_there(question, answer, answerer, first))
     questions = [
         question.text[start:end].casefold()
         for start, end in question.sentences

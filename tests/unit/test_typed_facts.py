@@ -2348,3 +2348,18 @@ def test_a_hospital_or_a_university_one_goes_to_is_still_the_body() -> None:
     assert kinds["Beaumont Hospital"] == "organization"
     assert kinds["Kingsmead College"] == "organization"
     assert kinds["Corner Hotel"] == "place"  # a hotel one goes to is a place
+
+
+def test_still_and_a_business_answering_whether_one_is_still_there_is_work() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("kit", "Atlas is the bank system thing? You're still with Accenture right"),
+                ("jaja", "Yes still Accenture, BGC office"),
+                ("Jia", "still going to Tesco tonight?"),
+                ("Bo", "yes still Tesco, then home"),
+            )
+        )
+    )
+    assert ("jaja", "WORKS_AT", "Accenture") in found
+    assert ("Bo", "WORKS_AT", "Tesco") not in found

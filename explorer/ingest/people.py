@@ -182,9 +182,16 @@ PERSON_VERBS = frozenset(
 )
 # Ties between votes go to the more specific kind; "person" is also the default with no votes.
 # The last words that make a name a body, not a spot on a map, however one gets there.
+# ("bank" and "academy" name towns and gig venues too: Moss Bank, Brixton Academy; a bank is
+# one after a word banks are named by: "Access Bank", "National Bank", "Reserve Bank")
+_BANKS = frozenset(
+    {"national", "commercial", "savings", "reserve", "central", "development", "access", "union"}
+    | {"first", "standard", "merchant", "investment", "cooperative", "co-operative", "community"}
+    | {"people's", "citizens", "trust", "state", "federal", "world", "islamic", "equity"}
+)
 _INSTITUTIONS_NAMED = frozenset(
-    {"hospital", "infirmary", "hospice", "clinic", "university", "college", "school", "academy"}
-    | {"institute", "bank", "council", "ministry"}
+    {"hospital", "infirmary", "hospice", "clinic", "university", "college", "school"}
+    | {"institute", "council", "ministry"}
 )
 TYPE_ORDER = ("place", "organization", "event", "project", "product", "other", "person")
 EVENT_WORDS = frozenset(
@@ -617,7 +624,7 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         if (
             best[0] == "place"
             and not single
-            and words[-1] in _INSTITUTIONS_NAMED
+            and (words[-1] in _INSTITUTIONS_NAMED or (words[-1] == "bank" and words[-2] in _BANKS))
             and tally["organization"] > 0
         ):
             # "moving to Beaumont Hospital": a hospital or a university one goes to is still the

@@ -113,6 +113,17 @@ _SETTLED_FOR = re.compile(
     re.IGNORECASE,
 )
 
+# A sentence that says the home is another, or not yet, or no longer: "our house is in Kumasi,
+# we live in Accra now", "we move in next month", "from June, still in Glasgow till then",
+# "he's since moved out", "then we both moved to Dublin", "we should go" (a restaurant's place).
+_NO_OTHER_HOME = re.compile(
+    r"^(?!.*\b(?:live|lives|living|stay|stays|staying)\s+(?:in|with)\b)(?!.*\bstill\s+in\b)"
+    r"(?!.*\bmov(?:e|ing)\s+in\b)(?!.*\b(?:till|until)\s+then\b)(?!.*\bgo\s+back\b)"
+    r"(?!.*\bonly\s+(?:down|up|there|here)\b)(?!.*\bmoved\s+out\b)(?!.*\bsince\s+moved\b)"
+    r"(?!.*\bthen\b.*\bmoved\b)(?!.*\bfor\s+a\s+(?:while|few)\b)"
+    r"(?!.*\b(?:we|you)\s+should\s+(?:go|try)\b)(?!.*\blet['’]?s\s+go\b)"
+    r"(?!.*\bfrom\s+(?:next|" + "|".join(MONTHS) + r")\b)"
+)
 # When a move was, said between "moved" and "to": "in August", "last year", "in 2021".
 _WHEN_MOVED = (
     r"(?:(?:in|last|this)\s+(?:" + "|".join(MONTHS) + r"|year|month|week|summer|winter|spring|"
@@ -231,12 +242,12 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # stands right before it ("this hotpot place in Ximending" is nobody's home)
     _rule(r"^(?:['’]s)?\s+(?:place|couch|sofa|spare\s+room)\s+in\s+" + _THE, "LIVES_IN", PLACE),
     # "our flat is in Kralingen", "my new place is in Leith", "Priya's flat's in Leith": whose
-    # home it is stands before it
-    _rule(r"^(?:['’]s)?\s+(?:new\s+|own\s+)?(?:flat|place|house|apartment|home|condo)(?:['’]s|\s+is)"
-          r"\s+" + _ADV + r"in\s+" + _THE, "LIVES_IN", PLACE),
+    # home it is stands before it (not a home still to move into or left for another)
+    _rule(r"^(?:['’]s)?\s+(?:new\s+|own\s+)?(?:flat|place|house|apartment|condo)(?:['’]s|\s+is)"
+          r"\s+" + _ADV + r"in\s+" + _THE, "LIVES_IN", PLACE, cue=_NO_OTHER_HOME),
     # "she moved in with me in Salthill": the one who moved in lives there too
     _rule(_PRE + r"moved\s+in\s+with\s+(?:me|us|him|her|them)\s+in\s+" + _THE, "LIVES_IN",
-          PLACE),
+          PLACE, cue=_NO_OTHER_HOME),
     # "my own flat on Crwys Road": a street one's home is on
     _rule(r"^\s+(?:own\s+)?(?:flat|house|home|apartment|condo)\s+on\s+" + _THE,
           "LIVES_IN", PLACE),

@@ -46,6 +46,7 @@ from explorer.ingest.relation_rules import (
     VERB_RULES,
     WHERE,
     WORK,
+    WORK_CUE,
     apply_polarity,
     asked_frame,
     closed,
@@ -1260,19 +1261,26 @@ def _joiners(turn: Turn, sentence: int, opens: int, verb: int) -> list[Named]:
     return joiners if _OPENS_JOINING.fullmatch(text, opens, end) else []
 
 
-# "I love it here", "honestly i hate it here": the speaker's verdict on where they are.
+# "I love it here", "honestly i like it here": the speaker's verdict on where they are;
+# "here in Perth" says where. Hedged ("not sure I like it here", "I hope I like it here") it
+# says nothing.
 _HERE = re.compile(
     r"(?<![\w'’])(?:i|i['’]m|im)\s+(?:(?:really|honestly|actually|so|just|already|kinda|"
     r"genuinely|totally|absolutely)\s+)*(?:(?P<good>love|loving|like|liking|enjoy|enjoying)|"
-    r"(?P<bad>hate|hating))\s+it\s+here\b",
+    r"(?P<bad>hate|hating))\s+it\s+here\b(?P<where>\s+in\s+)?",
+    re.IGNORECASE,
+)
+_HERE_HEDGED = re.compile(
+    r"\b(?:think|sure|hope|if|idk|dunno|whether|wonder|unless|until|when|not|don['’]?t)\b",
     re.IGNORECASE,
 )
 
 
 def here_facts(turn: Turn, home: Named | None) -> list[Fact]:
-    """The speaker likes or dislikes where "here" is: the last place or business the turn
-    names before it ("Pennine Motors finest. i hate it here"), else the speaker's home as the
-    conversation last stated it ("I moved to Rotterdam" ... "I love it here")."""
+    """The speaker likes or dislikes where "here" is: the place "here in ..." names, else (a
+    liking only: "Monday again, I hate it here" is a sigh, not a verdict on the town) the
+    speaker's home as the conversation last stated it ("I moved to Rotterdam" ... "I love it
+    here")."""
     speaker = turn.speaker
     if speaker is None:
         return []
@@ -1281,16 +1289,17 @@ def here_facts(turn: Turn, home: Named | None) -> list[Fact]:
         said = _HERE.search(turn.text, span[0], span[1])
         if said is None or _is_question(turn.text, span):
             continue
+        if _HERE_HEDGED.search(turn.text, span[0], said.start()):
+            continue
         named = [
             slot.entity
             for slot in turn.names
-            if slot.end <= said.start()
-            and not slot.pronoun
-            and slot.entity.type in ("place", "organization")
-            and slot.entity.id != speaker.id
+            if slot.start == said.end() and slot.entity.type in WHERE
         ]
-        where = named[-1] if named else home
-        if where is not None:
+        where = named[0] if said.group("where") and named else None
+        if where is None and said.group("good") and not said.group("where"):
+            where = home
+        if where is not None and where.id != speaker.id:
             relation = "LIKES" if said.group("good") else "DISLIKES"
             found.append(Fact(speaker, where, relation, span[0], span[1]))
     return found
@@ -1303,26 +1312,40 @@ _STILL_OPENING = re.compile(
     r"\W*(?:(?:yes|yup|yep|ya|yeah|yah|yea|mhm|ok|okay|aye|haha|lol)\W+)?still\s+(?:at\s+|with\s+)?",
     re.IGNORECASE,
 )
-_STILL_ASKED = re.compile(r"\bstill\s+(?:with|at|working|employed|doing)\b", re.IGNORECASE)
-_ASKED_YOU = re.compile(r"\b(?:you|u|ur|you['’]re|youre|ya)\b", re.IGNORECASE)
+# Asked of the one spoken to: "you're still with", "are u still at", or a bare "still at X?"
+_STILL_ASKED = re.compile(
+    r"(?:\b(?:you|u|ya|ye)(?:['’]re|\s+are|\s+r)?\s+|\b(?:are|r)\s+(?:you|u|ya|ye)\s+|"
+    r"(?:^|[.!?,]\s*)\W*)still\s+(?P<how>with|at|working|employed|doing)\b",
+    re.IGNORECASE,
+)
+# "still with Vodafone?" / "yes still Vodafone, their data is trash": a customer, not staff.
+_AS_A_CUSTOMER = re.compile(
+    r"\b(?:data|prepaid|postpaid|switch|switched|fibre|fiber|broadband|network|signal|"
+    r"insurance|medical\s+aid|account|plan|bundle|gym|membership|fan|fans)\b",
+    re.IGNORECASE,
+)
 
 
 def _still_there(
     question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]
 ) -> list[Fact]:
     """The answerer still works at the business their answer opens on after "still", when the
-    turn before asked whether they are still with it, at it or doing its work ("still going to
-    Tesco?" asks no such thing, and "still in Leeds" names a town)."""
-    if not _STILL_ASKED.search(question.text):
+    turn before asked them whether they are still at it, working there, or (with a word of work
+    in either turn) still with it ("still going to Tesco?" asks no such thing, "is Tom still with
+    Accenture?" asks of Tom, and "still with Vodafone? their data" of a customer)."""
+    asked = _STILL_ASKED.search(question.text)
+    if asked is None:
         return []
-    named = {slot.entity.id for slot in question.names}
+    both = question.text + " " + answer.text
+    if _AS_A_CUSTOMER.search(both):
+        return []
+    if asked.group("how").casefold() in ("with", "doing") and not WORK_CUE.search(both.casefold()):
+        return []  # "still with Barclays?" is as often a customer's: a word of work must say
     for slot in answer.names:
         if slot.sentence != 0 or slot.pronoun:
             continue
-        if (
-            slot.entity.type == "organization"
-            and _STILL_OPENING.fullmatch(answer.text, first[0], slot.start)
-            and (slot.entity.id in named or _ASKED_YOU.search(question.text))
+        if slot.entity.type == "organization" and _STILL_OPENING.fullmatch(
+            answer.text, first[0], slot.start
         ):
             return [Fact(answerer, slot.entity, "WORKS_AT", *first)]
         break

@@ -2307,9 +2307,15 @@ def test_whose_home_is_in_a_town_and_who_moved_in_with_someone_live_there() -> N
                 ("Tom", "Priya's flat is in Leith. our flat is in Kralingen btw"),
                 ("dec", "Sinéad moved in with me in Salthill in March"),
                 ("Bo", "my holiday house is in Tavira. my favourite place is in Hackney"),
+                ("Kwesi", "our house is in Kumasi, we live in Accra now"),
+                ("Kwesi", "my new place is in Portobello from June, still in Glasgow till then"),
+                ("dec", "Jack moved in with me in Cork, then we both moved to Dublin"),
             )
         )
     )
+    assert not {
+        f for f in found if f[2] in ("Kumasi", "Portobello") or (f[0] == "Jack" and f[2] == "Cork")
+    }
     assert {
         ("Priya", "LIVES_IN", "Leith"),
         ("Tom", "LIVES_IN", "Kralingen"),
@@ -2318,21 +2324,24 @@ def test_whose_home_is_in_a_town_and_who_moved_in_with_someone_live_there() -> N
     assert not {fact for fact in found if fact[0] == "Bo" and fact[1] == "LIVES_IN"}
 
 
-def test_loving_or_hating_it_here_is_about_the_place_just_named_or_the_speakers_home() -> None:
+def test_loving_it_here_is_about_the_speakers_home_and_here_in_a_town_about_that_town() -> None:
     found = facts(
         extract_offline(
             chat(
                 ("Dee", "I moved to Utrecht last month"),
                 ("Femi", "how is it?"),
                 ("Dee", "honestly? I love it here"),
-                ("mo", "moving cars all day. Calder Motors finest. i hate it here"),
+                ("mo", "moved to Perth from Sydney. Monday again, I hate it here"),
+                ("mo", "no I hate it here in Geelong, the wind"),
                 ("Jo", "we went to Lisbon in May, I loved it there. do you like it here?"),
-                ("Kit", "I don't love it here tbh"),
+                ("Kit", "I don't love it here tbh. I moved to Hobart. not sure I like it here"),
             )
         )
     )
     assert ("Dee", "LIKES", "Utrecht") in found
-    assert ("mo", "DISLIKES", "Calder Motors") in found
+    assert ("mo", "DISLIKES", "Geelong") in found
+    sighs = {f for f in found if f[0] == "mo" and f[2] in ("Perth", "Sydney")}
+    assert not {f for f in sighs if f[1] in ("LIKES", "DISLIKES")}  # a sigh, no verdict
     assert not {f for f in found if f[0] in ("Jo", "Kit") and f[1] in ("LIKES", "DISLIKES")}
 
 
@@ -2342,24 +2351,34 @@ def test_a_hospital_or_a_university_one_goes_to_is_still_the_body() -> None:
             chat(
                 ("Rica", "yes! moving to Beaumont Hospital in May"),
                 ("Bo", "I'm heading to Kingsmead College now, then the Corner Hotel"),
+                ("Dave", "we're moving to Moss Bank in June"),
+                ("Ama", "I'm moving to Access Bank in June"),
             )
         )
     )
+    assert kinds["Moss Bank"] == "place"  # a town named so; "bank" alone is no body
+    assert kinds["Access Bank"] == "organization"
     assert kinds["Beaumont Hospital"] == "organization"
     assert kinds["Kingsmead College"] == "organization"
     assert kinds["Corner Hotel"] == "place"  # a hotel one goes to is a place
 
 
-def test_still_and_a_business_answering_whether_one_is_still_there_is_work() -> None:
-    found = facts(
-        extract_offline(
-            chat(
-                ("kit", "Atlas is the bank system thing? You're still with Accenture right"),
-                ("jaja", "Yes still Accenture, BGC office"),
-                ("Jia", "still going to Tesco tonight?"),
-                ("Bo", "yes still Tesco, then home"),
-            )
-        )
-    )
-    assert ("jaja", "WORKS_AT", "Accenture") in found
-    assert ("Bo", "WORKS_AT", "Tesco") not in found
+@pytest.mark.parametrize(
+    ("asked", "answer", "works"),
+    [
+        (
+            "Atlas is the bank system thing? You're still with Accenture right",
+            "Yes still Accenture, BGC office",
+            True,
+        ),
+        ("u still at Deloitte?", "yep still Deloitte lol", True),
+        ("still going to Tesco tonight?", "yes still Tesco, then home", False),
+        ("are you still with Vodafone?", "yes still Vodafone, their data is trash", False),
+        ("is Tom still with Accenture? he had a new office", "yes still Accenture", False),
+    ],
+)
+def test_still_and_a_business_answering_whether_one_is_still_there_is_work(
+    asked: str, answer: str, works: bool
+) -> None:
+    found = facts(extract_offline(chat(("kit", asked), ("jaja", answer))))
+    assert any(f[0] == "jaja" and f[1] == "WORKS_AT" for f in found) is works

@@ -57,6 +57,7 @@ from explorer.ingest.relation_rules import (
     PETS,
     ROLE_WORDS,
     TAKING_SOMEONE,
+    TITLED_KIN,
     UNIQUE_KIN,
 )
 
@@ -576,8 +577,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "topic", True
     if cues["addressed"] or cues["speaker"]:
         return "person", True
-    if kin_word(key) is not None:
-        return "person", True
+    if kin_word(key) is not None or (not single and words[0] in TITLED_KIN):
+        return "person", True  # "Dad", "Grandma Okafor", "Auntie Akua" (near her shop or not)
     if cues["pet"]:
         return "other", True
     if words[-1] in EVENT_WORDS and not single:

@@ -1167,6 +1167,10 @@ _OPENS_JOINING = re.compile(
     re.IGNORECASE,
 )
 _EITHER = re.compile(r"\bor\b", re.IGNORECASE)
+# Where the joiner goes instead, said right after: "coming too, but to Abuja", "too, to Leeds".
+_ELSEWHERE = re.compile(
+    r"\W*(?:but\s+)?(?:(?:just|only)\s+)?(?:to|for|in|at)\s+(?:the\s+)?", re.IGNORECASE
+)
 # A sentence that changes the subject: plans before it are off the table.
 _MOVES_ON = re.compile(
     r"\W*(?:anyway|anyways|btw|by\s+the\s+way|also|oh\s+and|on\s+another\s+note|unrelated)\b",
@@ -1198,12 +1202,15 @@ def joining_facts(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> lis
         )
         if said.group("verb").casefold().startswith("doing"):
             targets = [t for t in targets if t.type == "event"]  # "doing it": an occasion
-        named_after = {
+        elsewhere = {
             slot.entity.id
             for slot in turn.names
-            if slot.sentence == number and slot.start >= said.end() and slot.entity.type != "person"
+            if slot.sentence == number
+            and slot.start >= said.end()
+            and slot.entity.type != "person"
+            and _ELSEWHERE.fullmatch(turn.text, said.end(), slot.start)
         }
-        if named_after - {target.id for target in targets}:
+        if elsewhere - {target.id for target in targets}:
             continue  # "Kofi's coming too, but to Abuja"
         joiners = _joiners(turn, number, span[0], said.start())
         if said.group("verb").casefold().startswith("join") and turn.speaker in joiners:
@@ -1218,15 +1225,16 @@ def joining_facts(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> lis
 
 
 def _plan_on_the_table(turn: Turn, plans: Sequence[Fact], until: int | None) -> list[Named]:
-    """The targets of ``plans`` stated in their latest sentence, if one person's and no
-    sentence after it (before ``until``) moves on."""
+    """The targets of ``plans`` stated in their latest sentence, if one person's (or one
+    target's: "I'm coming, Yaw's coming too") and no sentence after it (before ``until``)
+    moves on."""
     plans = [fact for fact in plans if fact.relation == "PLANS"]
     if not plans:
         return []
     latest = max(fact.start for fact in plans)
     chosen = [fact for fact in plans if fact.start == latest]
-    if len({fact.source.id for fact in chosen}) != 1:
-        return []
+    if len({fact.source.id for fact in chosen}) != 1 and len({f.target.id for f in chosen}) != 1:
+        return []  # "I'm going to Lagos and Ngozi to Abuja": whose plan, the joiner does not say
     said = next((span for span in turn.sentences if span[0] <= latest <= span[1]), None)
     if said is None:
         return []

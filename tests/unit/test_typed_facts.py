@@ -2382,3 +2382,17 @@ def test_still_and_a_business_answering_whether_one_is_still_there_is_work(
 ) -> None:
     found = facts(extract_offline(chat(("kit", asked), ("jaja", answer))))
     assert any(f[0] == "jaja" and f[1] == "WORKS_AT" for f in found) is works
+
+
+def test_joining_a_plan_two_people_share_and_an_aunt_near_her_shop() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Kwabena", "are you coming to Ama's wedding in April?"),
+            ("efua", "course I am, wouldn't miss it. Yaw's coming too if that's ok"),
+            ("Kwabena", "of course! Esi and Kojo are coming too, they booked the Hotel Rex"),
+            ("efua", "our flat is near Auntie Akua's shop"),
+        )
+    )
+    found = facts(extraction)
+    assert {("Esi", "PLANS", "Ama's wedding"), ("Kojo", "PLANS", "Ama's wedding")} <= found
+    assert kinds_of(extraction)["Auntie Akua"] == "person"

@@ -15,7 +15,10 @@ facts (see ``relation_rules`` for the vocabulary and the patterns):
 * a project a person names in a first-person sentence is one they work on;
 * nothing asked is a fact: a question's facts wait for a "yes" from the one asked (or an answer
   opening on the name as the question put it: "still at DBS ah?" / "still at DBS lah"), and a
-  question frame ("Where do you work now?") takes the first fitting name of the answer.
+  question frame ("Where do you work now?") takes the first fitting name of the answer;
+* across turns: someone "coming too" joins the plan on the table (``joining_facts``), and "I
+  love it here" is about the speaker's home as the conversation last stated it
+  (``here_facts``).
 
 Agents (assistant speakers) are never the subject of a fact. Imports the standard library, the
 core tokenizer and the ingest rules and word reading.

@@ -1316,9 +1316,9 @@ def here_facts(turn: Turn, home: Named | None) -> list[Fact]:
     return found
 
 
-# "You're still with Accenture right" / "Yes still Accenture, BGC office", "how's Grab? still
-# doing the GrabPay thing?" / "ya still Grab.": an answer opening on "still" and a business
-# after a question that asked "still".
+# "You're still with Accenture right" / "Yes still Accenture, BGC office", "u still at
+# Deloitte?" / "yep still Deloitte lol": an answer opening on "still" and a business after a
+# turn that asked the one answering whether they still are.
 _STILL_OPENING = re.compile(
     r"\W*(?:(?:yes|yup|yep|ya|yeah|yah|yea|mhm|ok|okay|aye|haha|lol)\W+)?still\s+(?:at\s+|with\s+)?",
     re.IGNORECASE,
@@ -1368,8 +1368,9 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
 
     A yes-or-no question's own facts hold when the answer opens with a yes (whoever they are
     about: "wait Jalen married Simone??" / "yep"); a frame such as
-    "Where do you work?" takes the first name of the answer's first sentence that fits it; and
-    "who's Aoife?" / "my flatmate" makes Aoife the answerer's flatmate.
+    "Where do you work?" takes the first name of the answer's first sentence that fits it;
+    "who's Aoife?" / "my flatmate" makes Aoife the answerer's flatmate; and "u still at
+    Deloitte?" / "yep still Deloitte" is the answerer's work.
     """
     answerer = answer.speaker
     if answerer is None or not answer.sentences:

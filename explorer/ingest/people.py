@@ -182,18 +182,6 @@ PERSON_VERBS = frozenset(
     ]
 )
 # Ties between votes go to the more specific kind; "person" is also the default with no votes.
-# The last words that make a name a body, not a spot on a map, however one gets there.
-# ("bank" and "academy" name towns and gig venues too: Moss Bank, Brixton Academy; a bank is
-# one after a word banks are named by: "Access Bank", "National Bank", "Reserve Bank")
-_BANKS = frozenset(
-    {"national", "commercial", "savings", "reserve", "central", "development", "access", "union"}
-    | {"first", "standard", "merchant", "investment", "cooperative", "co-operative", "community"}
-    | {"people's", "citizens", "trust", "state", "federal", "world", "islamic", "equity"}
-)
-_INSTITUTIONS_NAMED = frozenset(
-    {"hospital", "infirmary", "hospice", "clinic", "university", "college", "school"}
-    | {"institute", "council", "ministry"}
-)
 TYPE_ORDER = ("place", "organization", "event", "project", "product", "other", "person")
 EVENT_WORDS = frozenset(
     [
@@ -625,7 +613,7 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         if (
             best[0] == "place"
             and not single
-            and (words[-1] in _INSTITUTIONS_NAMED or (words[-1] == "bank" and words[-2] in _BANKS))
+            and (words[-1] in _BODY_LAST_WORDS or (words[-1] == "bank" and words[-2] in _BANKS))
             and tally["organization"] > 0
         ):
             # "moving to Beaumont Hospital": a hospital or a university one goes to is still the
@@ -898,8 +886,20 @@ _APPOSITION_STOPS = _words("of from by in at on with near for who which that and
 
 # One word naming an institution, capitalised: "the Council", "the Uni", "the Library".
 _INSTITUTIONS = _words(
-    "council university uni college hospital clinic church library museum bank school ministry "
-    "parliament government police"
+    "council university uni college hospital infirmary hospice clinic institute church library "
+    "museum bank school ministry parliament government police"
+)
+# Of them, the last words that make a longer name a body however one gets there ("moving to
+# Beaumont Hospital"): a library, museum or church one goes to is as often the building, and
+# "bank" ends towns too (Moss Bank), so a bank is one only after a word banks are named by
+# ("Access Bank", "National Bank", "Reserve Bank").
+_BODY_LAST_WORDS = _INSTITUTIONS - _words(
+    "uni church library museum bank parliament government police"
+)
+_BANKS = _words(
+    "national commercial savings reserve central development access union first standard "
+    "merchant investment cooperative co-operative community people's citizens trust state "
+    "federal world islamic equity"
 )
 # What only a business does: "tallgrass is doing layoffs", "Haulr is hiring".
 _BUSINESS_AFTER = re.compile(

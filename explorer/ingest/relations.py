@@ -1163,11 +1163,12 @@ _DENIED_AFTER = re.compile(r"\W*not\b", re.IGNORECASE)
 _JOINER_TAIL = re.compile(r"(?:\s+from\s+[\w'’-]+(?:\s+[\w'’-]+)?)?", re.IGNORECASE)
 _JOINER_LINK = re.compile(r"\s*(?:,|&|and)\s*", re.IGNORECASE)
 _FIRST_JOINER = re.compile(r"(?<![\w'’])i\s*$", re.IGNORECASE)
-# What may open the sentence before the joiners: "oh and Kofi's coming too", "lovely, Kofi's...".
+# What may open the sentence before the joiners: "oh and Kofi's coming too", "lovely, Kofi's ..."
+# (not a "no": "Rob's flatmate... no, Dan's coming too" corrects who).
+_JOINING_OPENERS = (_OPENERS - {"no", "nope", "nah"}) | {"and", "plus", "nice", "lovely", "sure"}
+_JOINING_OPENERS |= {"grand", "cool", "great", "wow"}
 _OPENS_JOINING = re.compile(
-    r"\W*(?:(?:and|also|oh|plus|btw|so|yes|yeah|yep|ya|ok|okay|lol|haha|nice|lovely|grand|aye|"
-    r"cool|great|wow|sure)\b\W*)*",
-    re.IGNORECASE,
+    r"\W*(?:(?:" + "|".join(sorted(_JOINING_OPENERS)) + r")\b\W*)*", re.IGNORECASE
 )
 _EITHER = re.compile(r"\bor\b", re.IGNORECASE)
 # Where the joiner goes instead, said right after: "coming too, but to Abuja", "too, to Leeds".
@@ -1302,14 +1303,13 @@ def here_facts(turn: Turn, home: Named | None) -> list[Fact]:
             continue
         if _HERE_HEDGED.search(turn.text, span[0], said.start()):
             continue
-        named = [
-            slot.entity
-            for slot in turn.names
-            if slot.start == said.end() and slot.entity.type in WHERE
-        ]
-        where = named[0] if said.group("where") and named else None
-        if where is None and said.group("good") and not said.group("where"):
-            where = home
+        if said.group("where"):
+            named = (
+                s.entity for s in turn.names if s.start == said.end() and s.entity.type in WHERE
+            )
+            where = next(named, None)
+        else:
+            where = home if said.group("good") else None
         if where is not None and where.id != speaker.id:
             relation = "LIKES" if said.group("good") else "DISLIKES"
             found.append(Fact(speaker, where, relation, span[0], span[1]))
@@ -1320,7 +1320,7 @@ def here_facts(turn: Turn, home: Named | None) -> list[Fact]:
 # Deloitte?" / "yep still Deloitte lol": an answer opening on "still" and a business after a
 # turn that asked the one answering whether they still are.
 _STILL_OPENING = re.compile(
-    r"\W*(?:(?:yes|yup|yep|ya|yeah|yah|yea|mhm|ok|okay|aye|haha|lol)\W+)?still\s+(?:at\s+|with\s+)?",
+    r"\W*(?:(?:" + "|".join(sorted(_OPENERS)) + r")\W+)?still\s+(?:at\s+|with\s+)?",
     re.IGNORECASE,
 )
 # Asked of the one spoken to: "you're still with", "are u still at", or a bare "still at X?"

@@ -2230,6 +2230,7 @@ def test_someone_coming_too_joins_the_plan_on_the_table() -> None:
         ("Farai's doing it as well as she can", False),  # "as well as"
         ("Farai is coming round later", False),  # no "too"
         ("anyway Farai's going too, it's late", False),  # "going" is as often leaving
+        ("Rudo's cousin... no, Farai's coming too", False),  # a correction of who
     ],
 )
 def test_only_coming_too_that_joins_the_plan_plans_it(joining: str, joins: bool) -> None:

@@ -265,6 +265,8 @@ def vote(
             candidate.votes["person"] += 1
         elif _based_out_of(cue, before, earlier) and not possessive:
             candidate.votes["place"] += 1
+        elif _bid_farewell(cue, before) and not is_census_name(words[0]):
+            candidate.votes["place"] += 1  # "and then bye bye Braamfontein 😭"
         elif cue in PLACE_CUES and key not in LANGUAGES:
             directional = cue in ("to", "from")
             moved = before is not None and before.folded in MOTION_WORDS
@@ -300,6 +302,12 @@ def _based_out_of(cue: str, before: Token | None, earlier: Token | None) -> bool
         and earlier is not None
         and earlier.folded in BASE_WORDS
     )
+
+
+def _bid_farewell(cue: str, before: Token | None) -> bool:
+    """ "bye bye Braamfontein", "goodbye Joburg": a farewell to somewhere left (a given name
+    after it is someone seen off instead)."""
+    return cue == "goodbye" or (cue == "bye" and before is not None and before.folded == "bye")
 
 
 def name_type(candidate: Candidate) -> str:

@@ -80,6 +80,13 @@ _GREETING = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))?[\s,!.]*$",
     re.IGNORECASE,
 )
+# A farewell told in a sentence that says something first bids a thing goodbye, unless it is a
+# given name: "honours finishes in November and then bye bye Braamfontein" (not "ok bye Kate").
+_FAREWELL_TOLD = re.compile(r"\w[^.!?]*\s(?:bye(?:\s+bye)?|goodbye)[\s,!.]*$", re.IGNORECASE)
+# "my insurance, Médis.", "our landlord, Osei.": the name stands beside what it names.
+_OWN_THING_BEFORE = re.compile(
+    r"\b(?:my|our)\s+(?:[\w'’-]+\s+){0,2}(?P<noun>[\w'’-]+)\s*,\s*$", re.IGNORECASE
+)
 # After a name that addresses someone: punctuation, the end, kisses ("x", "xx"), an emoji,
 # or the "you" it goes on to ask ("omg Jo you'll love it").
 _AFTER_VOCATIVE = re.compile(
@@ -407,6 +414,8 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
     if teases(before, text[start:end]):
         return False
     if _GREETING.search(before) and _AFTER_VOCATIVE.match(after):
+        if _FAREWELL_TOLD.search(before) and not is_census_name(text[start:end].split()[0]):
+            return False  # "and then bye bye Braamfontein 😭": leaving a place
         return not _ONE_OF_SEVERAL.match(after)  # "... Kofi, Esi and I are going": a list
     if not before.strip() and _OPENING_VOCATIVE.match(after):
         # "Kate, did you ..." addresses Kate; "Headingley, 5 min from the park" answers.
@@ -431,6 +440,9 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
             return True
     if _NEW_KIND_BEFORE.search(before) and not is_census_name(text[start:end].split()[0]):
         return False  # "recommended this hotpot place in Ximending, Mala Yuan": its name
+    own = _OWN_THING_BEFORE.search(before)
+    if own and own["noun"].casefold() not in ENDEARMENTS:
+        return False  # "from my insurance, Médis.": the name of what was said ("my love, Bia.")
     return before.rstrip().endswith(",") and bool(_CLOSING_VOCATIVE.match(after))
 
 

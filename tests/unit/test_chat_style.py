@@ -51,10 +51,27 @@ def _vocative(text: str, name: str) -> bool:
         ("this weekend Kofi, Esi and I are going", "Kofi", False),  # a list, not a call
         ("happy holidays Kofi and I are off", "Kofi", False),
         ("my flight to Lagos is at six", "Lagos", False),
+        ("exams end in May and then bye bye Hatfield 😭", "Hatfield", False),  # a town left
+        ("ok bye Kate!", "Kate", True),
+        ("exams end in May and then bye bye Kate 😭", "Kate", True),  # a given name: seen off
+        ("I only know the vet from my insurance, Vetcare.", "Vetcare", False),  # what it names
+        ("I only know the vet from my insurance, Vetcare. I'll ask", "Vetcare", False),
+        ("thanks for everything my love, Bia.", "Bia", True),  # a word of endearment
     ],
 )
 def test_chat_vocatives(text: str, name: str, addressed: bool) -> None:
     assert _vocative(text, name) is addressed
+
+
+def test_a_place_bid_farewell_is_a_place_and_no_name_of_the_one_spoken_to() -> None:
+    extraction = extract_offline(
+        chat(
+            ("nomsa_k", "the lease ends in June and then bye bye Hatfield 😭"),
+            ("Pieter", "shame. where to next?"),
+        )
+    )
+    assert entity(extraction, "Hatfield").type == "place"
+    assert not entity(extraction, "Pieter").aliases
 
 
 def test_a_turn_opening_on_an_exclaimed_name_calls_someone() -> None:

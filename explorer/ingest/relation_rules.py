@@ -132,6 +132,7 @@ _WHEN_MOVED = (
 # A home before the town it is in: "a flat in", "our BTO in", "a new place in".
 _HOME_IN = r"(?:(?:flat|place|house|apartment|home|condo|bto|studio)\s+in\s+)?"
 
+_NOT_A_ROUTE = re.compile(r"(?!\s+(?:to|and)\b)")
 # After what one is "not missing": glad to be gone, not going ("London one bit", "at all").
 _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
@@ -278,6 +279,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           # "josh got us tickets for fontaines dc" (but "got the train to" is past)
           r"got\s+(?:(?:us|me|them)\s+)?(?:[\w-]+\s+)?tickets?\s+(?:to|for))\s+" + _THE,
           "PLANS", EVENTFUL),
+    # chat's "still going Taipei in Dec?", "heading Penang next week": a town without its "to"
+    # (not a route: "flying Pune to blr")
+    _rule(_PRE + r"(?:going|heading)\s+(?:back\s+)?", "PLANS", PLACE, after=_NOT_A_ROUTE),
     # "I'll be at Meera's wedding", "we're going to be at Open'er": an occasion one will be at
     _rule(r"^\s+(?:(?:will|gonna|going\s+to)\s+)?be\s+at\s+" + _THE, "PLANS",
           frozenset({"event"}), cue=_FUTURE_BE),

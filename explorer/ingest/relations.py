@@ -1363,6 +1363,24 @@ def _still_there(
     return []
 
 
+# A first sentence that only greets or calls: "hi aunt linda!!", "Morning Kofi." (not "hey,
+# I'm not sure", "hi sorry", "hey no").
+_GREETING_ONLY = re.compile(
+    r"\W*(?:hi+|hey+|hiya|hello|heya|morning|good\s+morning|evening|yo|oi)"
+    r"(?:\s+(?!(?:i|im|i['’]m|you|u|we|it|no|not|nah|sorry|but|so|well)\b)[\w'’.-]+){0,2}\W*",
+    re.IGNORECASE,
+)
+
+
+def _reply_after_greeting(answer: Turn) -> tuple[int, int]:
+    """The answer's sentence that replies: its first, or its second after a first that only
+    greets ("hi aunt linda!! yes def still coming")."""
+    first = answer.sentences[0]
+    if len(answer.sentences) > 1 and _GREETING_ONLY.fullmatch(answer.text, *first):
+        return answer.sentences[1]
+    return first
+
+
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
     """Facts of a question and its answer.
 
@@ -1377,17 +1395,18 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
         return []
     first = answer.sentences[0]
     facts: list[Fact] = []
-    affirmed = AFFIRMATIVE.match(answer.text) is not None
+    reply = _reply_after_greeting(answer)
+    affirmed = AFFIRMATIVE.match(answer.text[reply[0] :]) is not None
     coming = (
-        _COMING.search(answer.text, first[0], first[1]) is not None
-        and _NOT_COMING.search(answer.text, first[0], first[1]) is None
+        _COMING.search(answer.text, reply[0], reply[1]) is not None
+        and _NOT_COMING.search(answer.text, reply[0], reply[1]) is None
     )
     for fact in asked:
         joins = coming and fact.relation == "PLANS" and fact.source.id == answerer.id
         if affirmed or joins or _echoed(fact, question, answer, first):
             # Cited twice: the question's words state the fact, the answer's yes confirms it.
             facts.append(replace(fact, earlier=True))
-            facts.append(Fact(fact.source, fact.target, fact.relation, *first, ended=fact.ended))
+            facts.append(Fact(fact.source, fact.target, fact.relation, *reply, ended=fact.ended))
     facts.extend(_who_is(question, answer, answerer, first))
     facts.extend(_still_there(question, answer, answerer, first))
     questions = [

@@ -2397,3 +2397,27 @@ def test_joining_a_plan_two_people_share_and_an_aunt_near_her_shop() -> None:
     found = facts(extraction)
     assert {("Esi", "PLANS", "Ama's wedding"), ("Kojo", "PLANS", "Ama's wedding")} <= found
     assert kinds_of(extraction)["Auntie Akua"] == "person"
+
+
+def test_a_town_one_is_going_without_its_to_is_a_plan_but_a_route_is_none() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("mei", "eh you and Wen Jie still going Kyoto in March?"),
+                ("kai", "ya booked already! 6 days"),
+                ("kai", "and I'm going Seoul to Busan by train after"),
+            )
+        )
+    )
+    assert ("kai", "PLANS", "Kyoto") in found and ("Wen Jie", "PLANS", "Kyoto") in found
+    assert ("kai", "PLANS", "Seoul") not in found
+
+
+def test_a_yes_after_a_greeting_answers_the_question() -> None:
+    asked = ("Aunt Ruth", "Morning Lou! are you still coming to the Harvest Fair in May?")
+    found = facts(extract_offline(chat(asked, ("lou", "hi aunt ruth!! yes def still coming"))))
+    assert ("lou", "PLANS", "Harvest Fair") in found
+    for reply in ("hey. no sorry, work", "hi sorry. yes I was there last year"):
+        assert ("lou", "PLANS", "Harvest Fair") not in facts(
+            extract_offline(chat(asked, ("lou", reply)))
+        )

@@ -169,6 +169,7 @@ _DROPPED_SUBJECT = frozenset(
         "left",
         "joined",
         "joining",
+        "took",  # "took 2 days off from JLR"
         "working",
         "living",
         "studying",

@@ -2421,3 +2421,16 @@ def test_a_yes_after_a_greeting_answers_the_question() -> None:
         assert ("lou", "PLANS", "Harvest Fair") not in facts(
             extract_offline(chat(asked, ("lou", reply)))
         )
+
+
+def test_leave_taken_from_a_business_is_work_there() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("dee", "thursday to monday. took 2 days off from Halvard Motors"),
+                ("femi", "took the train to Leeds, then took Kofi to Nando's"),
+            )
+        )
+    )
+    assert ("dee", "WORKS_AT", "Halvard Motors") in found
+    assert not [fact for fact in found if fact[0] == "femi" and fact[1] == "WORKS_AT"]

@@ -235,9 +235,11 @@ ORGANISATION_SUFFIXES = _words(
     council department ministry labs lab press records store shop market charity trust network
     ventures capital partners logistics freight solutions systems technologies media consulting
     holdings studios agency building vets vet pharmacy salon bakery brewery dental practice
-    motors garage garages catering caterers primary grammar nursery buildings
+    motors garage garages catering caterers primary grammar nursery buildings arms
     """
 )
+#: The word that opens a project's name, in the languages chats mix in: "Proyecto Colibrí".
+PROJECT_HEADS = _words("project proyecto projeto projet projekt progetto proiect projekti")
 #: "Transport for Wales", "Institute for Fiscal Studies": "for" joins a body's own word to what it
 #: is for; after anything else ("Thanks Kate for Lisbon") it ends the name.
 FOR_HEADS = _words(

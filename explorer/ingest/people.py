@@ -47,7 +47,7 @@ from collections.abc import Sequence
 
 from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import fold_letters
-from explorer.ingest.lexicon import ENDEARMENTS, FOR_HEADS, LANGUAGES, OF_HEADS
+from explorer.ingest.lexicon import ENDEARMENTS, FOR_HEADS, LANGUAGES, OF_HEADS, PROJECT_HEADS
 from explorer.ingest.places import is_known_place, is_major_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
@@ -583,7 +583,7 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "other", True
     if words[-1] in EVENT_WORDS and not single:
         return "event", True
-    if words[0] == "project" and not single:
+    if words[0] in PROJECT_HEADS and not single:
         return "project", True
     if words[0] in FOR_HEADS and "for" in words[1:-1]:
         return "organization", True  # "Transport for Wales", "Institute for Fiscal Studies"

@@ -32,7 +32,7 @@ from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import normalise_name
-from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES
+from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES, PROJECT_HEADS
 from explorer.ingest.people import EVENT_WORDS, says_whose
 from explorer.ingest.places import is_known_place
 
@@ -165,7 +165,7 @@ def _thing_short_names(
             owners[(entity.scope, words[0])].add(entity.id)
             if entity.type == "event" and words[-1] in EVENT_WORDS:  # "the Fringe"
                 owners[(entity.scope, words[-1])].add(entity.id)
-        if entity.type == "project" and words[0] == "project":
+        if entity.type == "project" and words[0] in PROJECT_HEADS:
             owners[(entity.scope, words[-1])].add(entity.id)
         if entity.type == "place":
             # "Hatherley" of Hatherley Manor, "Garda" of Lake Garda: the one word of a place's

@@ -2434,3 +2434,16 @@ def test_leave_taken_from_a_business_is_work_there() -> None:
     )
     assert ("dee", "WORKS_AT", "Halvard Motors") in found
     assert not [fact for fact in found if fact[0] == "femi" and fact[1] == "WORKS_AT"]
+
+
+def test_a_project_named_in_another_language_and_a_pub_named_arms_are_typed() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("diego", "I'm on Proyecto Tlaloc now, and Ana on Projeto Ipê"),
+                ("vale", "see you at the Drovers Arms after"),
+            )
+        )
+    )
+    assert kinds["Proyecto Tlaloc"] == "project" and kinds["Projeto Ipê"] == "project"
+    assert kinds["Drovers Arms"] == "organization"

@@ -36,6 +36,7 @@ from explorer.ingest.lexicon import (
     TITLES,
     TOPIC_STOPWORDS,
 )
+from explorer.ingest.places import is_known_place
 
 # Words keep their inner apostrophes, hyphens and ampersands ("O'Brien", "Jean-Luc", "B&Q"):
 # a token's span is the surface a mention points at.
@@ -261,6 +262,8 @@ def vote(
         cue = strip_possessive(previous.folded)
         if cue in TITLES and (cue != "miss" or previous.word[0].isupper()):
             candidate.votes["person"] += 2  # "Dr Bello": a title is someone's, whatever the town
+        elif cue == "miss" and is_known_place(key) and not is_census_name(words[0]):
+            pass  # "I miss Gdańsk already": a town left behind, as "I miss Tom" is a friend
         elif cue in PERSON_CUES or cue in TITLES:  # "I miss Gdańsk" misses a place as often
             candidate.votes["person"] += 1
         elif _based_out_of(cue, before, earlier) and not possessive:

@@ -2447,3 +2447,15 @@ def test_a_project_named_in_another_language_and_a_pub_named_arms_are_typed() ->
     )
     assert kinds["Proyecto Tlaloc"] == "project" and kinds["Projeto Ipê"] == "project"
     assert kinds["Drovers Arms"] == "organization"
+
+
+def test_a_town_missed_is_still_a_town_and_a_friend_missed_a_friend() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("kuba", "survive, yes. but I miss Gdańsk already, here everybody runs"),
+                ("aga", "I miss Tom too, he moved to Poznań"),
+            )
+        )
+    )
+    assert kinds["Gdańsk"] == "place" and kinds["Tom"] == "person"

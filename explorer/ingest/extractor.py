@@ -120,6 +120,7 @@ from explorer.ingest.relations import (
     here_facts,
     joining_facts,
     turn_facts,
+    where_named,
 )
 from explorer.ingest.temporal import find_times
 
@@ -1102,6 +1103,7 @@ class _Context(PeopleLinks):
                 if addressee is not None and addressee.type == "person"
                 else None,
                 recent=list(recent),
+                earlier_where=where_named(previous[0]) if previous is not None else None,
             )
             stated, asked = turn_facts(turn)
             if previous is not None and previous[0].addressee is turn.speaker is not None:

@@ -268,7 +268,7 @@ def vote(
             candidate.votes["person"] += 1
         elif _based_out_of(cue, before, earlier) and not possessive:
             candidate.votes["place"] += 1
-        elif _bid_farewell(cue, before) and not is_census_name(words[0]):
+        elif _bid_farewell(cue, before, earlier) and not is_census_name(words[0]):
             candidate.votes["place"] += 1  # "and then bye bye Braamfontein 😭"
         elif cue in PLACE_CUES and key not in LANGUAGES:
             directional = cue in ("to", "from")
@@ -307,10 +307,17 @@ def _based_out_of(cue: str, before: Token | None, earlier: Token | None) -> bool
     )
 
 
-def _bid_farewell(cue: str, before: Token | None) -> bool:
-    """ "bye bye Braamfontein", "goodbye Joburg": a farewell to somewhere left (a given name
-    after it is someone seen off instead)."""
-    return cue == "goodbye" or (cue == "bye" and before is not None and before.folded == "bye")
+def _bid_farewell(cue: str, before: Token | None, earlier: Token | None) -> bool:
+    """ "and then bye bye Braamfontein", "so goodbye Joburg": a farewell to somewhere left,
+    told as what comes next ("ok bye bye Kofi" sees someone off)."""
+    if cue == "bye" and before is not None and before.folded == "bye":
+        before, earlier = earlier, None
+    elif cue != "goodbye":
+        return False
+    return before is not None and before.folded in _NEXT_WORDS
+
+
+_NEXT_WORDS = frozenset({"then", "and", "so", "now"})
 
 
 def name_type(candidate: Candidate) -> str:

@@ -80,9 +80,11 @@ _GREETING = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))?[\s,!.]*$",
     re.IGNORECASE,
 )
-# A farewell told in a sentence that says something first bids a thing goodbye, unless it is a
-# given name: "honours finishes in November and then bye bye Braamfontein" (not "ok bye Kate").
-_FAREWELL_TOLD = re.compile(r"\w[^.!?]*\s(?:bye(?:\s+bye)?|goodbye)[\s,!.]*$", re.IGNORECASE)
+# A farewell told as what comes next bids a thing goodbye, unless it is a given name: "honours
+# finishes in November and then bye bye Braamfontein" (not "ok bye bye Kofi", "then bye Kate").
+_FAREWELL_TOLD = re.compile(
+    r"\b(?:then|and|so|now)\s+(?:bye(?:\s+bye)?|goodbye)[\s,!.]*$", re.IGNORECASE
+)
 # "my insurance, Médis.", "our landlord, Osei.": the name stands beside what it names.
 _OWN_THING_BEFORE = re.compile(
     r"\b(?:my|our)\s+(?:[\w'’-]+\s+){0,2}(?P<noun>[\w'’-]+)\s*,\s*$", re.IGNORECASE
@@ -407,6 +409,14 @@ def teases(before: str, word: str) -> bool:
     return word.casefold() in _ELDERS and _TEASED.search(before) is not None
 
 
+_FRIENDLY_NOUNS = frozenset({"friend", "dear", "darling", "bro", "sis", "guy", "girl", "boy"})
+
+
+def _calls_someone(noun: str) -> bool:
+    """Whether "my <noun>," calls the one spoken to ("my love, Bia.", "my sister, Adaeze.")."""
+    return noun in ENDEARMENTS or noun in _FRIENDLY_NOUNS or kin_word(noun) is not None
+
+
 def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> bool:
     """Whether the name at ``text[start:end]`` addresses someone rather than speaking of them."""
     before = text[sentence[0] : start]
@@ -441,7 +451,7 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
     if _NEW_KIND_BEFORE.search(before) and not is_census_name(text[start:end].split()[0]):
         return False  # "recommended this hotpot place in Ximending, Mala Yuan": its name
     own = _OWN_THING_BEFORE.search(before)
-    if own and own["noun"].casefold() not in ENDEARMENTS:
+    if own and not _calls_someone(own["noun"].casefold()):
         return False  # "from my insurance, Médis.": the name of what was said ("my love, Bia.")
     return before.rstrip().endswith(",") and bool(_CLOSING_VOCATIVE.match(after))
 

@@ -116,6 +116,8 @@ class Turn:
     speaker: Named | None  # a person speaker; ``None`` for an agent or an unknown speaker
     addressee: Named | None
     recent: Sequence[Named]  # people named in earlier turns, most recent last
+    # The last place, business or occasion the turn before named: what a "there" may point at
+    earlier_where: Named | None = None
 
 
 _FIRST = frozenset({"i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll", "my", "we"})
@@ -240,6 +242,7 @@ _MOVING = re.compile(
     r"(?:[a-z]+ly\s+|just\s+|now\s+|finally\s+|also\s+)?|(?<![\w'’,] )(?<![\w'’]))"
     r"(?:moving|relocating)\b"
 )
+_MOVED = re.compile(r"\bmoved\b")
 _MOVE_AS_SUBJECT = re.compile(r"\s+(?:was|is|has|had|will|would)\b")
 _PAST_VISIT = re.compile(r"\b(?:visited|toured|explored|stayed|went|flew|drove|did)\b")
 _ON_THE_WAY = re.compile(
@@ -326,9 +329,63 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
                 slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
         elif word == "it":
             entity, object_only = _what_it_is(named, lowered, token), True
+        elif word == "there":
+            entity, object_only = _where_there_is(turn, token), True
         if entity is not None:
             slots.append(Slot(token.start, token.end, token.sentence, entity, True, object_only))
     return slots
+
+
+def where_named(turn: Turn, until: int | None = None) -> Named | None:
+    """The last place, business or occasion the turn names (before ``until``), if any; of "X in
+    Y" that is X ("Misty Ridge in Madikeri. my manager stayed there": the hotel)."""
+    named = [
+        slot
+        for slot in turn.names
+        if slot.entity.type in _THERE and (until is None or slot.end <= until)
+    ]
+    while (
+        len(named) > 1
+        and named[-1].entity.type == "place"
+        and _WHERE_IT_IS.fullmatch(turn.text.casefold(), named[-2].end, named[-1].start)
+    ):
+        named.pop()
+    return named[-1].entity if named else None
+
+
+def _where_there_is(turn: Turn, token: Token) -> Named | None:
+    """The place, business or occasion a "there" points at: the last one named before it in
+    the turn, else the last the turn before named ("Fishy Fishy, any good?" / "had the best
+    chowder of my life there")."""
+    return where_named(turn, token.start) or turn.earlier_where
+
+
+_THERE = frozenset({"place", "organization", "event"})
+# What a "there" may say of whoever went, lived or worked at what it points at; its other uses
+# ("I'm there in 5", "she's there now") say nothing lasting.
+_THERE_FACTS = frozenset({"VISITED", "ATTENDED", "PLANS", "MOVED_TO"})
+_THERE_HOME = re.compile(r"\bliv(?:e|es|ed|ing)\b")
+_THERE_WORK = re.compile(r"\bwork(?:s|ed|ing)?\b|\b(?:" + ROLE_WORDS + r")\s*$")
+
+
+def _there_fact(
+    between: str, target: Named, sentence_text: str, lowered: str, other: Slot
+) -> tuple[str, bool, bool] | None:
+    """The fact a verb before "there" states, read as if the place were named after the
+    preposition the verb takes ("lived there" as "lived in", "went there" as "went to")."""
+    for preposition in ("in ", "to ", "at "):
+        read = _verb_fact(between + preposition, target, sentence_text, lowered, other)
+        if read is None:
+            continue
+        relation = read[0]
+        if (
+            relation in _THERE_FACTS
+            # "lived there 3 years", "she's been there since 2021"
+            or (relation == "LIVES_IN" and (_THERE_HOME.search(between) or "been" in between))
+            or (relation == "WORKS_AT" and _THERE_WORK.search(between))
+        ):
+            return read
+    return None
 
 
 # How far back a verb before "it" is looked for ("Kevin Mwangi is leading it").
@@ -595,9 +652,13 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                 between = lowered[subject.end : titled.start()]
             if subject.start == subject.end:
                 between = " " + between  # a dropped "I" stands before the sentence's verb
-            read = _verb_fact(between, target, sentence_text, lowered, other)
+            there = lowered[other.start : other.end] == "there"
+            if there:
+                read = _there_fact(between, target, sentence_text, lowered, other)
+            else:
+                read = _verb_fact(between, target, sentence_text, lowered, other)
             contraction = _CONTRACTED.search(lowered[subject.start : subject.end])
-            if read is None and contraction is not None:
+            if read is None and contraction is not None and not there:
                 # "she's in Dundee", "youre in Penarth": the pronoun's own "'s" is the verb.
                 verb = "'" + contraction.group(0).lstrip("'’")
                 read = _verb_fact(verb + between, target, sentence_text, lowered, other)
@@ -813,6 +874,7 @@ def _verb_fact(
             relation = "PLANS"
         elif (
             relation == "MOVED_TO"
+            and not _MOVED.search(between)  # "she moved there in 2021, she'll show you around"
             and (
                 # the subject's own "'m" or "'s" counts ("i'm moving to", "she's moving to")
                 future(sentence_text)
@@ -1065,6 +1127,10 @@ _COMING = re.compile(
     r"\b(?:i['’]?ll\s+(?:come|be\s+there)\b(?!\s+(?:back|next|in\s+spirit|to\s+\w+\s+instead))|"
     r"i['’]?m\s+coming\b(?!\s+(?:down\s+with|round|around|back))|count\s+me\s+in\b|"
     r"see\s+(?:you|u)\s+there\b|i['’]?m\s+(?:in|down)(?=\s*(?:$|[^\w\s])))",
+    re.IGNORECASE,
+)
+_REFUSED = re.compile(
+    r"\b(?:not|never|can['’]?t|cannot|won['’]?t|couldn['’]?t)\b(?!\s+(?:wait|miss)\b)",
     re.IGNORECASE,
 )
 _NOT_COMING = re.compile(
@@ -1402,8 +1468,12 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
         _COMING.search(answer.text, reply[0], reply[1]) is not None
         and _NOT_COMING.search(answer.text, reply[0], reply[1]) is None
     )
+    # "yes I know, but I'm not coming", "yes, sadly I can't though": no plan for all the yes
+    refused = _REFUSED.search(answer.text, reply[0], reply[1]) is not None
     for fact in asked:
         joins = coming and fact.relation == "PLANS" and fact.source.id == answerer.id
+        if fact.relation == "PLANS" and refused:
+            continue
         if affirmed or joins or _echoed(fact, question, answer, first):
             # Cited twice: the question's words state the fact, the answer's yes confirms it.
             facts.append(replace(fact, earlier=True))

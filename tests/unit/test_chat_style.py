@@ -57,6 +57,9 @@ def _vocative(text: str, name: str) -> bool:
         ("I only know the vet from my insurance, Vetcare.", "Vetcare", False),  # what it names
         ("I only know the vet from my insurance, Vetcare. I'll ask", "Vetcare", False),
         ("thanks for everything my love, Bia.", "Bia", True),  # a word of endearment
+        ("happy birthday my sister, Adaeze.", "Adaeze", True),  # kin calls too
+        ("ok bye bye Kofi", "Kofi", True),  # someone seen off, a given name or not
+        ("safe flight, bye bye Emeka", "Emeka", True),
     ],
 )
 def test_chat_vocatives(text: str, name: str, addressed: bool) -> None:

@@ -2417,7 +2417,8 @@ def test_a_yes_after_a_greeting_answers_the_question() -> None:
     asked = ("Aunt Ruth", "Morning Lou! are you still coming to the Harvest Fair in May?")
     found = facts(extract_offline(chat(asked, ("lou", "hi aunt ruth!! yes def still coming"))))
     assert ("lou", "PLANS", "Harvest Fair") in found
-    for reply in ("hey. no sorry, work", "hi sorry. yes I was there last year"):
+    refusals = ("hey Sam. yes I know, but I'm not coming", "hi! yes, sadly I can't though")
+    for reply in ("hey. no sorry, work", "hi sorry. yes I was there last year", *refusals):
         assert ("lou", "PLANS", "Harvest Fair") not in facts(
             extract_offline(chat(asked, ("lou", reply)))
         )
@@ -2459,3 +2460,41 @@ def test_a_town_missed_is_still_a_town_and_a_friend_missed_a_friend() -> None:
         )
     )
     assert kinds["Gdańsk"] == "place" and kinds["Tom"] == "person"
+
+
+def test_there_is_the_place_just_named_when_one_went_lived_moved_or_works_there() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("sinead", "Orla wants to go to Fishy Fishy while we're down there, any good?"),
+                ("aoife", "amazing, I've been there twice. tell her to book though"),
+                ("sinead", "Misty Ridge in Madikeri. my manager Kavya stayed there in feb"),
+                ("aoife", "haha Wellington will eat him alive. I lived there 3 years"),
+                ("sinead", "love Durban. my sister Zanele moved there in 2021, she'll show you"),
+                ("aoife", "Kwesi got a job at Ecobank? my brother Yaw works there too"),
+            )
+        )
+    )
+    assert {
+        ("aoife", "VISITED", "Fishy Fishy"),
+        ("Kavya", "VISITED", "Misty Ridge"),
+        ("aoife", "LIVES_IN", "Wellington"),
+        ("Zanele", "MOVED_TO", "Durban"),
+        ("Yaw", "WORKS_AT", "Ecobank"),
+    } <= found
+    assert ("Kavya", "VISITED", "Madikeri") not in found  # the hotel, not the town it is in
+    assert ("Zanele", "PLANS", "Durban") not in found  # a move made, whatever comes after
+
+
+def test_there_of_a_moment_or_a_place_not_been_to_states_nothing() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("kofi", "are you coming to the Accra Mall?"),
+                ("esi", "I'm there in 5, save me a seat"),
+                ("kofi", "I moved to Kumasi last year"),
+                ("esi", "oh I've never been there. text me when you're there next"),
+            )
+        )
+    )
+    assert not [fact for fact in found if fact[0] == "esi"]

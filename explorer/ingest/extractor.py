@@ -119,6 +119,7 @@ from explorer.ingest.relations import (
     answer_facts,
     here_facts,
     joining_facts,
+    pet_owner,
     turn_facts,
     where_named,
 )
@@ -192,6 +193,7 @@ class _Builder:
     domains: Counter[str] = field(default_factory=Counter)
     alias_evidence: list[AliasEvidence] = field(default_factory=list)
     guessed: bool = False  # the type is the fallback for a name nothing else is known of
+    pet: bool = False  # an animal's name ("Biscuit got into a scrap ... brought him to the vet")
 
 
 @dataclass(slots=True)
@@ -984,6 +986,10 @@ class _Context(PeopleLinks):
                     kind, backed = ("place" if kind == "person" else kind), True
                 builder = self._builder(key, candidate, kind, BASE_CONFIDENCE[label], venue)
                 builder.guessed = not backed
+                cues = candidate.cues
+                builder.pet = (
+                    kind == "other" and cues["pet"] + cues["pet_care"] + cues["pet_emoji"] > 0
+                )
                 builders.append(builder)
         for key, speaker in self.speakers.items():
             if key not in self.names:
@@ -1084,6 +1090,7 @@ class _Context(PeopleLinks):
         recent: list[_Builder] = []
         previous: tuple[Turn, list[Fact], list[Fact]] | None = None
         homes: dict[str, Named] = {}
+        turns: list[Turn] = []
         for index, chunk in enumerate(self.chunks):
             speaker = by_key.get(("named", normalise_name(chunk.speaker)))
             addressed = self.addressed[index]
@@ -1105,6 +1112,7 @@ class _Context(PeopleLinks):
                 recent=list(recent),
                 earlier_where=where_named(previous[0]) if previous is not None else None,
             )
+            turns.append(turn)
             stated, asked = turn_facts(turn)
             if previous is not None and previous[0].addressee is turn.speaker is not None:
                 answered = answer_facts(previous[0], turn, previous[1])
@@ -1129,10 +1137,33 @@ class _Context(PeopleLinks):
             for _occurrence, builder in mentions:
                 if builder.type == "person" and builder is not speaker:
                     recent = [*(b for b in recent if b is not builder), builder][-MAX_RECENT:]
+        self._pet_owners(builders, turns, relations)
         organisations = {b.id for b in builders if b.type == "organization"}
         _shared_employers(self.scope, relations, organisations)
         _project_colleagues(self.scope, relations, {b.id for b in builders if b.type == "person"})
         return [self._relation(builder) for builder in relations.values()]
+
+    def _pet_owners(
+        self, builders: list[_Builder], turns: list[Turn], relations: dict[str, _RelationBuilder]
+    ) -> None:
+        """A pet no fact gives an owner is whoever the turn that first speaks of it says
+        (``relations.pet_owner``), cited by that sentence."""
+        owned = {builder.target for builder in relations.values() if builder.type == "OWNS"}
+        for pet in builders:
+            if not pet.pet or pet.id in owned or not pet.occurrences:
+                continue
+            first = min(
+                pet.occurrences, key=lambda occurrence: (occurrence.chunk, occurrence.start)
+            )
+            owner = pet_owner(turns[first.chunk], first.sentence)
+            if owner is None or owner.id == pet.id:
+                continue
+            start, end = self.sentences[first.chunk][first.sentence]
+            said = self.chunks[first.chunk]
+            fact = self.verbatim.get(said.id, said.text)[start:end][:MAX_FACT_CHARS]
+            builder = _RelationBuilder(owner.id, pet.id, "OWNS", TYPED_RELATION_CONFIDENCE)
+            builder.evidence.append((said.timestamp, first.chunk, start, end, fact))
+            relations[relation_id(self.scope, owner.id, "OWNS", pet.id)] = builder
 
     def _kin_name_facts(
         self, turn: Turn, mentions: list[tuple[Occurrence, _Builder]]

@@ -47,7 +47,14 @@ from collections.abc import Sequence
 
 from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import fold_letters
-from explorer.ingest.lexicon import ENDEARMENTS, FOR_HEADS, LANGUAGES, OF_HEADS, PROJECT_HEADS
+from explorer.ingest.lexicon import (
+    COMMON_VERBS,
+    ENDEARMENTS,
+    FOR_HEADS,
+    LANGUAGES,
+    OF_HEADS,
+    PROJECT_HEADS,
+)
 from explorer.ingest.places import is_known_place, is_major_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
@@ -972,13 +979,17 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["organization"] += 1
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)
     appositive = re.match(
-        r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:[\w-]+\s+)?([\w-]+)", head
+        r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:([\w-]+)\s+)?([\w-]+)", head
     )
     for match in (kin, appositive):
-        word = match.group(1) if match is not None else ""
-        if word in PETS:
+        # "my old dog", and "Ndizi, your dog ate half": the noun is the second word, or the
+        # first when a verb follows it ("my dog walker" is a person)
+        words = [word for word in (match.groups() if match is not None else ()) if word]
+        if words and (
+            words[-1] in PETS or (len(words) == 2 and words[0] in PETS and words[1] in COMMON_VERBS)
+        ):
             cues["pet"] += 1
-        elif word in KIN_RELATIONS:
+        elif words and words[-1] in KIN_RELATIONS:
             cues["kin"] += 1
     apposed = _APPOSITIVE_NOUNS.match(head)  # "Harbourview, the small hotel by the pier"
     if apposed is not None:

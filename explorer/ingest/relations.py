@@ -242,7 +242,7 @@ _MOVING = re.compile(
     r"(?:[a-z]+ly\s+|just\s+|now\s+|finally\s+|also\s+)?|(?<![\w'’,] )(?<![\w'’]))"
     r"(?:moving|relocating)\b"
 )
-_MOVED = re.compile(r"\bmoved\b")
+_MOVED = re.compile(r"(?<!\bhave\s)\bmoved\b")  # not "will have moved by June"
 _MOVE_AS_SUBJECT = re.compile(r"\s+(?:was|is|has|had|will|would)\b")
 _PAST_VISIT = re.compile(r"\b(?:visited|toured|explored|stayed|went|flew|drove|did)\b")
 _ON_THE_WAY = re.compile(
@@ -344,13 +344,26 @@ def where_named(turn: Turn, until: int | None = None) -> Named | None:
         for slot in turn.names
         if slot.entity.type in _THERE and (until is None or slot.end <= until)
     ]
+    lowered = turn.text.casefold()
     while (
         len(named) > 1
         and named[-1].entity.type == "place"
-        and _WHERE_IT_IS.fullmatch(turn.text.casefold(), named[-2].end, named[-1].start)
+        and _WHERE_IT_IS.fullmatch(lowered, named[-2].end, named[-1].start)
     ):
         named.pop()
-    return named[-1].entity if named else None
+    if not named:
+        return None
+    last = named[-1]
+    for slot in turn.names:
+        if (until is None or slot.end <= until) and (
+            _ONE_OR_THE_OTHER.fullmatch(lowered, last.end, slot.start)
+            or _ONE_OR_THE_OTHER.fullmatch(lowered, slot.end, last.start)
+        ):
+            return None  # "Tamale or Bolgatanga?": which one a "there" means is not said
+    return last.entity
+
+
+_ONE_OR_THE_OTHER = re.compile(r"\s*,?\s*or\s+")
 
 
 def _where_there_is(turn: Turn, token: Token) -> Named | None:
@@ -373,6 +386,8 @@ def _there_fact(
 ) -> tuple[str, bool, bool] | None:
     """The fact a verb before "there" states, read as if the place were named after the
     preposition the verb takes ("lived there" as "lived in", "went there" as "went to")."""
+    if between.rstrip().endswith("been") and _IDIOM_AFTER.match(lowered, other.end):
+        return None  # "I've been there, mate", "been there, done that": been through it
     for preposition in ("in ", "to ", "at "):
         read = _verb_fact(between + preposition, target, sentence_text, lowered, other)
         if read is None:
@@ -382,10 +397,18 @@ def _there_fact(
             relation in _THERE_FACTS
             # "lived there 3 years", "she's been there since 2021"
             or (relation == "LIVES_IN" and (_THERE_HOME.search(between) or "been" in between))
-            or (relation == "WORKS_AT" and _THERE_WORK.search(between))
+            # "my brother works there too" of a business ("works there" of a town says where)
+            or (
+                relation == "WORKS_AT"
+                and target.type == "organization"
+                and _THERE_WORK.search(between)
+            )
         ):
             return read
     return None
+
+
+_IDIOM_AFTER = re.compile(r"\s*(?:[,.!…]|$)")
 
 
 # How far back a verb before "it" is looked for ("Kevin Mwangi is leading it").
@@ -1130,7 +1153,9 @@ _COMING = re.compile(
     re.IGNORECASE,
 )
 _REFUSED = re.compile(
-    r"\b(?:not|never|can['’]?t|cannot|won['’]?t|couldn['’]?t)\b(?!\s+(?:wait|miss)\b)",
+    r"\b(?:not|can['’]?t|cannot|won['’]?t|couldn['’]?t)\s+(?:be\s+)?(?:coming|come|going|go|"
+    r"make\s+it|make|be\s+there|attend|join)\b|\b(?:can['’]?t|cannot)\s*(?:though|tho)?\W*$|"
+    r"\bnot\s+me\b",
     re.IGNORECASE,
 )
 _NOT_COMING = re.compile(
@@ -1446,6 +1471,34 @@ def _reply_after_greeting(answer: Turn) -> tuple[int, int]:
     if len(answer.sentences) > 1 and _GREETING_ONLY.fullmatch(answer.text, *first):
         return answer.sentences[1]
     return first
+
+
+_PET_WORDS = "|".join(sorted(PETS))
+_YOUR_PET = re.compile(r"\b(?:your|ur|yer)\s+(?:[\w-]+\s+)?(?:" + _PET_WORDS + r")\b", re.I)
+# Someone else's pet: "her cat Miso", "the neighbour's dog", "the shelter has a dog called Rex"
+# (the speaker's own "we've got a dog named Sokkie" is a fact the rules state already).
+_THEIR_PET = re.compile(
+    r"(?:\b(?:his|her|their)|['’]s|\b(?:has|had|have|got|owns))\s+(?:(?:a|an)\s+)?(?:[\w-]+\s+)?"
+    r"(?:" + _PET_WORDS + r")\b",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i['’]m|im|my|me|we|our|us)\b", re.IGNORECASE)
+
+
+def pet_owner(turn: Turn, sentence: int) -> Named | None:
+    """Whose a pet is, from the turn that first speaks of it: the speaker's ("Mango ate two of
+    the invites", "can I bring Frida friday?"), the one spoken to when called theirs or asked
+    after ("DON'T bring Jabu, your dog ate half", "and Pierogi? he likes new place?"), nobody's
+    here when someone else's ("her cat Miso")."""
+    span = turn.sentences[sentence]
+    said = turn.text[span[0] : span[1]]
+    if _YOUR_PET.search(said):
+        return turn.addressee
+    if _THEIR_PET.search(said):
+        return None
+    if _is_question(turn.text, span) and not _FIRST_PERSON.search(said):
+        return turn.addressee
+    return turn.speaker
 
 
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:

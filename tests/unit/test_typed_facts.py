@@ -2498,3 +2498,46 @@ def test_there_of_a_moment_or_a_place_not_been_to_states_nothing() -> None:
         )
     )
     assert not [fact for fact in found if fact[0] == "esi"]
+
+
+def test_a_pet_is_owned_by_whoever_first_speaks_of_it_as_theirs() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("brian", "classic 😂 how's Njeri btw? and Simba?"),
+                ("wanjiru", "Simba is fat and spoilt as always 🐶 mum feeds him chapati"),
+                ("wanjiru", "Rocco cut his paw this morning so I took him to the vet"),
+                ("brian", "poor Rocco 😭"),
+                ("brian", "and DON'T bring Ndizi, your dog ate half the nyama last time"),
+                ("wanjiru", "her cat Mchele sleeps in the window all day"),
+            )
+        )
+    )
+    owned = {(owner, pet) for owner, kind, pet in found if kind == "OWNS"}
+    assert {("wanjiru", "Simba"), ("wanjiru", "Rocco"), ("wanjiru", "Ndizi")} <= owned
+    assert not [owner for owner, pet in owned if pet == "Mchele"]  # someone else's
+
+
+def test_there_of_either_place_of_a_town_worked_in_or_been_through_states_nothing() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("kwabena", "Tamale or Kumasi for the launch?"),
+                ("esi", "my uncle Yaw lives there"),
+                ("pooja", "Bangalore traffic is hell but my brother Vikram works there"),
+                ("tom", "lost my job at Tesco today"),
+                ("esi", "I've been there, mate. it gets better"),
+            )
+        )
+    )
+    about = ("esi", "Yaw", "Vikram")
+    assert not [f for f in found if f[0] in about and f[1] in ("LIVES_IN", "WORKS_AT", "VISITED")]
+
+
+def test_a_move_to_come_and_a_yes_that_still_comes_are_plans() -> None:
+    moving = facts(
+        extract_offline(chat(("aarav", "my brother Kabir will have moved to Pune by June")))
+    )
+    asked = ("jo", "you coming to Leeds Fest?")
+    coming = facts(extract_offline(chat(asked, ("ellie", "yes, never missed one"))))
+    assert ("Kabir", "PLANS", "Pune") in moving and ("ellie", "PLANS", "Leeds Fest") in coming

@@ -708,12 +708,21 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                 break
             mine.append((target, relation, reverse, ended))
             break
+    companion = _companion(turn)
     for index, subject in enumerate(slots):
         for target, relation, reverse, ended in facts_of.get(index, ()):
             if reverse:
                 add(target, subject.entity, relation, ended)
             else:
                 add(subject.entity, target, relation, ended)
+                if (
+                    companion is not None
+                    and relation in _SHARED_BY_US
+                    and companion.start < subject.start
+                    and lowered[subject.start : subject.end] in _WE
+                ):
+                    # "Geoff and I went to Garda in 1998, we stayed in Sirmione": we two
+                    add(companion.entity, target, relation, ended)
         # "Lena and I are climbing ...": the first of a pair shares the second's facts. (A
         # name that starts with the pair, "Ada and Callum's wedding", is not the second.)
         later = [at for at in range(index + 1, len(slots)) if slots[at].start >= subject.end]
@@ -737,6 +746,30 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
     found.extend(_advice_facts(turn, span, slots, lowered))
     found.extend(_home_facts(turn, span, slots, lowered))
     return found
+
+
+_WE = frozenset({"we", "we're", "we’re", "we've", "we’ve", "we'll", "we’ll", "we'd", "we’d"})
+# What the "we" of a pair did or means to do together (not whom each knows or is kin to).
+_SHARED_BY_US = frozenset({"LIVES_IN", "MOVED_TO", "VISITED", "ATTENDED", "PLANS"})
+_PAIR_WITH_ME = re.compile(r"\s+(?:and|&)\s+(?:i|me)\b")
+_ME_AND = re.compile(r"\b(?:me|i)\s+(?:and|&)\s+$")
+
+
+def _companion(turn: Turn) -> Slot | None:
+    """The one person the speaker pairs with in the turn ("Geoff and I", "me and our Karen"),
+    whom a later "we" takes in too; none if the turn pairs with two."""
+    lowered = turn.text.casefold()
+    paired = [
+        slot
+        for slot in turn.names
+        if slot.entity.type == "person"
+        and slot.entity is not turn.speaker
+        and (
+            _PAIR_WITH_ME.match(lowered, slot.end)
+            or _ME_AND.search(lowered, max(0, slot.start - 12), slot.start)
+        )
+    ]
+    return paired[0] if len({slot.entity.id for slot in paired}) == 1 else None
 
 
 # Calling as naming, and the words of getting in touch (``_sentence_facts`` on KNOWS).

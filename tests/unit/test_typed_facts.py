@@ -2541,3 +2541,22 @@ def test_a_move_to_come_and_a_yes_that_still_comes_are_plans() -> None:
     asked = ("jo", "you coming to Leeds Fest?")
     coming = facts(extract_offline(chat(asked, ("ellie", "yes, never missed one"))))
     assert ("Kabir", "PLANS", "Pune") in moving and ("ellie", "PLANS", "Leeds Fest") in coming
+
+
+def test_the_we_of_a_pair_takes_the_one_paired_with_the_speaker_in() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("hilary", "Geoff and I went to Garda in 1998, we stayed in Sirmione."),
+                (
+                    "tobias",
+                    "My girlfriend Maren and I looked in Aarhus but we're staying in Odense",
+                ),
+                ("emi", "Jun and I went to Leeds, me and Kate to York, then we flew to Porto"),
+                ("hilary", "Geoff says we should visit Ripon, we went to Whitby in May"),
+            )
+        )
+    )
+    assert {("Geoff", "VISITED", "Sirmione"), ("Maren", "LIVES_IN", "Odense")} <= found
+    assert ("Jun", "VISITED", "Porto") not in found  # two paired: whose "we" is not said
+    assert ("Geoff", "VISITED", "Whitby") not in found  # named, but paired with no one

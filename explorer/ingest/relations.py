@@ -742,10 +742,36 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                     elif PAIR_MET.match(after):
                         add(subject.entity, partner.entity, "KNOWS")
     found.extend(_kin_facts(turn, span, slots))
+    found.extend(_went_facts(turn, span, slots, lowered))
     found.extend(_project_facts(turn, slots))
     found.extend(_advice_facts(turn, span, slots, lowered))
     found.extend(_home_facts(turn, span, slots, lowered))
     return found
+
+
+# "Marlon went last summer", "my friend Paola went last year": went, the place left unsaid
+_WENT_WHEN = re.compile(
+    r"\s+(?:also\s+|already\s+)?went\s+(?:last\s+(?:week|weekend|month|year|summer|winter|"
+    r"spring|autumn|fall|time)|this\s+(?:year|summer|spring|month)|in\s+(?:19|20)\d\d|"
+    r"(?:\w+\s+){1,2}ago|yesterday|twice|once|before)\b"
+)
+
+
+def _went_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: str) -> list[Fact]:
+    """Someone who "went last summer" visited the place, or went to the occasion, that was
+    just named: "ok but Budapest ..." / "Marlon went last summer and says the baths are the
+    best bit" (not "went home", "went with Saga": those say where or how)."""
+    facts = []
+    for slot in slots:
+        if slot.entity.type != "person" or slot.object_only or slot.start == slot.end:
+            continue
+        if not _WENT_WHEN.match(lowered, slot.end) or negated(lowered[span[0] : slot.end + 12]):
+            continue
+        where = where_named(turn, slot.start) or turn.earlier_where
+        if where is not None:
+            relation = "ATTENDED" if where.type == "event" else "VISITED"
+            facts.append(Fact(slot.entity, where, relation, span[0], span[1]))
+    return facts
 
 
 _WE = frozenset({"we", "we're", "we’re", "we've", "we’ve", "we'll", "we’ll", "we'd", "we’d"})

@@ -2560,3 +2560,21 @@ def test_the_we_of_a_pair_takes_the_one_paired_with_the_speaker_in() -> None:
     assert {("Geoff", "VISITED", "Sirmione"), ("Maren", "LIVES_IN", "Odense")} <= found
     assert ("Jun", "VISITED", "Porto") not in found  # two paired: whose "we" is not said
     assert ("Geoff", "VISITED", "Whitby") not in found  # named, but paired with no one
+
+
+def test_someone_who_went_last_year_went_where_was_just_named() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("dee", "ok but Lisbon in May? we said we'd do it after the placement"),
+                ("femi", "so in. my cousin Tobi went last summer and loved it"),
+                ("dee", "and the Edinburgh Festival? my friend Ailsa went in 2019"),
+                ("femi", "Tobi never went last year, he was ill. and Ailsa went home"),
+            )
+        )
+    )
+    # Not "never went last year", nor "went home".
+    assert {fact for fact in found if fact[1] in ("VISITED", "ATTENDED")} == {
+        ("Tobi", "VISITED", "Lisbon"),
+        ("Ailsa", "ATTENDED", "Edinburgh Festival"),
+    }

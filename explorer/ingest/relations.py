@@ -345,10 +345,16 @@ def where_named(turn: Turn, until: int | None = None) -> Named | None:
         if slot.entity.type in _THERE and (until is None or slot.end <= until)
     ]
     lowered = turn.text.casefold()
-    while (
-        len(named) > 1
-        and named[-1].entity.type == "place"
-        and _WHERE_IT_IS.fullmatch(lowered, named[-2].end, named[-1].start)
+    while len(named) > 1 and (
+        (
+            named[-1].entity.type == "place"
+            and _WHERE_IT_IS.fullmatch(lowered, named[-2].end, named[-1].start)
+        )
+        or (
+            # "Dubai for Eid?": the place one goes to for the occasion
+            named[-1].entity.type == "event"
+            and _FOR_THE.fullmatch(lowered, named[-2].end, named[-1].start)
+        )
     ):
         named.pop()
     if not named:
@@ -363,6 +369,7 @@ def where_named(turn: Turn, until: int | None = None) -> Named | None:
     return last.entity
 
 
+_FOR_THE = re.compile(r"\s+for\s+(?:the\s+)?")
 _ONE_OR_THE_OTHER = re.compile(r"\s*,?\s*or\s+")
 
 
@@ -718,8 +725,15 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                 if (
                     companion is not None
                     and relation in _SHARED_BY_US
-                    and companion.start < subject.start
+                    and span[0] <= companion.start < subject.start
                     and lowered[subject.start : subject.end] in _WE
+                    and not _WE_OF_OTHERS.search(lowered, span[0], span[1])
+                    and not any(
+                        companion.end <= slot.start < subject.start
+                        and not slot.pronoun
+                        and slot.entity.type == "person"
+                        for slot in slots
+                    )
                 ):
                     # "Geoff and I went to Garda in 1998, we stayed in Sirmione": we two
                     add(companion.entity, target, relation, ended)
@@ -753,7 +767,7 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
 _WENT_WHEN = re.compile(
     r"\s+(?:also\s+|already\s+)?went\s+(?:last\s+(?:week|weekend|month|year|summer|winter|"
     r"spring|autumn|fall|time)|this\s+(?:year|summer|spring|month)|in\s+(?:19|20)\d\d|"
-    r"(?:\w+\s+){1,2}ago|yesterday|twice|once|before)\b"
+    r"(?:\w+\s+){1,2}ago|yesterday|twice|once|before)\b(?!\s+(?:to|instead|for)\b)"
 )
 
 
@@ -767,6 +781,8 @@ def _went_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
             continue
         if not _WENT_WHEN.match(lowered, slot.end) or negated(lowered[span[0] : slot.end + 12]):
             continue
+        if _SUPPOSED.search(lowered, span[0], slot.start):
+            continue  # "if Fiachra went last year he'd know"
         where = where_named(turn, slot.start) or turn.earlier_where
         if where is not None:
             relation = "ATTENDED" if where.type == "event" else "VISITED"
@@ -777,6 +793,12 @@ def _went_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
 _WE = frozenset({"we", "we're", "we’re", "we've", "we’ve", "we'll", "we’ll", "we'd", "we’d"})
 # What the "we" of a pair did or means to do together (not whom each knows or is kin to).
 _SHARED_BY_US = frozenset({"LIVES_IN", "MOVED_TO", "VISITED", "ATTENDED", "PLANS"})
+# A "we" the sentence gives others: "me and my wife", "my family and I, we", "our team we",
+# "Tom and I are divorced now, we live in Leeds and he lives in York"
+_WE_OF_OTHERS = re.compile(
+    r"\b(?:me\s+and\s+(?:my|the|our)|my\s+(?:family|wife|husband|parents|kids|team)|our\s+"
+    r"(?:team|family)|the\s+(?:wife|husband|others|kids)|divorced|split\s+up|broke\s+up)\b"
+)
 _PAIR_WITH_ME = re.compile(r"\s+(?:and|&)\s+(?:i|me)\b")
 _ME_AND = re.compile(r"\b(?:me|i)\s+(?:and|&)\s+$")
 
@@ -1537,10 +1559,21 @@ _YOUR_PET = re.compile(r"\b(?:your|ur|yer)\s+(?:[\w-]+\s+)?(?:" + _PET_WORDS + r
 # Someone else's pet: "her cat Miso", "the neighbour's dog", "the shelter has a dog called Rex"
 # (the speaker's own "we've got a dog named Sokkie" is a fact the rules state already).
 _THEIR_PET = re.compile(
-    r"(?:\b(?:his|her|their)|['’]s|\b(?:has|had|have|got|owns))\s+(?:(?:a|an)\s+)?(?:[\w-]+\s+)?"
-    r"(?:" + _PET_WORDS + r")\b",
+    r"(?:\b(?:his|her|their)|['’]s|s['’]|\b(?:has|had|have|got|owns))\s+(?:(?:a|an)\s+)?"
+    r"(?:[\w-]+\s+)?(?:" + _PET_WORDS + r")\b",
     re.I,
 )
+# A pet minded, met or visited: "dog sitting this week", "walking Bella for my neighbour", "his
+# owner was mortified", "at Meena's place"
+_MINDED = re.compile(
+    r"\b(?:owners?|sitting|sitter|fostering|minding|looking\s+after|for\s+(?:my|our|a)\s+"
+    r"(?:neighbou?r|friend|mate|colleague|sister|brother|mum|mom|aunt|auntie)|not\s+my\s+(?:"
+    + _PET_WORDS
+    + r"))\b|['’]s\s+(?:place|house|flat|home)\b",
+    re.I,
+)
+# "Bingo barked at me when I came in", "Rex jumped on me": the speaker met someone else's
+_AT_ME = re.compile(r"\b(?:at|on)\s+me\b|\b(?:bit|licked|chased)\s+me\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i['’]m|im|my|me|we|our|us)\b", re.IGNORECASE)
 
 
@@ -1551,9 +1584,9 @@ def pet_owner(turn: Turn, sentence: int) -> Named | None:
     here when someone else's ("her cat Miso")."""
     span = turn.sentences[sentence]
     said = turn.text[span[0] : span[1]]
-    if _YOUR_PET.search(said):
+    if _YOUR_PET.search(said) or _AT_ME.search(said):
         return turn.addressee
-    if _THEIR_PET.search(said):
+    if _THEIR_PET.search(said) or _MINDED.search(said):
         return None
     if _is_question(turn.text, span) and not _FIRST_PERSON.search(said):
         return turn.addressee

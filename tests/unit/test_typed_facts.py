@@ -2578,3 +2578,33 @@ def test_someone_who_went_last_year_went_where_was_just_named() -> None:
         ("Tobi", "VISITED", "Lisbon"),
         ("Ailsa", "ATTENDED", "Edinburgh Festival"),
     }
+
+
+def test_a_pet_minded_met_or_of_the_family_is_not_the_speakers() -> None:
+    for said in (
+        "I'm walking Bella for my neighbour while she's in hospital, vet says rest",
+        "my parents' dog Bella barked at the postman 🐕",
+        "dog sitting this week, Bella barked at 5am 🐶 not my dog thank god",
+    ):
+        found = facts(extract_offline(chat(("steve", said), ("pam", "haha poor Bella"))))
+        assert not [fact for fact in found if fact[1] == "OWNS"], said
+    met = chat(("bisi", "omg Bingo barked at me when I came in 🐶"), ("tolu", "he's harmless"))
+    assert ("tolu", "OWNS", "Bingo") in facts(extract_offline(met))  # the one spoken to's
+
+
+def test_a_we_the_sentence_gives_others_and_a_went_that_goes_on_elsewhere_are_not_read() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("kofi", "Kwesi and I met at uni, we live in Tema now, me and my wife"),
+                ("dylan", "Jack and I went to Berlin, then I met Tom and we went to Prague"),
+                ("julia", "so Rome in September?"),
+                ("tom", "hmm my friend Sarah went last year to Krakow instead"),
+                ("aisha", "Dubai for Eid? my cousin Amina went last year"),
+            )
+        )
+    )
+    assert ("Kwesi", "LIVES_IN", "Tema") not in found
+    assert ("Jack", "VISITED", "Prague") not in found
+    assert ("Sarah", "VISITED", "Rome") not in found
+    assert ("Amina", "VISITED", "Dubai") in found  # the place one goes to for the occasion

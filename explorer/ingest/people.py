@@ -141,7 +141,7 @@ _EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
 # What a life's news says of someone, though a thing can be said to do it too ("Sarah got the
 # job", "Idris moved to Leeds"): no vote for a person, only for a given name being one.
 _LIFE_VERBS = frozenset(
-    ["moved", "moves", "quit", "joined", "married", "proposed", "graduated", "landed"]
+    ["moved", "moves", "quit", "joined", "married", "proposed", "graduated", "landed", "went"]
 )
 # "got" only with news after it: "Sarah got the job", not "Florence got so crowded".
 _GOT_NEWS = re.compile(

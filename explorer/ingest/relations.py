@@ -796,11 +796,12 @@ _SHARED_BY_US = frozenset({"LIVES_IN", "MOVED_TO", "VISITED", "ATTENDED", "PLANS
 # A "we" the sentence gives others: "me and my wife", "my family and I, we", "our team we",
 # "Tom and I are divorced now, we live in Leeds and he lives in York"
 _WE_OF_OTHERS = re.compile(
-    r"\b(?:me\s+and\s+(?:my|the|our)|my\s+(?:family|wife|husband|parents|kids|team)|our\s+"
-    r"(?:team|family)|the\s+(?:wife|husband|others|kids)|divorced|split\s+up|broke\s+up)\b"
+    r"\b(?:(?:my|our|the)\s+(?:family|wife|husband|parents|kids|team|others|lot)|divorced|"
+    r"split\s+up|broke\s+up)\b"
 )
-_PAIR_WITH_ME = re.compile(r"\s+(?:and|&)\s+(?:i|me)\b")
-_ME_AND = re.compile(r"\b(?:me|i)\s+(?:and|&)\s+$")
+_PAIR_WITH_ME = re.compile(r"\s+(?:and|&)\s+(?:i|me|myself)\b")
+# "me and Jun", "me and our Karen", "myself and my sister Zodwa"
+_ME_AND = re.compile(r"\b(?:me|i|myself)\s+(?:and|&)\s+(?:(?:our|my)\s+(?:[\w-]+\s+)?)?$")
 
 
 def _companion(turn: Turn) -> Slot | None:
@@ -814,7 +815,7 @@ def _companion(turn: Turn) -> Slot | None:
         and slot.entity is not turn.speaker
         and (
             _PAIR_WITH_ME.match(lowered, slot.end)
-            or _ME_AND.search(lowered, max(0, slot.start - 12), slot.start)
+            or _ME_AND.search(lowered, max(0, slot.start - 30), slot.start)
         )
     ]
     return paired[0] if len({slot.entity.id for slot in paired}) == 1 else None

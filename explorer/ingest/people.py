@@ -52,6 +52,7 @@ from explorer.ingest.lexicon import (
     ENDEARMENTS,
     FOR_HEADS,
     LANGUAGES,
+    NEXT_WORDS,
     OF_HEADS,
     PROJECT_HEADS,
 )
@@ -90,7 +91,8 @@ _GREETING = re.compile(
 # A farewell told as what comes next bids a thing goodbye, unless it is a given name: "honours
 # finishes in November and then bye bye Braamfontein" (not "ok bye bye Kofi", "then bye Kate").
 _FAREWELL_TOLD = re.compile(
-    r"\b(?:then|and|so|now)\s+(?:bye(?:\s+bye)?|goodbye)[\s,!.]*$", re.IGNORECASE
+    r"\b(?:" + "|".join(sorted(NEXT_WORDS)) + r")\s+(?:bye(?:\s+bye)?|goodbye)[\s,!.]*$",
+    re.IGNORECASE,
 )
 # "my insurance, Médis.", "our landlord, Osei.": the name stands beside what it names.
 _OWN_THING_BEFORE = re.compile(

@@ -8,17 +8,20 @@ facts (see ``relation_rules`` for the vocabulary and the patterns):
   does: "Had coffee with Helen"), the addressee's "you"/"your", and "he"/"she" resolved to the
   last person named before it (not the speaker or the addressee);
 * a verb rule matched on the words between a subject and an object states a fact; "X and I
-  are ..." gives X the facts of "I"; negation flips LIKES/DISLIKES and drops the rest, and past
-  tense ("used to live in") marks a fact as ended;
+  are ..." gives X the facts of "I", and a later "we" of that sentence too; negation flips
+  LIKES/DISLIKES and drops the rest, and past tense ("used to live in") marks a fact as ended;
+* "there" stands for the place, business or occasion just named (in the turn, else the turn
+  before: ``where_named``), and so does the place left out of "Marlon went last summer";
 * kinship and role words: "my sister Ada", "Priya, my manager", "Ada's husband Kwame", "X is Ada's
   flatmate"; couples ("Ada and Kwame have set a date"), pairs who met, pets ("my cat Pimienta");
 * a project a person names in a first-person sentence is one they work on;
 * nothing asked is a fact: a question's facts wait for a "yes" from the one asked (or an answer
   opening on the name as the question put it: "still at DBS ah?" / "still at DBS lah"), and a
   question frame ("Where do you work now?") takes the first fitting name of the answer;
-* across turns: someone "coming too" joins the plan on the table (``joining_facts``), and "I
+* across turns: someone "coming too" joins the plan on the table (``joining_facts``), "I
   love it here" is about the speaker's home as the conversation last stated it
-  (``here_facts``).
+  (``here_facts``), and a pet no fact gives an owner is whoever first speaks of it as theirs
+  (``pet_owner``).
 
 Agents (assistant speakers) are never the subject of a fact. Imports the standard library, the
 core tokenizer and the ingest rules and word reading.

@@ -172,8 +172,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:at|with|in)\s+" + _THE, "WORKS_AT", ORG),
     _rule(_PRE + r"(?:joined|join|joining|started\s+at|start\s+at|starting\s+at)\s+" + _THE,
           "WORKS_AT", ORG),
-    # "took 2 days off from JLR": leave from one's work
-    _rule(_PRE + r"took\s+(?:a|an|the|one|two|three|four|five|\d+)\s+(?:[\w-]+\s+)?(?:days?|"
+    # "took 2 days off from JLR", "Paolo's taking 3 days off from Accenture": leave from work
+    _rule(_PRE + r"(?:took|taking|takes|take)\s+(?:a|an|the|one|two|three|four|five|\d+)\s+"
+          r"(?:[\w-]+\s+)?(?:days?|"
           r"weeks?)\s+off\s+(?:from|at)\s+" + _THE, "WORKS_AT", ORG),
     _rule(r"^\s+at\s+" + _THE, "WORKS_AT", ORG),
     # "yep still at Brightwater Labs, data engineer": where one still is, with a word of work

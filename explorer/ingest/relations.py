@@ -695,6 +695,13 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                 # "she's in Dundee", "youre in Penarth": the pronoun's own "'s" is the verb.
                 verb = "'" + contraction.group(0).lstrip("'’")
                 read = _verb_fact(verb + between, target, sentence_text, lowered, other)
+            named_is = _NAME_IS.match(between)
+            if read is None and named_is is not None and not subject.pronoun:
+                # "Paolo's moving to Leeds", "Ama's been at MTN for years": "is", "has"
+                verb = " has " if named_is["word"] in ("been", "got") else " is "
+                read = _verb_fact(
+                    verb + between[named_is.end("s") :], target, sentence_text, lowered, other
+                )
             if read is None:
                 continue
             relation, reverse, ended = read
@@ -1001,6 +1008,14 @@ def _verb_fact(
     return None
 
 
+# A name's "'s" that is a verb: "Paolo's moving", "Ama's been", "Kofi's still at" (not "Paolo's
+# mum works", a possessive).
+_NAME_IS = re.compile(
+    r"(?P<s>['’]s)\s+(?:(?:just|still|now|also|finally|really)\s+)*(?!(?:wedding|meeting|"
+    r"building|morning|evening|birthday|ceiling|feeling|painting|clothing|housing|parking|"
+    r"shopping|booking|sibling|darling|pudding|spring|string|thing|king|ring|wing)\b)"
+    r"(?P<word>\w{2,}ing|been|got|at|in|off|back|from)\b"
+)
 # "she's", and chat's "shes", "youre", "im": the verb a pronoun carries
 _CONTRACTED = re.compile(
     r"['’](?:s|m|re)$|(?<=^you)re$|(?<=^they)re$|(?<=^i)m$|(?<=^he)s$|(?<=^she)s$"

@@ -2630,3 +2630,21 @@ def test_a_pair_written_me_and_our_one_and_a_name_that_went_opening_a_turn() -> 
         )
     )
     assert {("Karen", "VISITED", "Lytham"), ("Marlon", "VISITED", "Budapest")} <= found
+
+
+def test_a_names_s_before_a_verb_is_its_is() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("joy", "btw Paolo and I went to Cebu"),
+                (
+                    "joy",
+                    "yay!! Paolo's taking 3 days off from Accenture, and Ria's moving to Leeds",
+                ),
+                ("carla", "Paolo's wedding in Tagaytay was lovely. Ria's mum works at Jollibee"),
+            )
+        )
+    )
+    assert {("Paolo", "WORKS_AT", "Accenture"), ("Ria", "PLANS", "Leeds")} <= found
+    assert ("Paolo", "PLANS", "Tagaytay") not in found  # his wedding, no verb
+    assert ("Ria", "WORKS_AT", "Jollibee") not in found  # her mum's job

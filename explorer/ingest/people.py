@@ -596,8 +596,12 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "topic", True
     if cues["addressed"] or cues["speaker"]:
         return "person", True
-    if kin_word(key) is not None or (not single and words[0] in TITLED_KIN):
-        return "person", True  # "Dad", "Grandma Okafor", "Auntie Akua" (near her shop or not)
+    kin = kin_word(key)
+    if (kin is not None and not (cues["acronym"] and kin not in UNIQUE_KIN)) or (
+        not single and words[0] in TITLED_KIN
+    ):
+        # "Dad", "Grandma Okafor", "Auntie Akua" (near her shop or not); "PAL" is an airline
+        return "person", True
     if cues["pet"]:
         return "other", True
     if words[-1] in EVENT_WORDS and not single:

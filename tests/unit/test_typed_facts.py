@@ -2648,3 +2648,15 @@ def test_a_names_s_before_a_verb_is_its_is() -> None:
     assert {("Paolo", "WORKS_AT", "Accenture"), ("Ria", "PLANS", "Leeds")} <= found
     assert ("Paolo", "PLANS", "Tagaytay") not in found  # his wedding, no verb
     assert ("Ria", "WORKS_AT", "Jollibee") not in found  # her mum's job
+
+
+def test_a_kin_word_in_capitals_is_an_acronym_unless_it_is_a_parent() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("carla", "booked already, Aer Lingus to Dubai then PAL to Manila"),
+                ("joy", "yay!! tell MUM I said hi"),
+            )
+        )
+    )
+    assert kinds["PAL"] == "organization" and kinds.get("MUM", "person") == "person"

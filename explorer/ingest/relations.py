@@ -330,6 +330,10 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
             dropped = turn.addressee if asked else _said_of(turn, token, named) or turn.speaker
             if dropped is not None:
                 slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
+        elif word == "still" and _AFTER_COMMA.search(lowered, 0, token.start):
+            dropped = _still_after_comma(turn, token, named)
+            if dropped is not None:
+                slots.append(Slot(token.start, token.start, token.sentence, dropped, True))
         elif word == "it":
             entity, object_only = _what_it_is(named, lowered, token), True
         elif word == "there":
@@ -549,6 +553,32 @@ def _said_of(turn: Turn, token: Token, named: Sequence[Slot]) -> Named | None:
                 return slot.entity
             return None
     return None
+
+
+_AFTER_COMMA = re.compile(r",\s*$")
+
+
+def _still_after_comma(turn: Turn, token: Token, named: Sequence[Slot]) -> Named | None:
+    """Whose "still ..." a clause after a comma is: the person the sentence opens on with how
+    they are ("Yaw is fine, still working at Ecobank"), else the speaker's ("nothing changes,
+    still in Pinheiros, still at Nubank"), unless the sentence names someone else before it or
+    asks."""
+    span = turn.sentences[token.sentence]
+    people = [
+        slot
+        for slot in named
+        if slot.sentence == token.sentence
+        and slot.start < token.start
+        and slot.entity.type == "person"
+        and slot.entity is not turn.speaker
+    ]
+    if people:
+        opener = people[0]
+        opening = words(turn.text[span[0] : opener.start])
+        if set(opening) <= _OPENERS | {"and", "but"} and _STATUS_VERB.match(turn.text, opener.end):
+            return opener.entity
+        return None
+    return None if _is_question(turn.text, span) else turn.speaker
 
 
 # A subject and its verb before an object pronoun: "Marco loves her", "Kemi really rates him".

@@ -2660,3 +2660,18 @@ def test_a_kin_word_in_capitals_is_an_acronym_unless_it_is_a_parent() -> None:
         )
     )
     assert kinds["PAL"] == "organization" and kinds.get("MUM", "person") == "person"
+
+
+def test_still_after_a_comma_is_the_speakers_or_the_one_the_sentence_opens_on() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("rafa", "how are things over there?"),
+                ("bia", "here nothing changes, still in Pinheiros, still tired 😩"),
+                ("rafa", "and Yaw is fine, still working at Ecobank"),
+                ("bia", "saw Kofi yesterday, still in Tema"),
+            )
+        )
+    )
+    assert {("bia", "LIVES_IN", "Pinheiros"), ("Yaw", "WORKS_AT", "Ecobank")} <= found
+    assert not [fact for fact in found if fact[2] == "Tema"]  # whose "still" is not said

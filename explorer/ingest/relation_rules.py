@@ -191,6 +191,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "WORKS_AT", frozenset({"organization"})),
     # "aye still in Leith", "still in Pinheiros, still at Nubank": where one still is, a town
     _rule(r"^\s+(?:still|now|currently)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    # "Finally leaving Koramangala", "so you're really leaving Joburg": a home left ("leaving
+    # Austin after lunch" is a trip's end)
+    _rule(r"^\s+(?:[\w'’]+\s+){0,2}?(?:finally|really|actually|officially)\s+(?:leaving|leave)\s+"
+          + _THE, "LIVES_IN", PLACE),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
     _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+(?:in\s+)?"
           r"(?:my|his|her|their|a)\s+notice\s+(?:in\s+)?at\s+" + _THE, "WORKS_AT", ORG),

@@ -175,6 +175,7 @@ _DROPPED_SUBJECT = frozenset(
         "joined",
         "joining",
         "took",  # "took 2 days off from JLR"
+        "finally",  # "Finally leaving Koramangala", "finally moved into our BTO in Punggol"
         "working",
         "living",
         "studying",

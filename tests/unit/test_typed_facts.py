@@ -2675,3 +2675,17 @@ def test_still_after_a_comma_is_the_speakers_or_the_one_the_sentence_opens_on() 
     )
     assert {("bia", "LIVES_IN", "Pinheiros"), ("Yaw", "WORKS_AT", "Ecobank")} <= found
     assert not [fact for fact in found if fact[2] == "Tema"]  # whose "still" is not said
+
+
+def test_finally_or_really_leaving_a_town_is_leaving_home() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ananya", "moving flats!! finally leaving Leicester"),
+                ("thabo", "YOH congrats!!! so you're really leaving Joburg"),
+                ("pablo", "yes Ma I'll be there, leaving Austin after lunch"),
+            )
+        )
+    )
+    assert ("ananya", "LIVES_IN", "Leicester") in found
+    assert ("pablo", "LIVES_IN", "Austin") not in found  # a trip's end

@@ -112,6 +112,7 @@ _SETTLED_FOR = re.compile(
     + r")|(?:19|20)\d\d)|ages|forever|since(?=\s*(?:[,.!?;]|$)))\b",
     re.IGNORECASE,
 )
+_STAYED_FOR = re.compile(_SETTLED_FOR.pattern + r"(?!\s+ago\b)", re.IGNORECASE)
 
 # A sentence that says the home is another, or not yet, or no longer: "our house is in Kumasi,
 # we live in Accra now", "we move in next month", "from June, still in Glasgow till then",
@@ -303,6 +304,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "we've been in Rotterdam two months", "been in Leeds since 2019": a stay of months or
     # years is where someone lives (a week there is a visit)
     _rule(_PRE + r"been\s+in\s+" + _THE, "LIVES_IN", PLACE, after=_SETTLED_FOR),
+    # "you were only in Dublin a year", "I was in Leeds for six years": a home of the past
+    # ("I was in Dublin two years ago" is a visit)
+    _rule(r"^\s+" + _ADV + r"(?:was|were)\s+" + _ADV + r"(?:only\s+)?in\s+" + _THE, "LIVES_IN",
+          PLACE, after=_STAYED_FOR),
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),

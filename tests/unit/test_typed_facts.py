@@ -2070,7 +2070,7 @@ def test_a_move_with_its_time_or_its_new_home() -> None:
     )
     assert ("Karthik", "MOVED_TO", "Baner") in found
     assert ("Jia Hui", "MOVED_TO", "Punggol") in found
-    # a stay said with "was in" is no home: a visit years ago, a stint in the Navy
+    # a stay said with "was in" is no home when it was a visit years ago; a year there is one
     stays = facts(
         extract_offline(
             chat(
@@ -2080,7 +2080,7 @@ def test_a_move_with_its_time_or_its_new_home() -> None:
             )
         )
     )
-    assert not {fact for fact in stays if fact[1] == "LIVES_IN"}
+    assert {fact for fact in stays if fact[1] == "LIVES_IN"} == {("Ana", "LIVES_IN", "Dublin")}
 
 
 def test_a_match_between_two_sides_is_an_event() -> None:
@@ -2689,3 +2689,16 @@ def test_finally_or_really_leaving_a_town_is_leaving_home() -> None:
     )
     assert ("ananya", "LIVES_IN", "Leicester") in found
     assert ("pablo", "LIVES_IN", "Austin") not in found  # a trip's end
+
+
+def test_having_been_in_a_town_for_months_or_years_is_a_home_of_the_past() -> None:
+    extraction = extract_offline(
+        chat(
+            ("dec", "ha would you ever? you were only in Dublin a year, and you hated it"),
+            ("aoife", "I was in Leeds for a week in May"),
+        )
+    )
+    found = facts(extraction)
+    assert ("aoife", "LIVES_IN", "Dublin") in found and ("aoife", "LIVES_IN", "Leeds") not in found
+    (dublin,) = [r for r in extraction.relations if r.type == "LIVES_IN"]
+    assert dublin.valid_to is not None  # over

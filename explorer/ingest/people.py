@@ -597,10 +597,10 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if cues["addressed"] or cues["speaker"]:
         return "person", True
     kin = kin_word(key)
-    if (kin is not None and not (cues["acronym"] and kin not in UNIQUE_KIN)) or (
-        not single and words[0] in TITLED_KIN
-    ):
-        # "Dad", "Grandma Okafor", "Auntie Akua" (near her shop or not); "PAL" is an airline
+    # "PAL" in capitals is an airline, not a pal; "AUNTY", "MUM" and "GRANDA" are still family
+    initials = cues["acronym"] and kin is not None and len(kin) <= 3 and kin not in UNIQUE_KIN
+    if (kin is not None and not initials) or (not single and words[0] in TITLED_KIN):
+        # "Dad", "Grandma Okafor", "Auntie Akua" (near her shop or not)
         return "person", True
     if cues["pet"]:
         return "other", True

@@ -112,7 +112,14 @@ _SETTLED_FOR = re.compile(
     + r")|(?:19|20)\d\d)|ages|forever|since(?=\s*(?:[,.!?;]|$)))\b",
     re.IGNORECASE,
 )
-_STAYED_FOR = re.compile(_SETTLED_FOR.pattern + r"(?!\s+ago\b)", re.IGNORECASE)
+# A stay of years is a home of the past ("for six years", "a year", "for years"); months are
+# as often a posting or a course ("I was in Manila for a month for training").
+_STAYED_FOR = re.compile(
+    r",?\s+(?:for\s+|nearly\s+|almost\s+|over\s+|only\s+)*(?:(?:a|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|a\s+few|(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|\d+)\s+years?|"
+    r"years|ages|forever)\b(?!\s+ago\b)",
+    re.IGNORECASE,
+)
 
 # A sentence that says the home is another, or not yet, or no longer: "our house is in Kumasi,
 # we live in Accra now", "we move in next month", "from June, still in Glasgow till then",

@@ -248,7 +248,7 @@ _MOVING = re.compile(
 )
 _MOVED = re.compile(r"(?<!\bhave\s)\bmoved\b")  # not "will have moved by June"
 _MOVE_AS_SUBJECT = re.compile(r"\s+(?:was|is|has|had|will|would)\b")
-_PAST_VISIT = re.compile(r"\b(?:visited|toured|explored|stayed|went|flew|drove|did)\b")
+_PAST_VISIT = re.compile(r"\b(?:visited|toured|explored|stayed|went|flew|drove|did|been)\b")
 _ON_THE_WAY = re.compile(
     r"^\s+(?:'m|’m|am|was)\s+on\s+(?:the|a|my)\s+(?:train|flight|bus|way)\s+to\s+$"
 )
@@ -579,7 +579,26 @@ def _still_after_comma(turn: Turn, token: Token, named: Sequence[Slot]) -> Named
         if set(opening) <= _OPENERS | {"and", "but"} and _STATUS_VERB.match(turn.text, opener.end):
             return opener.entity
         return None
-    return None if _is_question(turn.text, span) else turn.speaker
+    if (
+        _is_question(turn.text, span)
+        or _SOMEONE_ELSE_IS.search(turn.text, span[0], token.start)
+        or _ONLY_FOR_NOW.search(turn.text, span[0], span[1])
+    ):
+        return None  # "Mum is ok, still in Eldoret"; "flight delayed, still in Dubai"
+    return turn.speaker
+
+
+# Someone unnamed the sentence says is fine before its "still": "Mum is ok", "Emeka's cousin is
+# fine" (not "here nothing changes").
+_SOMEONE_ELSE_IS = re.compile(
+    r"\b(?:is|['’]s|are)\s+(?:fine|ok|okay|good|well|alright|grand|great|doing)\b", re.I
+)
+# A stay for now, not a home: "flight delayed, still in Dubai", "still in Boston till Friday"
+_ONLY_FOR_NOW = re.compile(
+    r"\b(?:delayed|cancell?ed|traffic|flight|train|stuck|queue|layover|transit|airport|till|"
+    r"until|for\s+the\s+(?:weekend|week|races|wedding|day|night))\b",
+    re.I,
+)
 
 
 # A subject and its verb before an object pronoun: "Marco loves her", "Kemi really rates him".
@@ -1044,7 +1063,8 @@ def _verb_fact(
 _NAME_IS = re.compile(
     r"(?P<s>['’]s)\s+(?:(?:just|still|now|also|finally|really)\s+)*(?!(?:wedding|meeting|"
     r"building|morning|evening|birthday|ceiling|feeling|painting|clothing|housing|parking|"
-    r"shopping|booking|sibling|darling|pudding|spring|string|thing|king|ring|wing)\b)"
+    r"shopping|booking|sibling|darling|pudding|spring|string|thing|king|ring|wing|housewarming|"
+    r"christening|naming|leaving|engagement)\b)"
     r"(?P<word>\w{2,}ing|been|got|at|in|off|back|from)\b"
 )
 # "she's", and chat's "shes", "youre", "im": the verb a pronoun carries

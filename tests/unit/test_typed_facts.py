@@ -2702,3 +2702,23 @@ def test_having_been_in_a_town_for_months_or_years_is_a_home_of_the_past() -> No
     assert ("aoife", "LIVES_IN", "Dublin") in found and ("aoife", "LIVES_IN", "Leeds") not in found
     (dublin,) = [r for r in extraction.relations if r.type == "LIVES_IN"]
     assert dublin.valid_to is not None  # over
+
+
+def test_a_stay_for_now_a_visit_had_and_family_in_capitals_are_read_so() -> None:
+    visits = facts(
+        extract_offline(
+            chat(
+                ("ngozi", "oh Kemi's been to Paris twice this year, she loves it"),
+                ("ben", "flight delayed, still in Dubai"),
+                ("faith", "Mum is ok, still in Eldoret"),
+                ("lisa", "I was in Manila for a month for training"),
+                ("jo", "I was in Cork for years, now in Limerick"),
+            )
+        )
+    )
+    assert ("Kemi", "VISITED", "Paris") in visits and ("Kemi", "PLANS", "Paris") not in visits
+    homes = {(who, where) for who, kind, where in visits if kind == "LIVES_IN"}
+    assert ("jo", "Cork") in homes
+    assert not homes & {("ben", "Dubai"), ("faith", "Eldoret"), ("lisa", "Manila")}
+    kinds = kinds_of(extract_offline(chat(("ngozi", "my AUNTY lives in Lagos"), ("ada", "ok"))))
+    assert kinds["AUNTY"] == "person"

@@ -401,9 +401,31 @@ KNOWN_EVENTS = _words(
     """
     christmas easter diwali deepavali eid hanukkah chanukah thanksgiving halloween ramadan holi
     passover pongal onam navratri vesak kwanzaa hogmanay
+    glastonbury coachella oktoberfest carnaval carnival lollapalooza tomorrowland sxsw eurovision
+    wimbledon olympics songkran sinulog guelaguetza matariki eisteddfod sziget roskilde
+    afropunk kadayawan pahiyas ati-atihan
     """
 ) | frozenset(
     {
+        "mardi gras",
+        "notting hill carnival",
+        "burning man",
+        "edinburgh fringe",
+        "web summit",
+        "super bowl",
+        "world cup",
+        "electric picnic",
+        "galway races",
+        "primavera sound",
+        "día de muertos",
+        "dia de muertos",
+        "la tomatina",
+        "san fermín",
+        "afro nation",
+        "chale wote",
+        "nyege nyege",
+        "vivid sydney",
+        "comrades marathon",
         "new year",
         "new year's eve",
         "lunar new year",

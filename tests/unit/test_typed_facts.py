@@ -2722,3 +2722,16 @@ def test_a_stay_for_now_a_visit_had_and_family_in_capitals_are_read_so() -> None
     assert not homes & {("ben", "Dubai"), ("faith", "Eldoret"), ("lisa", "Manila")}
     kinds = kinds_of(extract_offline(chat(("ngozi", "my AUNTY lives in Lagos"), ("ada", "ok"))))
     assert kinds["AUNTY"] == "person"
+
+
+def test_widely_known_festivals_are_events() -> None:
+    kinds = kinds_of(
+        extract_offline(
+            chat(
+                ("sol", "are you going to Oktoberfest or Lollapalooza this year?"),
+                ("ines", "neither, Burning Man then Songkran in Bangkok"),
+            )
+        )
+    )
+    for event in ("Oktoberfest", "Lollapalooza", "Burning Man", "Songkran"):
+        assert kinds[event] == "event", event

@@ -1158,6 +1158,11 @@ class _Context(PeopleLinks):
             owner = pet_owner(turns[first.chunk], first.sentence)
             if owner is None or owner.id == pet.id:
                 continue
+            # Cited by the owner's own first words of it where they say any ("and Mochi?" /
+            # "Mochi hates it, she sleeps on the radiator"), else by the turn that asked.
+            own = [o for o in pet.occurrences if turns[o.chunk].speaker is owner]
+            if own:
+                first = min(own, key=lambda occurrence: (occurrence.chunk, occurrence.start))
             start, end = self.sentences[first.chunk][first.sentence]
             said = self.chunks[first.chunk]
             fact = self.verbatim.get(said.id, said.text)[start:end][:MAX_FACT_CHARS]

@@ -2735,3 +2735,14 @@ def test_widely_known_festivals_are_events() -> None:
     )
     for event in ("Oktoberfest", "Lollapalooza", "Burning Man", "Songkran"):
         assert kinds[event] == "event", event
+
+
+def test_a_pet_asked_after_is_cited_by_its_owners_own_words() -> None:
+    extraction = extract_offline(
+        chat(
+            ("joy", "small world. and Mochi? is she ok with the cold?"),
+            ("carla", "Mochi hates it 😂 she sleeps on the radiator all day 🐱"),
+        )
+    )
+    (owns,) = [r for r in extraction.relations if r.type == "OWNS"]
+    assert owns.fact.startswith("Mochi hates it")

@@ -1406,6 +1406,7 @@ _DENIED_AFTER = re.compile(r"\W*not\b", re.IGNORECASE)
 _JOINER_TAIL = re.compile(r"(?:\s+from\s+[\w'’-]+(?:\s+[\w'’-]+)?)?", re.IGNORECASE)
 _JOINER_LINK = re.compile(r"\s*(?:,|&|and)\s*", re.IGNORECASE)
 _FIRST_JOINER = re.compile(r"(?<![\w'’])i\s*$", re.IGNORECASE)
+_AND_BEFORE_I = re.compile(r"\s*(?:and|&)\s*$", re.IGNORECASE)
 # What may open the sentence before the joiners: "oh and Kofi's coming too", "lovely, Kofi's ..."
 # (not a "no": "Rob's flatmate... no, Dan's coming too" corrects who).
 _JOINING_OPENERS = (_OPENERS - {"no", "nope", "nah"}) | {"and", "plus", "nice", "lovely", "sure"}
@@ -1499,21 +1500,32 @@ def _joiners(turn: Turn, sentence: int, opens: int, verb: int) -> list[Named]:
     """The subject of a joining verb at ``verb``: named people linked by "and" or a comma, or
     the speaker's "I"."""
     text = turn.text
-    first = _FIRST_JOINER.search(text, opens, verb)
-    if first is not None:
-        opening = _OPENS_JOINING.fullmatch(text, opens, first.start())
-        return [turn.speaker] if opening and turn.speaker is not None else []
-    names = [s for s in turn.names if s.sentence == sentence and not s.pronoun and s.end <= verb]
     joiners: list[Named] = []
     end = verb
+    first = _FIRST_JOINER.search(text, opens, verb)
+    if first is not None:
+        if turn.speaker is None:
+            return []
+        if _OPENS_JOINING.fullmatch(text, opens, first.start()):
+            return [turn.speaker]
+        pair = _AND_BEFORE_I.search(text, opens, first.start())
+        if pair is None:
+            return []
+        # "Kofi and I are coming too": the named and the speaker
+        joiners, end = [turn.speaker], pair.start()
+    names = [s for s in turn.names if s.sentence == sentence and not s.pronoun and s.end <= end]
+    named = 0
     for slot in reversed(names):
         gap = text[slot.end : end]
-        fits = _JOINER_TAIL.fullmatch(gap) if not joiners else _JOINER_LINK.fullmatch(gap)
+        fits = _JOINER_TAIL.fullmatch(gap) if not named else _JOINER_LINK.fullmatch(gap)
         if fits is None or slot.entity.type != "person":
             break
         joiners.append(slot.entity)
+        named += 1
         end = slot.start
-    return joiners if _OPENS_JOINING.fullmatch(text, opens, end) else []
+    if not named or not _OPENS_JOINING.fullmatch(text, opens, end):
+        return []
+    return joiners
 
 
 # "I love it here", "honestly i like it here": the speaker's verdict on where they are;

@@ -2240,6 +2240,8 @@ def test_someone_coming_too_joins_the_plan_on_the_table() -> None:
         ("Farai is coming round later", False),  # no "too"
         ("anyway Farai's going too, it's late", False),  # "going" is as often leaving
         ("Rudo's cousin... no, Farai's coming too", False),  # a correction of who
+        ("Farai and I are coming too", True),  # the named and the speaker
+        ("Rudo said Farai and I are coming too?", False),
     ],
 )
 def test_only_coming_too_that_joins_the_plan_plans_it(joining: str, joins: bool) -> None:
@@ -2252,6 +2254,8 @@ def test_only_coming_too_that_joins_the_plan_plans_it(joining: str, joins: bool)
         )
     )
     assert (("Farai", "PLANS", "Harare") in found) is joins
+    if joining.startswith("Farai and I"):
+        assert ("rumbi", "PLANS", "Harare") in found
 
 
 def test_a_plan_left_behind_or_someone_elses_firm_is_no_plan_to_join() -> None:

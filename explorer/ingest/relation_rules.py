@@ -100,12 +100,17 @@ def _rule(
     return VerbRule(re.compile(pattern + r"$"), relation, objects, reverse, cue, after)
 
 
+# How many of a span of time: "two", "a few", "a couple of", "12".
+_HOW_MANY = (
+    r"(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|"
+    r"(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|\d+)"
+)
 # Right after the place: "been in Rotterdam two months", "in Leeds since 2019", "been in
 # leslieville since, tiny apartment" (not "been in Paris twice in the last few years").
 _SETTLED_FOR = re.compile(
-    r",?\s+(?:now\s+|for\s+|nearly\s+|almost\s+|over\s+)*(?:(?:a|one|two|three|four|five|six|"
-    r"seven|eight|nine|ten|eleven|twelve|a\s+few|(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|"
-    r"\d+)\s+(?:months?|years?)|since\s+(?:"
+    r",?\s+(?:now\s+|for\s+|nearly\s+|almost\s+|over\s+)*(?:"
+    + _HOW_MANY
+    + r"\s+(?:months?|years?)|since\s+(?:"
     + "|".join(MONTHS)
     + r"|last\s+(?:year|"
     + "|".join(sorted(SEASONS))
@@ -115,9 +120,9 @@ _SETTLED_FOR = re.compile(
 # A stay of years is a home of the past ("for six years", "a year", "for years"); months are
 # as often a posting or a course ("I was in Manila for a month for training").
 _STAYED_FOR = re.compile(
-    r",?\s+(?:for\s+|nearly\s+|almost\s+|over\s+|only\s+)*(?:(?:a|one|two|three|four|five|six|"
-    r"seven|eight|nine|ten|a\s+few|(?:a\s+)?couple\s+(?:of\s+)?|few|several|many|\d+)\s+years?|"
-    r"years|ages|forever)\b(?!\s+ago\b)",
+    r",?\s+(?:for\s+|nearly\s+|almost\s+|over\s+|only\s+)*(?:"
+    + _HOW_MANY
+    + r"\s+years?|years|ages|forever)\b(?!\s+ago\b)",
     re.IGNORECASE,
 )
 

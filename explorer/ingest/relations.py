@@ -627,9 +627,10 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
     by_sentence: dict[int, list[Slot]] = {}
     for slot in slots:
         by_sentence.setdefault(slot.sentence, []).append(slot)
+    companion = _companion(turn)
     for sentence, members in sorted(by_sentence.items()):
         span = turn.sentences[sentence]
-        found = _sentence_facts(turn, span, members)
+        found = _sentence_facts(turn, span, members, companion)
         if _is_question(turn.text, span):
             stated.extend(fact for fact in found if fact.presupposed)
             asked.extend(fact for fact in found if not fact.presupposed)
@@ -696,7 +697,9 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
     return found
 
 
-def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+def _sentence_facts(
+    turn: Turn, span: tuple[int, int], slots: list[Slot], companion: Slot | None
+) -> list[Fact]:
     text = turn.text
     lowered = text.casefold()
     sentence_text = lowered[span[0] : span[1]]
@@ -775,7 +778,6 @@ def _sentence_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> lis
                 break
             mine.append((target, relation, reverse, ended))
             break
-    companion = _companion(turn)
     for index, subject in enumerate(slots):
         for target, relation, reverse, ended in facts_of.get(index, ()):
             if reverse:

@@ -67,6 +67,7 @@ from explorer.ingest.relation_rules import (
     TAKING_SOMEONE,
     TITLED_KIN,
     UNIQUE_KIN,
+    WHEN_MOVED,
 )
 
 _GREETING = re.compile(
@@ -719,9 +720,10 @@ _WORK_BEFORE_AT = re.compile(
     r"|\bnotice\s+(?:in\s+)?at\s*$"
 )
 _PROJECT_BEFORE = re.compile(r"\b(?:lead|leading|working|work|works|worked)\s+on\s*$")
+# "moved to Leeds", "I moved in August to Podgórze" (a month or "last year" before the "to")
 _MOVE_TO = re.compile(
     r"\b(?:move|moves|moved|moving|relocate|relocated|relocating)\s+"
-    r"(?:(?:up|down|over|back|out|away)\s+)?(?:to|into)\s*$"
+    r"(?:(?:up|down|over|back|out|away)\s+)?(?:" + WHEN_MOVED + r")?(?:to|into)\s*$"
 )
 # "flying to Oslo", "the ferry to Iloilo", "I'm taking you to the Markthal": where one travels.
 _TRAVEL_TO = re.compile(

@@ -138,7 +138,7 @@ _NO_OTHER_HOME = re.compile(
     r"(?!.*\bfrom\s+(?:next|" + "|".join(MONTHS) + r")\b)"
 )
 # When a move was, said between "moved" and "to": "in August", "last year", "in 2021".
-_WHEN_MOVED = (
+WHEN_MOVED = (
     r"(?:(?:in|last|this)\s+(?:" + "|".join(MONTHS) + r"|year|month|week|summer|winter|spring|"
     r"autumn|fall|(?:19|20)\d\d)\s+)"
 )
@@ -255,7 +255,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "we moved into our BTO in Punggol" (a month or "last year" may stand before the "to"; a
     # home may stand before the town)
     _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate|shifted|shifting)\s+"
-          r"(?:back\s+)?(?:(?:over|up|down|out|away)\s+)?(?:" + _WHEN_MOVED + r")?"
+          r"(?:back\s+)?(?:(?:over|up|down|out|away)\s+)?(?:" + WHEN_MOVED + r")?"
           r"(?:to|into)\s+(?:(?:a|our|my|the|his|her|their|new)\s+)*" + _HOME_IN + _THE,
           "MOVED_TO", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
@@ -604,14 +604,16 @@ def asked_frame(question: str) -> QuestionFrame | None:
 
 
 #: The words an answer to a yes-or-no question opens on ("yes Siddharth.", "yep my sister").
-ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "aye", "no", "nope", "nah"})
+# "naw" is the Scots no ("naw moving to Aberdeen in September")
+ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "aye", "no", "nope", "nah", "naw"})
 
 AFFIRMATIVE = re.compile(
     # chat draws a yes out and opens it with a cry: "yesss", "ayyy yes pls!!", "omg yes"
     r"^\W*(?:(?:a+y+|o+h+|a+h+|o+o+h*|omg|haha+|hehe+|lol|ok|okay)\W+)?"
     r"(?:ye+s+|ya+s+|yep+|yup+|sure|correct|indeed|definitely|def|defo|deffo|absolutely|"
     r"(?:of\s+)?course(?!\s+(?:is|was|starts|runs)\b)|ofc|obviously|for sure|i do|i did|i am|"
-    r"i have|that's right|that’s right|right|ja"
+    # "for now!" to "still in Uptown?": yes, for the moment
+    r"i have|that's right|that’s right|right|ja|for\s+now"
     # "aye right", "yeah right": said as a no ("yeah right after my exams" is a yes)
     r"|(?:yeah+|aye|ya|yea)(?!\W*right\b(?!\s+(?:after|now|here|there|away|before)\b)))\b"
     # "aye, no", "course not", "def not lol", "ja-nee", "aye, I wish": a no after all

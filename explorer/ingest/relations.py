@@ -241,10 +241,13 @@ _ACTIVITY = re.compile(
 # "I'm moving to", "she's relocating to", a chat's "...Museum. moving to brisbane": a move still
 # to come ("he was relocating to Calgary" is one made or not, and "moving to Galway was the best
 # thing" speaks of the move: ``_MOVE_AS_SUBJECT``).
+# After an answer word too: "staying in Glasgow?" / "naw moving to Aberdeen in September".
+_AFTER_ANSWER_WORD = "|".join(rf"(?<=\b{word} )|(?<=\b{word}, )" for word in sorted(ANSWER_WORDS))
 _MOVING = re.compile(
     r"(?:(?:\b(?:am|is|are|im|shes|hes|youre|theyre)|['’](?:m|s|re))\s+"
-    r"(?:[a-z]+ly\s+|just\s+|now\s+|finally\s+|also\s+)?|(?<![\w'’,] )(?<![\w'’]))"
-    r"(?:moving|relocating)\b"
+    r"(?:[a-z]+ly\s+|just\s+|now\s+|finally\s+|also\s+)?|(?<![\w'’,] )(?<![\w'’])|"
+    + _AFTER_ANSWER_WORD
+    + r")(?:moving|relocating)\b"
 )
 _MOVED = re.compile(r"(?<!\bhave\s)\bmoved\b")  # not "will have moved by June"
 _MOVE_AS_SUBJECT = re.compile(r"\s+(?:was|is|has|had|will|would)\b")
@@ -637,6 +640,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
         else:
             stated.extend(found)
             stated.extend(_verdicts(turn, span, members))
+            stated.extend(_leanings(turn, span, members, stated))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     return stated, asked
@@ -694,6 +698,57 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
         if said.group("past") and thing.type in WHERE:
             # "Lisbon was amazing", "the Markthal was incredible": the speaker was there
             found.append(Fact(speaker, thing, "VISITED", span[0], span[1]))
+    return found
+
+
+# A dislike said anywhere in the clause ("it's Confluence I can't stand", "they're on Resy now
+# which I find deeply annoying").
+_DISLIKE_CUE = re.compile(
+    r"\b(?:hate|hates|can['’]?t\s+stand|cannot\s+stand|annoying|the\s+worst|awful|terrible|"
+    r"useless|odio)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BOUNDS = re.compile(r"[,;:]|\s(?:but|though|tho|whereas)\s", re.IGNORECASE)
+
+
+def _clause_of(text: str, span: tuple[int, int], slot: Slot) -> str:
+    """The clause of the sentence the slot stands in (commas, "but" and the like bound it)."""
+    start, end = span
+    for bound in _CLAUSE_BOUNDS.finditer(text, span[0], span[1]):
+        if bound.end() <= slot.start:
+            start = bound.end()
+        elif bound.start() >= slot.end:
+            end = bound.start()
+            break
+    return text[start:end]
+
+
+def _leanings(
+    turn: Turn, span: tuple[int, int], slots: list[Slot], stated: Sequence[Fact]
+) -> list[Fact]:
+    """What the speaker's words lean to when no rule read a fact of a thing in the turn: an
+    event named in a sentence about what is to come is one they plan to go to ("Chale Wote
+    saturday then Buka"), and a business, product or place named in a clause that calls
+    something hateful one they dislike ("it's Confluence I can't stand"). Looser than the rules
+    (the gold files' turns bear about a third of them out), so only what nothing else read."""
+    speaker = turn.speaker
+    if speaker is None:
+        return []
+    text = turn.text
+    sentence = text[span[0] : span[1]].casefold()
+    spoken_of = {fact.target.id for fact in stated} | {fact.source.id for fact in stated}
+    found: list[Fact] = []
+    for slot in slots:
+        thing = slot.entity
+        if slot.pronoun or thing.id in spoken_of or thing.id == speaker.id:
+            continue
+        if thing.type == "event" and future(sentence) and not negated(sentence):
+            found.append(Fact(speaker, thing, "PLANS", *span))
+        elif thing.type in ("organization", "product", "place"):
+            clause = _clause_of(text, span, slot)
+            cue = _DISLIKE_CUE.search(clause)
+            if cue is not None and not negated(clause.replace(cue.group(0), " ")):
+                found.append(Fact(speaker, thing, "DISLIKES", *span))
     return found
 
 
@@ -1302,7 +1357,9 @@ _SOMEONE_ELSE = re.compile(
 _COMING = re.compile(
     r"\b(?:i['’]?ll\s+(?:come|be\s+there)\b(?!\s+(?:back|next|in\s+spirit|to\s+\w+\s+instead))|"
     r"i['’]?m\s+coming\b(?!\s+(?:down\s+with|round|around|back))|count\s+me\s+in\b|"
-    r"see\s+(?:you|u)\s+there\b|i['’]?m\s+(?:in|down)(?=\s*(?:$|[^\w\s])))",
+    r"see\s+(?:you|u)\s+there\b|i['’]?m\s+(?:in|down)(?=\s*(?:$|[^\w\s]))|"
+    # "wouldn't miss it", "not missing it for the world"
+    r"(?:wouldn['’]?t|would\s+not|not)\s+miss(?:ing)?\s+it\b)",
     re.IGNORECASE,
 )
 _REFUSED = re.compile(
@@ -1312,10 +1369,16 @@ _REFUSED = re.compile(
     re.IGNORECASE,
 )
 _NOT_COMING = re.compile(
-    r"\b(?:no|not|nah|can['’]?t|cannot|won['’]?t|wish|next\s+(?:time|year|week|month)|instead|"
+    r"\b(?:no|not(?!\s+missing)|nah|can['’]?t|cannot|won['’]?t|wish|next\s+(?:time|year|week|month)|instead|"
     r"probably\s+not)\b",
     re.IGNORECASE,
 )
+
+
+# A question that takes a home for granted ("you still in Leith?", "staying in Glasgow?") and
+# an answer that opens with a no.
+_HOME_PRESUMED = re.compile(r"\b(?:still|staying)\b", re.IGNORECASE)
+_DENIAL = re.compile(r"\W*(?:no+|nope|nah+|naw|not\s+anymore|not\s+any\s+more)\b", re.IGNORECASE)
 
 
 def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]) -> list[Fact]:
@@ -1693,6 +1756,7 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
     facts: list[Fact] = []
     reply = _reply_after_greeting(answer)
     affirmed = AFFIRMATIVE.match(answer.text[reply[0] :]) is not None
+    denied = _DENIAL.match(answer.text[reply[0] :]) is not None
     coming = (
         _COMING.search(answer.text, reply[0], reply[1]) is not None
         and _NOT_COMING.search(answer.text, reply[0], reply[1]) is None
@@ -1707,6 +1771,13 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
             # Cited twice: the question's words state the fact, the answer's yes confirms it.
             facts.append(replace(fact, earlier=True))
             facts.append(Fact(fact.source, fact.target, fact.relation, *reply, ended=fact.ended))
+        elif denied and fact.relation == "LIVES_IN" and _HOME_PRESUMED.search(question.text):
+            # "you still in that flat in Kazimierz?" / "no!! I moved in August to Podgórze": the
+            # home was theirs, and is no more once they moved ("staying in Glasgow?" / "naw
+            # moving to Aberdeen" is theirs until they go).
+            moved = _MOVED.search(answer.text.casefold()) is not None  # "no!! I moved ..."
+            facts.append(replace(fact, earlier=True, ended=moved))
+            facts.append(Fact(fact.source, fact.target, fact.relation, *reply, ended=moved))
     facts.extend(_who_is(question, answer, answerer, first))
     facts.extend(_still_there(question, answer, answerer, first))
     questions = [

@@ -2750,3 +2750,56 @@ def test_a_pet_asked_after_is_cited_by_its_owners_own_words() -> None:
     )
     (owns,) = [r for r in extraction.relations if r.type == "OWNS"]
     assert owns.fact.startswith("Mochi hates it")
+
+
+def test_a_home_a_question_takes_for_granted_holds_when_the_answer_says_no() -> None:
+    extraction = extract_offline(
+        chat(
+            ("tomek", "and you still in that flat in Sopot with the loud dog?"),
+            ("ewa", "no!! I moved in May to Oliwa, with Zosia from work"),
+            ("tomek", "Are you still in the apartment in Riverside?"),
+            ("ewa", "for now! the lease ends soon"),
+        )
+    )
+    found = facts(extraction)
+    assert ("ewa", "LIVES_IN", "Sopot") in found and ("ewa", "MOVED_TO", "Oliwa") in found
+    assert ("ewa", "LIVES_IN", "Riverside") in found  # "for now" is a yes
+    names = {entity.id: entity.name for entity in extraction.entities}
+    ended = {names[r.target_id] for r in extraction.relations if r.valid_to is not None}
+    assert "Sopot" in ended and "Riverside" not in ended
+    assert kinds_of(extraction)["Oliwa"] == "place"  # "moved in May to" says where
+
+
+def test_a_scots_naw_opens_an_answer_and_a_move_to_come_stays_a_plan() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("isla", "so what's next then?"),
+                ("rab", "naw moving to Inverness in October, got a job at the harbour"),
+                ("isla", "are you coming to Hogmanay in Stirling?"),
+                ("rab", "wouldn't miss it!"),
+                ("isla", "and the Beltane Fire Festival?"),
+                ("rab", "naw, can't make it"),
+            )
+        )
+    )
+    assert ("rab", "PLANS", "Inverness") in found and ("rab", "MOVED_TO", "Inverness") not in found
+    assert ("rab", "PLANS", "Hogmanay") in found
+    assert ("rab", "PLANS", "Beltane Fire Festival") not in found
+
+
+def test_an_event_said_to_come_is_planned_and_a_thing_hated_in_its_clause_disliked() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("noor", "next stop: the Karachi Literature Festival next month 👀"),
+                ("faraz", "ok yes I love Basecamp. it's Trello I can't stand"),
+                ("noor", "they moved us to Asana which I find deeply annoying"),
+                ("faraz", "I'm not going to Comic Con next week, Trello isn't so bad"),
+            )
+        )
+    )
+    assert ("noor", "PLANS", "Karachi Literature Festival") in found
+    assert ("faraz", "DISLIKES", "Trello") in found and ("noor", "DISLIKES", "Asana") in found
+    assert ("faraz", "PLANS", "Comic Con") not in found  # denied
+    assert ("faraz", "DISLIKES", "Basecamp") not in found  # the clause before the hate

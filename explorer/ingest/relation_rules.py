@@ -44,6 +44,8 @@ class VerbRule:
     after: re.Pattern[str] | None = None  # what must follow the object, right after it
 
 
+# "6 yrs", "four years", "a few years": a span of years at a body
+YEARS_OF = r"(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|yrs?)"
 _ADV = r"(?:(?:just|also|still|now|currently|really|finally|recently|actually|already|even|"
 _ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't|no longer|"
 _ADV += r"genuinely|literally|seriously|truly|lowkey|legit|kinda|properly)\s+)*"
@@ -238,6 +240,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"managed|founded|head|heads|heading)\s+" + _THE, "LEADS", WORK | ORG),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:classes|lectures|course|degree|phd|mba|masters|"
           r"seminars?|modules?)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
+    # "final yr at Strathmore", "honours at Wits", "grad school at UW Madison" (years at a
+    # school are years of study too: ``relations``)
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,3}?(?:(?:first|second|third|fourth|final|last)\s+"
+          r"(?:year|yr)|honours|grad\s+school|undergrad)\s+(?:at|in)\s+" + _THE,
+          "STUDIES_AT", ORG),
     _rule(_PRE + r"(?:stud(?:y|ies|ied|ying)|enrolled|a\s+student|student|major(?:ing)?\s+\w+|"
           r"doing\s+(?:a|my|her|his)\s+\w+)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"

@@ -53,6 +53,7 @@ from explorer.ingest.relation_rules import (
     WHERE,
     WORK,
     WORK_CUE,
+    YEARS_OF,
     apply_polarity,
     asked_frame,
     closed,
@@ -267,9 +268,18 @@ _TAG_QUESTION = re.compile(
 _OWN_STATEMENT = re.compile(r"^\W*(?:i|we|i['’]m|im|we['’]re|i['’]ve|we['’]ve|my|our)\b", re.I)
 
 
+# A question that shares news rather than asks it: "did you see Thiago married Carol??", "btw
+# did you know Sebastián also went to Tec like me?" (not "did you hear if Tom is coming?").
+_NEWS_ASKED = re.compile(
+    r"\b(?:did|have|had)\s+(?:you|u|ya)\s+(?:see|seen|hear|heard|know)\s+(?:that\s+)?"
+    r"(?!(?:if|whether|about|when|where|what|who|how|why|anything|any|the\s+news)\b)",
+    re.IGNORECASE,
+)
+
+
 def _is_question(text: str, span: tuple[int, int]) -> bool:
     said = text[span[0] : span[1]].rstrip()
-    if not said.endswith("?"):
+    if not said.endswith("?") or _NEWS_ASKED.search(said):
         return False
     tag = _TAG_QUESTION.search(said)
     if tag is None:
@@ -485,6 +495,10 @@ _OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey"}
 # data engineer at skyscanner" (the speaker's job; asked, the one asked).
 _ROLE_OPENING = re.compile(
     r"(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for)\s"
+    # years of study or work said without an "I": "6 yrs at University of Auckland", "final yr
+    # at Strathmore", "honours at Wits finishes in November"
+    r"|(?:" + YEARS_OF + r"|(?:first|second|third|fourth|final|last)\s+(?:year|yr)|honours|"
+    r"grad\s+school)\s+at\s"
 )
 # "is leading it", "runs it": the "it" one leads is the project (else the product) just named; not
 # what may be ("Owen could run it"), nor "run it by Priya", "run it past my manager".
@@ -638,6 +652,15 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(fact for fact in found if fact.presupposed)
             asked.extend(fact for fact in found if not fact.presupposed)
         else:
+            asked_of = turn.addressee
+            if asked_of is not None and _NEWS_ASKED.search(turn.text, span[0], span[1]):
+                # "did you know Joaquim went to Tec?" tells of Joaquim: the one asked neither
+                # knows nor sees anyone by it ("did you hear Tom is seeing Ana?" still tells)
+                found = [
+                    f
+                    for f in found
+                    if not (f.relation in ("KNOWS", "SEES") and f.source.id == asked_of.id)
+                ]
             stated.extend(found)
             stated.extend(_verdicts(turn, span, members))
             stated.extend(_leanings(turn, span, members, stated))
@@ -1059,6 +1082,14 @@ def _kin_address(turn: Turn, span: tuple[int, int]) -> list[Fact]:
     return [Fact(speaker, addressee, relation, span[0], span[1])]
 
 
+_WENT = re.compile(r"\bwent\b")
+_YEARS_OF = re.compile(YEARS_OF)
+# A school's name: where one went is where one studied ("went to Tec", "went to UW").
+_SCHOOL = re.compile(
+    r"\b(?:university|uni|college|school|academy|polytechnic|tec|institute|uw|uc|mit|ucla)\b"
+)
+
+
 def _verb_fact(
     between: str, target: Named, sentence_text: str, lowered: str, other: Slot
 ) -> tuple[str, bool, bool] | None:
@@ -1083,8 +1114,17 @@ def _verb_fact(
             if not future(sentence_text):
                 return None
             relation = "PLANS"
-        if relation == "VISITED" and target.type == "event":
-            relation = "ATTENDED"
+        if (
+            relation == "WORKS_AT"
+            and _SCHOOL.search(lowered, other.start, other.end)
+            and _YEARS_OF.search(between)
+        ):
+            relation = "STUDIES_AT"  # "6 yrs at University of Auckland", "4 years at Otago Uni"
+        if relation == "VISITED" and (
+            target.type == "event"
+            or (_WENT.search(between) and _SCHOOL.search(lowered, other.start, other.end))
+        ):
+            relation = "ATTENDED"  # "Sebastián also went to Tec de Monterrey like me"
         if relation == "PLANS" and not future(sentence_text) and "visiting" in between:
             relation = "VISITED"
         elif (

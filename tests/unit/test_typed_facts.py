@@ -2803,3 +2803,35 @@ def test_an_event_said_to_come_is_planned_and_a_thing_hated_in_its_clause_dislik
     assert ("faraz", "DISLIKES", "Trello") in found and ("noor", "DISLIKES", "Asana") in found
     assert ("faraz", "PLANS", "Comic Con") not in found  # denied
     assert ("faraz", "DISLIKES", "Basecamp") not in found  # the clause before the hate
+
+
+def test_news_asked_as_a_question_is_stated_and_a_school_gone_to_attended() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("lu", "ok obrigada btw did you see Vinícius married Dandara?? from our bloco"),
+                ("ze", "wait did you know Joaquim also went to Tec de Monterrey like me?"),
+                ("lu", "did you hear if Mateus is moving to Recife?"),
+            )
+        )
+    )
+    assert ("Dandara", "MARRIED_TO", "Vinícius") in found  # symmetric: sorted by name
+    assert ("lu", "KNOWS", "Joaquim") not in found  # "did you know" shares news, asks no one
+    assert ("Joaquim", "ATTENDED", "Tec de Monterrey") in found
+    assert ("Joaquim", "VISITED", "Tec de Monterrey") not in found
+    assert not any(source == "Mateus" for source, _kind, _target in found)  # asked, not told
+
+
+def test_years_or_a_final_year_at_a_school_are_study_and_at_a_firm_work() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("moana", "handed in friday!!! 4 years at Otago Uni, done"),
+                ("rangi", "honours at Massey finishes in November"),
+                ("moana", "6 years at Fonterra and nothing to show for it"),
+            )
+        )
+    )
+    assert ("moana", "STUDIES_AT", "Otago Uni") in found
+    assert ("rangi", "STUDIES_AT", "Massey") in found
+    assert ("moana", "WORKS_AT", "Fonterra") in found

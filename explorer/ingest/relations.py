@@ -731,7 +731,19 @@ _DISLIKE_CUE = re.compile(
     r"useless|odio)\b",
     re.IGNORECASE,
 )
+# A liking said in the clause ("the lamb was unreal, if that was Mehfil", "Slack, which i
+# actually like"), not one reported of someone else ("Hemi says it's the best").
+_LIKE_CUE = re.compile(
+    r"\b(?:love|loved|obsessed|the\s+best|amazing|unreal|fave|favourite|favorite|worth\s+it|"
+    r"i\s+(?:actually\s+|really\s+)?like|amei|adore)\b",
+    re.IGNORECASE,
+)
+_REPORTED_VERDICT = re.compile(r"\b(?:says|said|reckons|swears|thinks)\b", re.IGNORECASE)
 _CLAUSE_BOUNDS = re.compile(r"[,;:]|\s(?:but|though|tho|whereas)\s", re.IGNORECASE)
+# A liking counts close to the thing only, whatever stands between ("Slack, which i actually
+# like", "CicloCathays 😂 amei"): further off it is as often of someone or something else
+# ("Love that for you ❤️ I'm still trying to convince RBC").
+_LIKE_REACH = 30
 
 
 def _clause_of(text: str, span: tuple[int, int], slot: Slot) -> str:
@@ -772,6 +784,17 @@ def _leanings(
             cue = _DISLIKE_CUE.search(clause)
             if cue is not None and not negated(clause.replace(cue.group(0), " ")):
                 found.append(Fact(speaker, thing, "DISLIKES", *span))
+                continue
+            said = text[
+                max(span[0], slot.start - _LIKE_REACH) : min(span[1], slot.end + _LIKE_REACH)
+            ]
+            if (
+                thing.type != "place"  # a town is loved as often for who is there
+                and _LIKE_CUE.search(said)
+                and not negated(said)
+                and not _REPORTED_VERDICT.search(said)
+            ):
+                found.append(Fact(speaker, thing, "LIKES", *span))
     return found
 
 

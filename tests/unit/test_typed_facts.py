@@ -2835,3 +2835,24 @@ def test_years_or_a_final_year_at_a_school_are_study_and_at_a_firm_work() -> Non
     assert ("moana", "STUDIES_AT", "Otago Uni") in found
     assert ("rangi", "STUDIES_AT", "Massey") in found
     assert ("moana", "WORKS_AT", "Fonterra") in found
+
+
+def test_a_liking_said_close_to_a_business_or_product_is_the_speakers() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                (
+                    "otieno",
+                    "still can't stand Teams but here it's mostly Notion, which i actually like",
+                ),
+                (
+                    "achieng",
+                    "Love that for you ❤️ I'm still trying to convince Equity Bank to let me go",
+                ),
+                ("otieno", "Wambui says Java House is the best coffee in town"),
+            )
+        )
+    )
+    assert ("otieno", "LIKES", "Notion") in found and ("otieno", "DISLIKES", "Teams") in found
+    assert ("achieng", "LIKES", "Equity Bank") not in found  # the love is for the news
+    assert ("otieno", "LIKES", "Java House") not in found  # Wambui's verdict, reported

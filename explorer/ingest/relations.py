@@ -651,6 +651,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
         if _is_question(turn.text, span):
             stated.extend(fact for fact in found if fact.presupposed)
             asked.extend(fact for fact in found if not fact.presupposed)
+            stated.extend(_invited_to(turn, span, found))
         else:
             asked_of = turn.addressee
             if asked_of is not None and _NEWS_ASKED.search(turn.text, span[0], span[1]):
@@ -722,6 +723,28 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
             # "Lisbon was amazing", "the Markthal was incredible": the speaker was there
             found.append(Fact(speaker, thing, "VISITED", span[0], span[1]))
     return found
+
+
+# "are you coming to Koroga?", "you coming for the braai?": asked to come where the asker goes
+_COMING_ASKED = re.compile(r"\b(?:you|u|ya|ye|yous)\s+(?:still\s+)?coming\b", re.IGNORECASE)
+
+
+def _invited_to(turn: Turn, span: tuple[int, int], asked: Sequence[Fact]) -> list[Fact]:
+    """The asker's own plan in asking someone to come to an event ("also are you coming for
+    Koroga Festival next month? Akinyi got us tickets"): "come" is to where the asker will be."""
+    speaker, addressee = turn.speaker, turn.addressee
+    if speaker is None or addressee is None:
+        return []
+    if not _COMING_ASKED.search(turn.text, span[0], span[1]):
+        return []
+    return [
+        replace(fact, source=speaker)
+        for fact in asked
+        if fact.relation == "PLANS"
+        and fact.source.id == addressee.id
+        and fact.target.type == "event"
+        and not fact.presupposed
+    ]
 
 
 # A dislike said anywhere in the clause ("it's Confluence I can't stand", "they're on Resy now

@@ -2856,3 +2856,21 @@ def test_a_liking_said_close_to_a_business_or_product_is_the_speakers() -> None:
     assert ("otieno", "LIKES", "Notion") in found and ("otieno", "DISLIKES", "Teams") in found
     assert ("achieng", "LIKES", "Equity Bank") not in found  # the love is for the news
     assert ("otieno", "LIKES", "Java House") not in found  # Wambui's verdict, reported
+
+
+def test_asking_someone_to_come_to_an_event_is_the_askers_plan_too() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                (
+                    "zodwa",
+                    "also are you coming for Koroga Festival next month? Njoki got us tickets",
+                ),
+                ("kamau", "are you going to Oktoberfest?"),
+                ("zodwa", "yes obviously"),
+            )
+        )
+    )
+    assert ("zodwa", "PLANS", "Koroga Festival") in found
+    assert ("kamau", "PLANS", "Oktoberfest") not in found  # "going" asks, it says not where one is
+    assert ("zodwa", "PLANS", "Oktoberfest") in found  # the yes

@@ -148,6 +148,8 @@ WHEN_MOVED = (
 _HOME_IN = r"(?:(?:flat|place|house|apartment|home|condo|bto|studio)\s+in\s+)?"
 
 _NOT_A_ROUTE = re.compile(r"(?!\s+(?:to|and)\b)")
+# "moved into Owen's place": into someone's home, not to a town of that name
+_NOT_SOMEONES_HOME = re.compile(r"(?!['’]s\s+(?:place|flat|house|home|apartment|room)\b)")
 # After what one is "not missing": glad to be gone, not going ("London one bit", "at all").
 _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
@@ -264,7 +266,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:moved|move|moves|moving|relocated|relocating|relocate|shifted|shifting)\s+"
           r"(?:back\s+)?(?:(?:over|up|down|out|away)\s+)?(?:" + WHEN_MOVED + r")?"
           r"(?:to|into)\s+(?:(?:a|our|my|the|his|her|their|new)\s+)*" + _HOME_IN + _THE,
-          "MOVED_TO", PLACE),
+          "MOVED_TO", PLACE, after=_NOT_SOMEONES_HOME),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
           "LIVES_IN", PLACE),
     # "from my place in Coyoacán", "on my couch in Partick", "Tom's place in Leeds": whose it is

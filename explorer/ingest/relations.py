@@ -667,6 +667,15 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_leanings(turn, span, members, stated))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
+    # A move made is a home since ("we finally moved into our BTO in Punggol")
+    stated.extend(
+        replace(fact, relation="LIVES_IN")
+        for fact in list(stated)
+        if fact.relation == "MOVED_TO"
+        and not fact.ended
+        and fact.source.type == "person"
+        and fact.target.type == "place"  # "moved into Owen's place" says no town
+    )
     return stated, asked
 
 

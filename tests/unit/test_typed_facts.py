@@ -2874,3 +2874,19 @@ def test_asking_someone_to_come_to_an_event_is_the_askers_plan_too() -> None:
     assert ("zodwa", "PLANS", "Koroga Festival") in found
     assert ("kamau", "PLANS", "Oktoberfest") not in found  # "going" asks, it says not where one is
     assert ("zodwa", "PLANS", "Oktoberfest") in found  # the yes
+
+
+def test_a_move_made_is_a_home_since_and_a_move_to_come_is_not() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("hui min", "big news, we finally moved into our BTO in Sengkang last weekend!!"),
+                ("darius", "wah congrats. I'm moving to Jurong next month"),
+                ("hui min", "Mei Ling is lovely. Kelvin moved into Mei Ling's place yesterday"),
+            )
+        )
+    )
+    assert not any(kind in ("MOVED_TO", "LIVES_IN") for _s, kind, t in found if t == "Mei Ling")
+    assert ("hui min", "MOVED_TO", "Sengkang") in found
+    assert ("hui min", "LIVES_IN", "Sengkang") in found
+    assert ("darius", "PLANS", "Jurong") in found and ("darius", "LIVES_IN", "Jurong") not in found

@@ -665,6 +665,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(found)
             stated.extend(_verdicts(turn, span, members))
             stated.extend(_leanings(turn, span, members, stated))
+            stated.extend(_reported_praise(turn, span, members, stated))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     # A move made is a home since ("we finally moved into our BTO in Punggol")
@@ -754,6 +755,63 @@ def _invited_to(turn: Turn, span: tuple[int, int], asked: Sequence[Fact]) -> lis
         and fact.target.type == "event"
         and not fact.presupposed
     ]
+
+
+# Someone's word passed on: "Hemi says it's the best dumplings in Melbourne", "Inês says we have
+# to take you to Café Santiago", "Kiran says Heaton is cheaper", "mentioned Thornbury Hall ...
+# said it was gorgeous".
+_PASSED_ON = re.compile(
+    # "Shireen aunty mentioned", "Marlon went last summer and says"
+    r"(?:\s+(?:aunty|auntie|uncle|anna|akka|didi|bhai|tita|tito|lola))?"
+    r"(?:\s+[a-z'’]+(?:\s+[a-z'’]+){0,4}\s+and)?"
+    r"\s+(?:says|said|reckons|swears|mentioned|recommends|suggested)\b(?:\s+that)?"
+)
+_PRAISE = re.compile(
+    r"\b(?:best|good|great|lovely|amazing|gorgeous|worth|cheaper|closer|nicer|brilliant|unreal|"
+    r"incredible|obsessed|fab|fantastic|perfect|have\s+to|has\s+to|must|should|need\s+to|"
+    r"gotta)\b",
+    re.IGNORECASE,
+)
+_IT_FIRST = re.compile(r"\s+(?:it['’]?s|it\s+is|it\s+was|its)\b", re.IGNORECASE)
+_PRAISED_THINGS = frozenset({"place", "organization", "product", "event", "other"})
+_PASSED_REACH = 30  # characters from "says" to what it praises
+
+
+def _reported_praise(
+    turn: Turn, span: tuple[int, int], slots: list[Slot], stated: Sequence[Fact]
+) -> list[Fact]:
+    """A person whose praise or advice the speaker passes on recommends the thing it is of:
+    the first thing named after their "says" ("Kiran says Heaton is cheaper"), or, when they say
+    "it's ...", the thing named last before them ("Shanghai Street, Hemi says it's the best
+    dumplings"). Not when the sentence denies it, nor a thing already recommended."""
+    text = turn.text
+    sentence = text[span[0] : span[1]]
+    if negated(sentence.casefold()) or _PRAISE.search(sentence) is None:
+        return []
+    done = {(f.source.id, f.target.id) for f in stated if f.relation == "RECOMMENDED"}
+    found: list[Fact] = []
+    for index, slot in enumerate(slots):
+        person = slot.entity
+        if person.type != "person" or slot.pronoun:
+            continue
+        passed = _PASSED_ON.match(text, slot.end, span[1])
+        if passed is None or _PRAISE.search(text, passed.end(), span[1]) is None:
+            continue
+        if _IT_FIRST.match(text, passed.end(), span[1]):
+            before = [s for s in slots[:index] if s.entity.type in _PRAISED_THINGS]
+            things = before[-1:]
+        else:
+            # close after the "says": "Owen said the best slide is the map of late pings near
+            # the Severn Tunnel" praises a slide
+            things = [
+                s
+                for s in slots[index + 1 :]
+                if s.entity.type in _PRAISED_THINGS and s.start - passed.end() <= _PASSED_REACH
+            ][:1]
+        for thing in things:
+            if (person.id, thing.entity.id) not in done and not thing.pronoun:
+                found.append(Fact(person, thing.entity, "RECOMMENDED", *span))
+    return found
 
 
 # A dislike said anywhere in the clause ("it's Confluence I can't stand", "they're on Resy now

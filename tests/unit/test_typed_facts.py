@@ -2890,3 +2890,26 @@ def test_a_move_made_is_a_home_since_and_a_move_to_come_is_not() -> None:
     assert ("hui min", "MOVED_TO", "Sengkang") in found
     assert ("hui min", "LIVES_IN", "Sengkang") in found
     assert ("darius", "PLANS", "Jurong") in found and ("darius", "LIVES_IN", "Jurong") not in found
+
+
+def test_praise_or_advice_passed_on_is_a_recommendation_of_the_one_who_gave_it() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                (
+                    "mere",
+                    "you HAVE to visit, I'll take you to Queen Victoria Market, Hemi says it's "
+                    "the best dumplings in Melbourne",
+                ),
+                (
+                    "tui",
+                    "Farida aunty mentioned Claremont Hall, her daughter had her mehndi there and "
+                    "said it was gorgeous",
+                ),
+                ("mere", "ok but Rangi says Britomart Cafe is not worth it any more"),
+            )
+        )
+    )
+    assert ("Hemi", "RECOMMENDED", "Queen Victoria Market") in found
+    assert ("Farida", "RECOMMENDED", "Claremont Hall") in found
+    assert not any(kind == "RECOMMENDED" for source, kind, _t in found if source == "Rangi")

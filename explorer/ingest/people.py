@@ -834,9 +834,12 @@ ORGANISATION_AFTER = _words(
     "founders investors payroll alum alumni alumnus alumna grad graduate"
 )
 # "the Lisbon trip", "a Keswick hen weekend": a name that modifies a trip is where it goes.
+_HOME_IS = re.compile(r"\bhome\s+is(?:\s+now)?\s*$")  # "home is Leith these days"
 _TRIP_AFTER = re.compile(
     r"^\s+(?:(?:hen|stag|ski|road|day|city|beach|camping|family|work|summer|winter)\s+)?"
     r"(?:trip|trips|holiday|holidays|weekend|getaway|vacation)\b"
+    # "Stoneybatter is home now": where one lives (not "Lagos is home to 15 million")
+    r"|^\s+is\s+(?:(?:my|our)\s+)?home\b(?!\s+to\b)"
 )
 # "someone called Rosa", "a whippet named Biscuit", "a café called Kettle": the noun says.
 # "a firm in leeds called Brightspark": a place between the noun and "called" is passed over.
@@ -1048,7 +1051,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["project"] += 1
     if _TRAVEL_TO.search(tail):
         cues["travel"] += 1  # a place, unless a given name: "heading to Priya now"
-    if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP)):
+    if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP, _HOME_IS)):
         cues["place"] += 1
     elif _BOUGHT_FROM.search(tail):
         cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop

@@ -666,6 +666,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_verdicts(turn, span, members))
             stated.extend(_leanings(turn, span, members, stated))
             stated.extend(_reported_praise(turn, span, members, stated))
+            stated.extend(_called_home(turn, span, members))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     # A move made is a home since ("we finally moved into our BTO in Punggol")
@@ -754,6 +755,29 @@ def _invited_to(turn: Turn, span: tuple[int, int], asked: Sequence[Fact]) -> lis
         and fact.source.id == addressee.id
         and fact.target.type == "event"
         and not fact.presupposed
+    ]
+
+
+# "Stoneybatter is home now", "home is Leith these days": the speaker's home
+_IS_HOME = re.compile(r"\s+is\s+(?:(?:my|our)\s+)?home\b(?!\s+(?:to|of|for)\b)", re.IGNORECASE)
+_HOME_IS = re.compile(r"\bhome\s+is\s+(?:now\s+)?$", re.IGNORECASE)
+
+
+def _called_home(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    """A town the speaker calls home ("Stoneybatter is home now"), unless the sentence denies
+    it or speaks of someone else's ("Lagos is home to 15 million", "Leeds is her home")."""
+    speaker = turn.speaker
+    if speaker is None or negated(turn.text[span[0] : span[1]].casefold()):
+        return []
+    return [
+        Fact(speaker, slot.entity, "LIVES_IN", *span)
+        for slot in slots
+        if slot.entity.type == "place"
+        and not slot.pronoun
+        and (
+            _IS_HOME.match(turn.text, slot.end, span[1])
+            or _HOME_IS.search(turn.text, span[0], slot.start)
+        )
     ]
 
 

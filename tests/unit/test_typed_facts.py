@@ -2913,3 +2913,22 @@ def test_praise_or_advice_passed_on_is_a_recommendation_of_the_one_who_gave_it()
     assert ("Hemi", "RECOMMENDED", "Queen Victoria Market") in found
     assert ("Farida", "RECOMMENDED", "Claremont Hall") in found
     assert not any(kind == "RECOMMENDED" for source, kind, _t in found if source == "Rangi")
+
+
+def test_a_town_called_home_is_where_the_speaker_lives() -> None:
+    extraction = extract_offline(
+        chat(
+            (
+                "siobhan",
+                "I did 20 years in Limerick, that's enough. honestly Phibsborough is home now",
+            ),
+            ("ciaran", "home is Rathmines these days, and Lagos is home to 15 million people"),
+            ("siobhan", "Ranelagh is not home anymore"),
+        )
+    )
+    found = facts(extraction)
+    assert ("siobhan", "LIVES_IN", "Phibsborough") in found
+    assert ("ciaran", "LIVES_IN", "Rathmines") in found
+    assert ("ciaran", "LIVES_IN", "Lagos") not in found
+    assert ("siobhan", "LIVES_IN", "Ranelagh") not in found
+    assert kinds_of(extraction)["Phibsborough"] == "place"

@@ -289,6 +289,7 @@ class PeopleLinks:
         self._kin_phrases()
         self._nicknames()
         self._acronyms()
+        self._initials_called(speakers_of)
 
     def _spells(self, handle: str, key: str, speakers_of: list[str]) -> bool:
         """Whether the name ``key`` is what a speaker's handle ("kate_w") or display name ("E.
@@ -587,6 +588,36 @@ class PeopleLinks:
             self._fold_into(
                 key, spelled[0], occurrence.chunk, surface, f"{surface} abbreviates {full}"
             )
+
+    def _initials_called(self, speakers_of: list[str]) -> None:
+        """Initials that open a turn call the one spoken to when they are that person's: "JH
+        you free for lunch tmr?" to Jia Hui; never a body's initials ("DBS") nor the speaker's
+        own."""
+        for key in [key for key, candidate in self.names.items() if candidate.acronym]:
+            letters = fold_letters(key)
+            if not 2 <= len(letters) <= 3 or key in self.speakers:
+                continue
+            if key in KNOWN_ACRONYM_BODIES or key in KNOWN_BRANDS:
+                continue
+            targets: set[str] = set()
+            for occurrence in self.names[key].occurrences:
+                text = self.chunks[occurrence.chunk].text
+                if text[: occurrence.start].strip():
+                    continue
+                target = self.addressed[occurrence.chunk]
+                if target is None or target == speakers_of[occurrence.chunk]:
+                    continue
+                words = [word for word in map(fold_letters, self.speakers[target].split()) if word]
+                if len(words) >= 2 and "".join(word[0] for word in words) == letters:
+                    targets.add(target)
+            if len(targets) != 1:
+                continue
+            (target,) = targets
+            occurrence = self.names[key].occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            by = self.chunks[occurrence.chunk].speaker
+            self._fold_into(key, target, occurrence.chunk, surface, f"{by} calls them {surface}")
+            self.names[target].cues["addressed"] += 1
 
     def _fold_nickname(self, short: str, full: str, people: dict[str, str], reason: str) -> None:
         # The id stays that of a speaker or a full name; between two lone given names, of the one

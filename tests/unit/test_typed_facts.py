@@ -2932,3 +2932,18 @@ def test_a_town_called_home_is_where_the_speaker_lives() -> None:
     assert ("ciaran", "LIVES_IN", "Lagos") not in found
     assert ("siobhan", "LIVES_IN", "Ranelagh") not in found
     assert kinds_of(extraction)["Phibsborough"] == "place"
+
+
+def test_initials_opening_a_turn_call_the_one_spoken_to_whose_they_are() -> None:
+    turns = chat(
+        ("Mei Xin", "ya booked already"),
+        ("desmond", "MX you free for lunch tmr? i'm at Changi whole week"),
+        ("Mei Xin", "can! DBS canteen?"),
+        ("desmond", "ok. LOL what a week"),
+    )
+    extraction = extract_offline(turns)
+    mei = entity(extraction, "Mei Xin")
+    assert "MX" in mei.aliases
+    (said,) = [item for item in mei.alias_evidence if item.alias == "MX"]
+    assert said.chunk_id == turns[1].id
+    assert "LOL" not in entity(extraction, "desmond").aliases  # not the speaker's letters

@@ -285,6 +285,7 @@ class PeopleLinks:
         self._display_names(speakers_of)
         self._kin_names(speakers_of)
         self._titled_kin()
+        self._titled_kin_phrases(speakers_of)
         self._honorifics()
         self._kin_phrases()
         self._nicknames()
@@ -445,11 +446,15 @@ class PeopleLinks:
                 self.names[target].cues["kin"] += 1
 
     def _titled_kin(self) -> None:
-        """ "Uncle Gary" is called Gary too, though the chat may never write it alone."""
+        """ "Uncle Gary" is called Gary too, though the chat may never write it alone; not
+        "Grandma Okafor" beside Maya Okafor, titled by the family name."""
+        last_words = Counter(key.split()[-1] for key in {*self.names, *self.speakers} if " " in key)
         for key, candidate in self.names.items():
             words = key.split()
             if len(words) != 2 or words[0] not in TITLED_KIN or key in self.speakers:
                 continue
+            if last_words[words[1]] > 1:
+                continue  # another name ends in it too: a family name
             plain = _best(candidate).split()[-1]
             if plain not in candidate.surfaces:
                 candidate.surfaces[plain] += 0
@@ -457,6 +462,35 @@ class PeopleLinks:
                 self.alias_evidence[key].append(
                     AliasEvidence(plain, first, f"{_best(candidate)} is {plain}")
                 )
+
+    def _titled_kin_phrases(self, speakers_of: list[str]) -> None:
+        """ "your gran" is Gran Morag, "your uncle" Uncle Gary, when the conversation titles one
+        person so: the one spoken to is whose the title is, and "my gran" is her too when its
+        speaker calls her "Gran Morag" themselves (the evidence names the turn)."""
+        titled: dict[str, list[str]] = {}
+        for key in self.names:
+            words = key.split()
+            if len(words) == 2 and words[0] in TITLED_KIN and key not in self.speakers:
+                titled.setdefault(words[0], []).append(key)
+        for title, keys in titled.items():
+            if len(keys) != 1:
+                continue
+            (key,) = keys
+            candidate = self.names[key]
+            own = {speakers_of[o.chunk] for o in candidate.occurrences}
+            phrase = re.compile(rf"\b(my|your|ur|yer)\s+{re.escape(title)}\b", re.IGNORECASE)
+            for index, chunk in enumerate(self.chunks):
+                for found in phrase.finditer(chunk.text):
+                    mine = found.group(1).casefold() == "my"
+                    if mine and speakers_of[index] not in own:
+                        continue  # someone else's gran
+                    said = found.group(0).casefold()
+                    if said in candidate.surfaces:
+                        continue
+                    candidate.surfaces[said] += 0
+                    self.alias_evidence[key].append(
+                        AliasEvidence(said, chunk.id, f"{said} is {_best(candidate)}")
+                    )
 
     def _honorifics(self) -> None:
         """ "Kamala aunty", "Karthik anna": the name with its honorific is an alias, as the

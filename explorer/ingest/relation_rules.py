@@ -548,7 +548,10 @@ KIN_PHRASE_WORDS = frozenset(
               "grandchildren", "in-laws", "family"})  # fmt: skip
 # Kin words said as a title before a name ("Uncle Samir", "Auntie Bisi"): whose the title is
 # goes unsaid, as with "Mum", so the speaker is family of the one named.
-TITLED_KIN = _words("uncle auntie aunty aunt cousin")
+# "Gran Morag", "Tita Lorna", "Lola Cora" too.
+TITLED_KIN = _words(
+    "uncle auntie aunty aunt cousin gran granny grandma grandpa tita tito lola lolo"
+)
 
 
 def names_kin(name: str) -> bool:

@@ -2947,3 +2947,27 @@ def test_initials_opening_a_turn_call_the_one_spoken_to_whose_they_are() -> None
     (said,) = [item for item in mei.alias_evidence if item.alias == "MX"]
     assert said.chunk_id == turns[1].id
     assert "LOL" not in entity(extraction, "desmond").aliases  # not the speaker's letters
+
+
+def test_a_title_of_kin_names_its_person_and_your_title_is_them_too() -> None:
+    extraction = extract_offline(
+        chat(
+            ("aisling", "lol Gran Nuala's already booked the lunch at the Shelbourne"),
+            ("fionn", "your gran must be buzzing. my gran would be the same"),
+            ("aisling", "say hi to Tita Cora for me!! and is your uncle still driving?"),
+            ("fionn", "Tita Cora says hi back"),
+        )
+    )
+    nuala = entity(extraction, "Gran Nuala")
+    assert {"Nuala", "your gran"} <= set(nuala.aliases)
+    assert "my gran" not in nuala.aliases  # fionn's own gran, whom he never calls Gran Nuala
+    (said,) = [item for item in nuala.alias_evidence if item.alias == "your gran"]
+    assert said.reason == "your gran is Gran Nuala"
+    assert "Cora" in entity(extraction, "Tita Cora").aliases
+    family = extract_offline(
+        chat(
+            ("Ngozi Eze", "Grandma Eze turns 90 on Sunday"),
+            ("tobi", "wow! greet Grandma Eze for me"),
+        )
+    )
+    assert "Eze" not in entity(family, "Grandma Eze").aliases  # titled by the family name

@@ -149,7 +149,7 @@ _HOME_IN = r"(?:(?:flat|place|house|apartment|home|condo|bto|studio)\s+in\s+)?"
 
 _NOT_A_ROUTE = re.compile(r"(?!\s+(?:to|and)\b)")
 # "moved into Owen's place": into someone's home, not to a town of that name
-_NOT_SOMEONES_HOME = re.compile(r"(?!['’]s\s+(?:place|flat|house|home|apartment|room)\b)")
+_NOT_SOMEONES_HOME = re.compile(r"(?!['’]s\b)")  # "Owen's place", "moved to Jamie's for a bit"
 # After what one is "not missing": glad to be gone, not going ("London one bit", "at all").
 _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
@@ -625,7 +625,7 @@ AFFIRMATIVE = re.compile(
     r"(?:ye+s+|ya+s+|yep+|yup+|sure|correct|indeed|definitely|def|defo|deffo|absolutely|"
     r"(?:of\s+)?course(?!\s+(?:is|was|starts|runs)\b)|ofc|obviously|for sure|i do|i did|i am|"
     # "for now!" to "still in Uptown?": yes, for the moment
-    r"i have|that's right|that’s right|right|ja|for\s+now"
+    r"i have|that's right|that’s right|right|ja|for\s+now(?=\s*(?:[^\w\s]|$))"
     # "aye right", "yeah right": said as a no ("yeah right after my exams" is a yes)
     r"|(?:yeah+|aye|ya|yea)(?!\W*right\b(?!\s+(?:after|now|here|there|away|before)\b)))\b"
     # "aye, no", "course not", "def not lol", "ja-nee", "aye, I wish": a no after all

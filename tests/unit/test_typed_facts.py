@@ -2759,11 +2759,17 @@ def test_a_home_a_question_takes_for_granted_holds_when_the_answer_says_no() -> 
             ("ewa", "no!! I moved in May to Oliwa, with Zosia from work"),
             ("tomek", "Are you still in the apartment in Riverside?"),
             ("ewa", "for now! the lease ends soon"),
+            ("tomek", "you still in Gdynia?"),
+            ("ewa", "no, just got back to Krakow last night"),
+            ("tomek", "you still in the flat in Wrzeszcz?"),
+            ("ewa", "for now i'm crashing at my cousin's"),
         )
     )
     found = facts(extraction)
     assert ("ewa", "LIVES_IN", "Sopot") in found and ("ewa", "MOVED_TO", "Oliwa") in found
     assert ("ewa", "LIVES_IN", "Riverside") in found  # "for now" is a yes
+    assert ("ewa", "LIVES_IN", "Gdynia") not in found  # "still in" a town: a trip as often
+    assert ("ewa", "LIVES_IN", "Wrzeszcz") not in found  # "for now i'm crashing ..." says no
     names = {entity.id: entity.name for entity in extraction.entities}
     ended = {names[r.target_id] for r in extraction.relations if r.valid_to is not None}
     assert "Sopot" in ended and "Riverside" not in ended
@@ -2971,3 +2977,27 @@ def test_a_title_of_kin_names_its_person_and_your_title_is_them_too() -> None:
         )
     )
     assert "Eze" not in entity(family, "Grandma Eze").aliases  # titled by the family name
+
+
+def test_the_loose_readings_keep_to_the_speakers_own_words_and_real_homes() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("thabo", "you still in Durban?"),
+                ("lindiwe", "no, just got back to Joburg last night"),
+                ("thabo", "my sister hates Ryanair. traffic in Lagos is terrible"),
+                ("lindiwe", "LOVE when Eskom cuts power. I'll be watching Glastonbury on TV"),
+                (
+                    "thabo",
+                    "my last year at PwC was brutal. we moved to Leeds in 2019, then Bristol",
+                ),
+                ("lindiwe", "did you see Ngozi at Shoprite? Sipho says we should avoid Ryanair"),
+                ("thabo", "are you coming to the Durban July? I couldn't get tickets"),
+            )
+        )
+    )
+    assert ("lindiwe", "LIVES_IN", "Durban") not in found  # a trip: "just got back"
+    assert not any(kind in ("LIKES", "DISLIKES") for _s, kind, _t in found)
+    assert not any(kind in ("PLANS", "STUDIES_AT", "RECOMMENDED") for s, kind, _t in found)
+    assert ("thabo", "LIVES_IN", "Leeds") not in found  # moved on to Bristol
+    assert ("Ngozi", "WORKS_AT", "Shoprite") not in found  # seen there, not news

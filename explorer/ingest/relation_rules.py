@@ -148,6 +148,8 @@ WHEN_MOVED = (
 _HOME_IN = r"(?:(?:flat|place|house|apartment|home|condo|bto|studio)\s+in\s+)?"
 
 _NOT_A_ROUTE = re.compile(r"(?!\s+(?:to|and)\b)")
+# What makes a return a trip: "back in Leeds for the weekend", "back in Cork to see mum"
+_NOT_A_STAY = re.compile(r"(?!\s*,?\s+(?:for|to\s+see|visiting|till|until|on)\b)")
 # "moved into Owen's place": into someone's home, not to a town of that name
 _NOT_SOMEONES_HOME = re.compile(r"(?!['’]s\b)")  # "Owen's place", "moved to Jamie's for a bit"
 # After what one is "not missing": glad to be gone, not going ("London one bit", "at all").
@@ -202,6 +204,12 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "I left Ecobank for this", "he quit BPI": a job left (the fact closed: ``closed``)
     _rule(_PRE + r"(?:left|quit|quitting|resigned\s+from|leaving)\s+" + _THE, "WORKS_AT",
           frozenset({"organization"})),
+    # "Day 2 at Stripe done", "first day at Brinkhoff today", "after my shift at St. Luke's"
+    # (not "our first day at Legoland", a day out, nor "last week at Costco", a time)
+    _rule(r"^\s+(?:(?:my|her|his|their)\s+)?(?:(?:first|second|third|last|final)\s+(?:day|"
+          r"shift)|day\s+\d+|(?:[\w-]+\s+)?(?:shift|shifts|nights|rota))\s+at\s+" + _THE,
+          "WORKS_AT", frozenset({"organization"}),
+          cue=re.compile(r"^(?!.*\bour\s+(?:[\w-]+\s+)?(?:day|shift|nights?)\b)")),
     # "I've lasted 4 years at Colmena", "six years at Arup now"
     _rule(_PRE + r"(?:lasted|spent|done|did)?\s*(?:\d+|a\s+few|two|three|four|five|six|seven|"
           r"eight|nine|ten)\s+(?:years?|yrs?|months?)\s+(?:now\s+)?at\s+" + _THE,
@@ -329,6 +337,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # ("I was in Dublin two years ago" is a visit)
     _rule(r"^\s+" + _ADV + r"(?:was|were)\s+" + _ADV + r"(?:only\s+)?in\s+" + _THE, "LIVES_IN",
           PLACE, after=_STAYED_FOR),
+    # "Back in Manila, back to the grind", "back in welly": home again after a trip (not
+    # "back in Leeds for the weekend")
+    _rule(_PRE + r"(?:finally\s+)?back\s+in\s+" + _THE, "LIVES_IN", PLACE, after=_NOT_A_STAY),
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),

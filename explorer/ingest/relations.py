@@ -514,7 +514,7 @@ _ROLE_OPENING = re.compile(
     # years of study or work said without an "I": "6 yrs at University of Auckland", "final yr
     # at Strathmore", "honours at Wits finishes in November"
     r"|(?:" + YEARS_OF + r"|(?:first|second|third|fourth|final|last)\s+(?:year|yr)|honours|"
-    r"grad\s+school)\s+at\s"
+    r"grad\s+school|(?:first|second|third|last|final)\s+day|day\s+\d+)\s+at\s"
 )
 # "is leading it", "runs it": the "it" one leads is the project (else the product) just named; not
 # what may be ("Owen could run it"), nor "run it by Priya", "run it past my manager".

@@ -3001,3 +3001,21 @@ def test_the_loose_readings_keep_to_the_speakers_own_words_and_real_homes() -> N
     assert not any(kind in ("PLANS", "STUDIES_AT", "RECOMMENDED") for s, kind, _t in found)
     assert ("thabo", "LIVES_IN", "Leeds") not in found  # moved on to Bristol
     assert ("Ngozi", "WORKS_AT", "Shoprite") not in found  # seen there, not news
+
+
+def test_days_at_a_firm_are_work_and_back_in_a_town_is_home() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("saoirse", "Day 2 at Stripe done. free lunch every single day"),
+                ("cathal", "last day at Brinkhoff 😭 they're doing a cake for me"),
+                ("saoirse", "Back in Galway, back to the grind"),
+                ("cathal", "back in Sligo for the weekend to see mam"),
+                ("saoirse", "first day at the beach in ages"),
+            )
+        )
+    )
+    assert ("saoirse", "WORKS_AT", "Stripe") in found
+    assert ("cathal", "WORKS_AT", "Brinkhoff") in found
+    assert ("saoirse", "LIVES_IN", "Galway") in found
+    assert ("cathal", "LIVES_IN", "Sligo") not in found  # a weekend's visit

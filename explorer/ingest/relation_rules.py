@@ -208,7 +208,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # (not "our first day at Legoland", a day out, nor "last week at Costco", a time)
     _rule(r"^\s+(?:(?:my|her|his|their)\s+)?(?:(?:first|second|third|last|final)\s+(?:day|"
           r"shift)|day\s+\d+|(?:[\w-]+\s+)?(?:shift|shifts|nights|rota))\s+at\s+" + _THE,
-          "WORKS_AT", frozenset({"organization"}),
+          "WORKS_AT", frozenset({"organization", "product"}),  # "Day 2 at Skyscanner"
           cue=re.compile(r"^(?!.*\bour\s+(?:[\w-]+\s+)?(?:day|shift|nights?)\b)")),
     # "I've lasted 4 years at Colmena", "six years at Arup now"
     _rule(_PRE + r"(?:lasted|spent|done|did)?\s*(?:\d+|a\s+few|two|three|four|five|six|seven|"

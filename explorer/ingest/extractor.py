@@ -335,6 +335,14 @@ def _common_word_shouted(
     )
 
 
+# A title of kin given for respect, not kinship: the sentence says whose elder it is
+_TITLED_FOR_RESPECT = re.compile(
+    r"\b(?:office|work|landlady|landlord|boss|boss['’]s|neighbou?rs?|downstairs|colleague|"
+    r"teacher|coach)\b",
+    re.IGNORECASE,
+)
+
+
 def _named_like_a_business(key: str) -> bool:
     """Whether a name of two words or more opens and ends on everyday words that no one is
     called and ends on no common surname ("Toast Box", "Embedded World"): a business or a
@@ -1183,6 +1191,8 @@ class _Context(PeopleLinks):
             said = turn.text[occurrence.start : occurrence.end].casefold()
             if names_kin(said) and builder.type == "person" and builder.id != owner.id:
                 span = turn.sentences[occurrence.sentence]
+                if _TITLED_FOR_RESPECT.search(turn.text, span[0], span[1]):
+                    continue  # "Tita Cherry from the office", "our landlady Tita Rose"
                 facts.append(Fact(owner, builder, "FAMILY_OF", span[0], span[1]))
         return facts
 

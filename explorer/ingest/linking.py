@@ -119,6 +119,13 @@ def _initials(name: str) -> str:
     return "".join(fold_letters(word)[:1] for word in words) if len(words) >= 3 else ""
 
 
+# What follows initials that call someone: "JH you free for lunch tmr?", "MX, quick one", "KC!"
+_CALLED_AFTER = re.compile(
+    r"\s*[,!?:]|\s+(?:you|u|ya|yu|pls|please|r\s+u|are\s+you|did\s+you|can\s+you)\b",
+    re.IGNORECASE,
+)
+
+
 def _best(candidate: Candidate) -> str:
     ranked = sorted(candidate.surfaces.items(), key=lambda item: (-item[1], item[0]))
     return ranked[0][0] if ranked else ""
@@ -636,8 +643,10 @@ class PeopleLinks:
             targets: set[str] = set()
             for occurrence in self.names[key].occurrences:
                 text = self.chunks[occurrence.chunk].text
-                if text[: occurrence.start].strip():
-                    continue
+                if text[: occurrence.start].strip() or not _CALLED_AFTER.match(
+                    text, occurrence.end
+                ):
+                    continue  # "AJ wants to know ...", "BA cancelled my flight": said of them
                 target = self.addressed[occurrence.chunk]
                 if target is None or target == speakers_of[occurrence.chunk]:
                     continue

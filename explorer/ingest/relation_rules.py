@@ -149,7 +149,10 @@ _HOME_IN = r"(?:(?:flat|place|house|apartment|home|condo|bto|studio)\s+in\s+)?"
 
 _NOT_A_ROUTE = re.compile(r"(?!\s+(?:to|and)\b)")
 # What makes a return a trip: "back in Leeds for the weekend", "back in Cork to see mum"
-_NOT_A_STAY = re.compile(r"(?!\s*,?\s+(?:for|to\s+see|visiting|till|until|on)\b)")
+_NOT_A_STAY = re.compile(
+    r"(?!\s*,?\s+(?:for|to\s+see|visiting|till|until|on|tomorrow|tonight|next|soon|later|"
+    r"this\s+(?:week|weekend))\b)"
+)
 # "moved into Owen's place": into someone's home, not to a town of that name
 _NOT_SOMEONES_HOME = re.compile(r"(?!['’]s\b)")  # "Owen's place", "moved to Jamie's for a bit"
 # After what one is "not missing": glad to be gone, not going ("London one bit", "at all").
@@ -209,7 +212,12 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(r"^\s+(?:(?:my|her|his|their)\s+)?(?:(?:first|second|third|last|final)\s+(?:day|"
           r"shift)|day\s+\d+|(?:[\w-]+\s+)?(?:shift|shifts|nights|rota))\s+at\s+" + _THE,
           "WORKS_AT", frozenset({"organization", "product"}),  # "Day 2 at Skyscanner"
-          cue=re.compile(r"^(?!.*\bour\s+(?:[\w-]+\s+)?(?:day|shift|nights?)\b)")),
+          # not a day out ("Day 3 at Disneyland and my feet are gone", "first day at IKEA and
+          # we lost the kids") nor a student's ("freshers week") or a visitor's ("interview")
+          cue=re.compile(
+              r"^(?!.*\bour\s+(?:[\w-]+\s+)?(?:day|shift|nights?)\b)(?!.*\b(?:kids|feet|fly\s+back|"
+              r"interview|freshers?|mall|park|beach|resort|hotel|holiday|disney\w*|ikea|zoo)\b)"
+          )),
     # "I've lasted 4 years at Colmena", "six years at Arup now"
     _rule(_PRE + r"(?:lasted|spent|done|did)?\s*(?:\d+|a\s+few|two|three|four|five|six|seven|"
           r"eight|nine|ten)\s+(?:years?|yrs?|months?)\s+(?:now\s+)?at\s+" + _THE,

@@ -282,20 +282,25 @@ _NEWS_VERB = re.compile(
     r"passed|died|broke|split|engaged|pregnant|having)\b|['’]s\s",
     re.IGNORECASE,
 )
-_DOUBTED = re.compile(r"\b(?:rumou?r|or\s+was\s+it|or\s+is\s+it|not\s+sure)\b", re.IGNORECASE)
+_DOUBTED = re.compile(
+    r"\b(?:rumou?r|or\s+was\s+it|or\s+is\s+it|not\s+sure|not\s+100|idk|might\s+be\s+wrong|"
+    r"i\s+think|could\s+be\s+wrong)\b",
+    re.IGNORECASE,
+)
 
 
-def _news_asked(said: str) -> bool:
-    """Whether a question shares news rather than asks it (``_NEWS_ASKED``)."""
+def _news_asked(said: str, after: str = "") -> bool:
+    """Whether a question shares news rather than asks it (``_NEWS_ASKED``); ``after`` is the
+    rest of the turn, where a doubt may follow ("... Conor works at Google? not sure tho")."""
     news = _NEWS_ASKED.search(said)
-    if news is None or _DOUBTED.search(said):
+    if news is None or _DOUBTED.search(said) or _DOUBTED.search(after):
         return False
     return not news.group("seen") or _NEWS_VERB.search(said, news.end()) is not None
 
 
 def _is_question(text: str, span: tuple[int, int]) -> bool:
     said = text[span[0] : span[1]].rstrip()
-    if not said.endswith("?") or _news_asked(said):
+    if not said.endswith("?") or _news_asked(said, text[span[1] :]):
         return False
     tag = _TAG_QUESTION.search(said)
     if tag is None:
@@ -670,7 +675,9 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_invited_to(turn, span, found))
         else:
             asked_of = turn.addressee
-            if asked_of is not None and _news_asked(turn.text[span[0] : span[1]]):
+            if asked_of is not None and _news_asked(
+                turn.text[span[0] : span[1]], turn.text[span[1] :]
+            ):
                 # "did you know Joaquim went to Tec?" tells of Joaquim: the one asked neither
                 # knows nor sees anyone by it ("did you hear Tom is seeing Ana?" still tells)
                 found = [
@@ -843,6 +850,7 @@ _ADVISED_AGAINST = re.compile(r"\b(?:avoid|stop|sue|quit|skip|leave|leaving)\b",
 _IT_FIRST = re.compile(r"\s+(?:it['’]?s|it\s+is|it\s+was|its)\b", re.IGNORECASE)
 _PRAISED_THINGS = frozenset({"place", "organization", "product", "event", "other"})
 _PASSED_REACH = 30  # characters from "says" to what it praises
+_IN_BEFORE = re.compile(r"\bin\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def _reported_praise(
@@ -856,8 +864,8 @@ def _reported_praise(
     sentence = text[span[0] : span[1]]
     if negated(sentence.casefold()) or _PRAISE.search(sentence) is None:
         return []
-    if _ADVISED_AGAINST.search(sentence) or _SARCASM.search(sentence):
-        return []
+    if _ADVISED_AGAINST.search(sentence) or _SARCASM.search(text, span[0]):
+        return []  # ("Sophie said Aldi was great... if you like queues": the rest of the turn)
     done = {(f.source.id, f.target.id) for f in stated if f.relation == "RECOMMENDED"}
     found: list[Fact] = []
     for index, slot in enumerate(slots):
@@ -879,6 +887,8 @@ def _reported_praise(
                 if s.entity.type in _PRAISED_THINGS and s.start - passed.end() <= _PASSED_REACH
             ][:1]
         for thing in things:
+            if thing.entity.type == "place" and _IN_BEFORE.search(text, span[0], thing.start):
+                continue  # "the best sushi in Lagos": the town the praised thing is in
             if (person.id, thing.entity.id) not in done and not thing.pronoun:
                 found.append(Fact(person, thing.entity, "RECOMMENDED", *span))
     return found
@@ -970,17 +980,20 @@ def _leanings(
             cue is not None
             and (own or not aside)
             and not negated(clause.replace(cue.group(0), " "))
+            and not _IMAGINED.search(clause)
         ):
             found.append(Fact(speaker, thing, "DISLIKES", *span))
             continue
         said = text[max(span[0], slot.start - _LIKE_REACH) : min(span[1], slot.end + _LIKE_REACH)]
         if (
             not aside
+            and not _OVER_BEFORE.search(before)
             and thing.type != "place"  # a town is loved as often for who is there
             and _LIKE_CUE.search(said)
             and not negated(said)
             and not _REPORTED_VERDICT.search(said)
             and not _SARCASM.search(said)
+            and not _SARCASM.search(text, span[0])
         ):
             found.append(Fact(speaker, thing, "LIKES", *span))
     return found
@@ -1010,9 +1023,14 @@ _BESIDE_THE_THING = re.compile(r"\b(?:in|at|from|to|of|near|around|about)\s+(?:t
 # "LOVE when Eskom cuts power", "amazing how Deliveroo always forgets", "best thing about
 # leaving Grab": a complaint
 _SARCASM = re.compile(
-    r"\b(?:love|loving|amazing|unreal|great)\s+(?:how|when|that)\b|\bbest\s+thing\s+about\b",
+    r"\b(?:love|loving|amazing|unreal|great)\s+(?:how|when|that)\b|\bbest\s+thing\s+about\b|"
+    r"\bsaid\s+no\s+one\b|\bif\s+you\s+like\b|\byeah\s+right\b",
     re.IGNORECASE,
 )
+# A liking of one thing over another, or a dislike only imagined: "I like Zomato more than
+# Swiggy", "I'd hate to work at Amazon"
+_OVER_BEFORE = re.compile(r"\b(?:than|over|instead\s+of)\s+(?:the\s+)?$", re.IGNORECASE)
+_IMAGINED = re.compile(r"\b(?:i['’]d|would|if)\b", re.IGNORECASE)
 
 
 def _sentence_facts(
@@ -1328,11 +1346,15 @@ _WENT = re.compile(r"\bwent\b")
 # "as a lecturer")
 _NOT_A_SCHOOL = re.compile(r"\b(?:museum|arms|gallery|library|hall|church|chapel|hotel)\b")
 _FOR_OR_AS = re.compile(
-    r"\s+(?:for|as)\b(?!\s+(?:my|a|an|her|his|their)\s+(?:masters|degree|phd|undergrad|mba|"
-    r"bachelors?|diploma|studies)\b)"
+    r"\s+(?:(?:for|as)\b(?!\s+(?:my|a|an|her|his|their)\s+(?:masters|degree|phd|undergrad|mba|"
+    r"bachelors?|diploma|studies)\b)|to\s+(?:see|pick|watch|drop|meet|collect|visit)\b|"
+    r"(?:dinner|party|gala|event|awards|concert|match|game|ball)\b)"
 )
+# Years at a school spent teaching there: "I lectured for five years at University of Ibadan"
+_TAUGHT = re.compile(r"\b(?:lectur|taught|teach|work|research)\w*")
 _YEAR_OF_STUDY = re.compile(
-    r"(?P<in>\bin\s+(?:my|her|his|their|our)\s+)?\b(?:first|second|third|fourth|last)\s+(?:year|yr)\b"
+    r"(?P<in>\bin\s+(?:my|her|his|their|our)\s+)?\b(?:first|second|third|fourth|last)\s+"
+    r"(?:year|yr)\b"
 )
 _YEARS_OF = re.compile(YEARS_OF)
 # A school's name: where one went is where one studied ("went to Tec", "went to UW").
@@ -1369,7 +1391,12 @@ def _verb_fact(
             _NOT_A_SCHOOL.search(lowered, other.start, other.end)
             or _FOR_OR_AS.match(lowered, other.end)  # "went to Trinity for the Book of Kells"
         )
-        if relation == "WORKS_AT" and school and _YEARS_OF.search(between):
+        if (
+            relation == "WORKS_AT"
+            and school
+            and _YEARS_OF.search(between)
+            and not _TAUGHT.search(between)
+        ):
             relation = "STUDIES_AT"  # "6 yrs at University of Auckland", "4 years at Otago Uni"
         year = _YEAR_OF_STUDY.search(between)
         if relation == "STUDIES_AT" and year and not (school or year.group("in")):
@@ -1678,11 +1705,11 @@ _STILL = re.compile(r"\b(?:still|staying)\b", re.IGNORECASE)
 _TRIP_SAID = re.compile(
     r"\bfor\s+(?:the|a|my|his|her|work|christmas|xmas|easter|eid|diwali|new\s+year)\b|\b(?:flew|flight|flying|landed|got\s+back|back\s+(?:in|to|"
     r"home)|left\s+at|train|bus|heading|on\s+my\s+way|this\s+week|conference|wedding|funeral|"
-    r"holiday|trip|visit|visiting)\b",
+    r"holiday|trip|visit|visiting|home\s+(?:in|to)|go(?:ne|ing)?\s+home|went\s+home)\b",
     re.IGNORECASE,
 )
 _HOME_PRESUMED = re.compile(
-    r"\bstill\b.*\b(?:flat|apartment|house|place|home|room|condo|bto|living|live)\b",
+    r"\bstill\b.*\b(?:flat|apartment|house|place|room|condo|bto|living|live)\b",
     re.IGNORECASE,
 )
 _DENIAL = re.compile(r"\W*(?:no+|nope|nah+|naw|not\s+anymore|not\s+any\s+more)\b", re.IGNORECASE)

@@ -3021,3 +3021,26 @@ def test_days_at_a_firm_are_work_and_back_in_a_town_is_home() -> None:
     assert ("cathal", "WORKS_AT", "Brinkhoff") in found
     assert ("saoirse", "LIVES_IN", "Galway") in found
     assert ("cathal", "LIVES_IN", "Sligo") not in found  # a weekend's visit
+
+
+def test_initials_of_someone_spoken_of_doubted_news_and_imagined_dislikes_state_nothing() -> None:
+    turns = chat(
+        ("Amy Jones", "hey"),
+        ("kwabena", "AJ wants to know if you're coming. BA cancelled my flight"),
+        ("Amy Jones", "btw did you hear Conor works at Google? not sure tho"),
+        ("kwabena", "honestly I'd hate to work at Amazon. I like Zomato more than Swiggy"),
+        (
+            "Amy Jones",
+            "Tobi said Shiro is the best sushi in Lagos. I lectured for five years at University of Ibadan",
+        ),
+        ("kwabena", "Sophie said Aldi was great... if you like queues"),
+    )
+    extraction = extract_offline(turns)
+    found = facts(extraction)
+    assert "AJ" not in entity(extraction, "Amy Jones").aliases  # said of AJ, not to her
+    assert ("Conor", "WORKS_AT", "Google") not in found
+    assert ("kwabena", "DISLIKES", "Amazon") not in found
+    assert ("kwabena", "LIKES", "Swiggy") not in found
+    assert ("Tobi", "RECOMMENDED", "Lagos") not in found
+    assert ("Amy Jones", "WORKS_AT", "University of Ibadan") in found  # lecturing is work
+    assert not any(source == "Sophie" for source, _kind, _t in found)

@@ -3031,7 +3031,8 @@ def test_initials_of_someone_spoken_of_doubted_news_and_imagined_dislikes_state_
         ("kwabena", "honestly I'd hate to work at Amazon. I like Zomato more than Swiggy"),
         (
             "Amy Jones",
-            "Tobi said Shiro is the best sushi in Lagos. I lectured for five years at University of Ibadan",
+            "Tobi said Shiro is the best sushi in Lagos. I lectured for five years at "
+            "University of Ibadan",
         ),
         ("kwabena", "Sophie said Aldi was great... if you like queues"),
     )

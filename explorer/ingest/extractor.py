@@ -168,7 +168,6 @@ MIN_PHRASE_COUNT = 2
 MAX_TOPIC_WORDS = 3
 MAX_CO_OCCURRING = 6  # entities per chunk paired for co-occurrence, in order of appearance
 CO_OCCURRING_SENTENCES = 1  # how many sentences apart two names of a turn may be and co-occur
-MAX_RELATION_GAP = 80  # characters between a subject and an object for a verb pattern
 MAX_FACT_CHARS = 600
 
 # The facts that say where someone lives now ("I love it here" is about it).

@@ -425,7 +425,6 @@ _FUTURE = re.compile(
     r"hope|hoping|want to|this (?:weekend|week|month|year|summer|winter|spring|autumn|fall)|"
     r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
 )
-FUNCTIONAL_CLOSABLE = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "MARRIED_TO"})
 
 
 def negated(text: str) -> bool:
@@ -457,10 +456,6 @@ def apply_polarity(relation: str, words: str) -> str | None:
     return None
 
 
-# A capitalised name in the middle of "X and Y ..." followed by one of these states a couple.
-COUPLE = re.compile(
-    r"^\s+and\s+$",
-)
 # "together" states a couple only with a verb or a length of time ("are together", "been together
 # for years"); "a session with Marcus and Owen together" is two people in one room.
 COUPLE_AFTER = re.compile(

@@ -199,8 +199,6 @@ _DROPPED_SUBJECT = frozenset(
         "arriving",
     ]
 )
-_PAST_VERB = re.compile(r"\b(?:had|went|was|were|did|got|picked|spent|came|\w+ed)\b")
-_OBJECT_PREP = re.compile(r"\b(?:at|to|from)\s+(?:the\s+)?$")
 # "our Karen", "our Claire": in the English of the north, Ireland and Wales, one of the family.
 _OUR_ONE = re.compile(r"(?<![\w'’])(?:our|oor)\s+$", re.IGNORECASE)
 _OUR_ONE_DOES = re.compile(
@@ -225,7 +223,6 @@ _KIN_AFTER = re.compile(
 )
 _POSSESSIVE_KIN = re.compile(r"^(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?P<kin>[\w-]+)\s*,?\s*$")
 _IS_POSSESSED = re.compile(r"^(?:'s|’s)\s+(?P<words>(?:[\w-]+\s*){1,3})")
-_PET_BEFORE = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?P<pet>[\w-]+)\s*,?\s*$", re.I)
 _PET_AFTER = re.compile(r"^\s+(?:is|was)\s+(?:my|our)\s+(?:[\w-]+\s+)?(?P<pet>[\w-]+)\b", re.I)
 # "she has a cat called Pickle", "we've got a rescue dog named Ruth": owned by the subject.
 _PET_CALLED = re.compile(

@@ -172,7 +172,6 @@ MAX_FACT_CHARS = 600
 
 # The facts that say where someone lives now ("I love it here" is about it).
 _HOMES = frozenset({"LIVES_IN", "MOVED_TO"})
-_FIRST_PERSON = frozenset({"i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll"})
 
 
 @dataclass(slots=True)
@@ -1372,9 +1371,6 @@ _SYMMETRIC_OR_WEAK = frozenset(
     {"CO_OCCURS", "WORKS_WITH", "MARRIED_TO", "PARTNER_OF", "FAMILY_OF", "FRIEND_OF", "KNOWS"}
 )
 _ARTICLES = frozenset({"the", "a", "an"})
-_NUMBERS = frozenset(
-    ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-)
 _CONNECTORS = frozenset({"of", "de", "la", "van", "von", "the", "du", "del", "da", "do", "dos"})
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "miss", "mx"})
 MAX_RECENT = 6

@@ -44,7 +44,6 @@ SCALES: dict[str, Scale] = {
 DEFAULT_END = datetime(2025, 6, 1, tzinfo=UTC)
 SPAN = timedelta(days=730)
 ZIPF_EXPONENT = 0.8
-OWNER_SPEAKER_ROLE = "user"
 ASSISTANT_SPEAKER = "assistant"
 
 DOMAINS = ("work", "family", "health", "travel", "finance", "hobbies", "learning", "home")

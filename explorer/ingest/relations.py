@@ -773,13 +773,13 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
     return found
 
 
-# "are you coming to Koroga?", "you coming for the braai?": asked to come where the asker goes
 # The asker's own turn says they will not be there: "I couldn't get tickets", "wish I could go"
 _ASKER_STAYS = re.compile(
     r"\b(?:i|i['’]m|im|i['’]ll)\s+(?:not|can['’]?t|cannot|couldn['’]?t|won['’]?t)\b|"
     r"\bwish\s+i\s+could\b|\bnot\s+going\b",
     re.IGNORECASE,
 )
+# "are you coming to Koroga?", "you coming for the braai?": asked to come where the asker goes
 _COMING_ASKED = re.compile(r"\b(?:you|u|ya|ye|yous)\s+(?:still\s+)?coming\b", re.IGNORECASE)
 
 

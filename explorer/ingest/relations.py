@@ -905,7 +905,6 @@ _LIKE_CUE = re.compile(
     r"i\s+(?:actually\s+|really\s+)?like|amei|adore)\b",
     re.IGNORECASE,
 )
-_REPORTED_VERDICT = re.compile(r"\b(?:says|said|reckons|swears|thinks)\b", re.IGNORECASE)
 _CLAUSE_BOUNDS = re.compile(r"[,;:]|\s(?:but|though|tho|whereas)\s", re.IGNORECASE)
 # A liking counts close to the thing only, whatever stands between ("Slack, which i actually
 # like", "CicloCathays 😂 amei"): further off it is as often of someone or something else
@@ -988,7 +987,7 @@ def _leanings(
             and thing.type != "place"  # a town is loved as often for who is there
             and _LIKE_CUE.search(said)
             and not negated(said)
-            and not _REPORTED_VERDICT.search(said)
+            and not _REPORTED.search(said.casefold())  # "Hemi says it's the best"
             and not _SARCASM.search(said)
             and not _SARCASM.search(text, span[0])
         ):

@@ -61,6 +61,8 @@ from explorer.ingest.relation_rules import (
     BASED_FROM,
     CARRIERS,
     EARNING,
+    HOME_IS,
+    IS_HOME,
     KIN_RELATIONS,
     PETS,
     ROLE_WORDS,
@@ -834,12 +836,9 @@ ORGANISATION_AFTER = _words(
     "founders investors payroll alum alumni alumnus alumna grad graduate"
 )
 # "the Lisbon trip", "a Keswick hen weekend": a name that modifies a trip is where it goes.
-_HOME_IS = re.compile(r"\bhome\s+is(?:\s+now)?\s*$")  # "home is Leith these days"
 _TRIP_AFTER = re.compile(
     r"^\s+(?:(?:hen|stag|ski|road|day|city|beach|camping|family|work|summer|winter)\s+)?"
     r"(?:trip|trips|holiday|holidays|weekend|getaway|vacation)\b"
-    # "Stoneybatter is home now": where one lives (not "Lagos is home to 15 million")
-    r"|^\s+is\s+(?:(?:my|our)\s+)?home\b(?!\s+to\b)"
 )
 # "someone called Rosa", "a whippet named Biscuit", "a café called Kettle": the noun says.
 # "a firm in leeds called Brightspark": a place between the noun and "called" is passed over.
@@ -984,7 +983,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["project"] += 1
     if next_word in PRODUCT_AFTER:
         cues["product"] += 1
-    if next_word in PLACE_AFTER or _TRIP_AFTER.match(after):
+    if next_word in PLACE_AFTER or _TRIP_AFTER.match(after) or IS_HOME.match(after):
         cues["place"] += 1
     if next_word in ORGANISATION_AFTER or _BUSINESS_AFTER.match(head):
         cues["organization"] += 1
@@ -1051,7 +1050,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["project"] += 1
     if _TRAVEL_TO.search(tail):
         cues["travel"] += 1  # a place, unless a given name: "heading to Priya now"
-    if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP, _HOME_IS)):
+    if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP, HOME_IS)):
         cues["place"] += 1
     elif _BOUGHT_FROM.search(tail):
         cues["organization"] += 1  # "bought baby clothes from Mothercare": a shop

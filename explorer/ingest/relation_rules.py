@@ -630,6 +630,10 @@ def asked_frame(question: str) -> QuestionFrame | None:
 
 
 #: The words an answer to a yes-or-no question opens on ("yes Siddharth.", "yep my sister").
+# A town called home: "Leith is home now" (not "Lagos is home to 15 million"), and "home is
+# Rathmines these days" (the words before the town)
+IS_HOME = re.compile(r"\s+is\s+(?:(?:my|our)\s+)?home\b(?!\s+(?:to|of|for)\b)", re.IGNORECASE)
+HOME_IS = re.compile(r"\bhome\s+is(?:\s+now)?\s*$", re.IGNORECASE)
 # "naw" is the Scots no ("naw moving to Aberdeen in September")
 ANSWER_WORDS = frozenset({"yes", "yeah", "yep", "yup", "ya", "aye", "no", "nope", "nah", "naw"})
 

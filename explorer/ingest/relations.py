@@ -43,6 +43,8 @@ from explorer.ingest.relation_rules import (
     CARE_WORDS,
     COUPLE_AFTER,
     EVENTFUL,
+    HOME_IS,
+    IS_HOME,
     KIN_PHRASE_WORDS,
     KIN_RELATIONS,
     PAIR_MET,
@@ -773,12 +775,9 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
     return found
 
 
-# The asker's own turn says they will not be there: "I couldn't get tickets", "wish I could go"
-_ASKER_STAYS = re.compile(
-    r"\b(?:i|i['’]m|im|i['’]ll)\s+(?:not|can['’]?t|cannot|couldn['’]?t|won['’]?t)\b|"
-    r"\bwish\s+i\s+could\b|\bnot\s+going\b",
-    re.IGNORECASE,
-)
+# The asker's own turn says they will not be there: "I'm not going lol" (``_REFUSED``), "I
+# couldn't get tickets", "wish I could go"
+_ASKER_STAYS = re.compile(r"\bwish\s+i\s+could\b|\bcouldn['’]?t\s+get\b", re.IGNORECASE)
 # "are you coming to Koroga?", "you coming for the braai?": asked to come where the asker goes
 _COMING_ASKED = re.compile(r"\b(?:you|u|ya|ye|yous)\s+(?:still\s+)?coming\b", re.IGNORECASE)
 
@@ -789,7 +788,9 @@ def _invited_to(turn: Turn, span: tuple[int, int], asked: Sequence[Fact]) -> lis
     speaker, addressee = turn.speaker, turn.addressee
     if speaker is None or addressee is None:
         return []
-    if not _COMING_ASKED.search(turn.text, span[0], span[1]) or _ASKER_STAYS.search(turn.text):
+    if not _COMING_ASKED.search(turn.text, span[0], span[1]) or any(
+        stays.search(turn.text) for stays in (_REFUSED, _ASKER_STAYS)
+    ):
         return []
     return [
         replace(fact, source=speaker)
@@ -799,11 +800,6 @@ def _invited_to(turn: Turn, span: tuple[int, int], asked: Sequence[Fact]) -> lis
         and fact.target.type == "event"
         and not fact.presupposed
     ]
-
-
-# "Stoneybatter is home now", "home is Leith these days": the speaker's home
-_IS_HOME = re.compile(r"\s+is\s+(?:(?:my|our)\s+)?home\b(?!\s+(?:to|of|for)\b)", re.IGNORECASE)
-_HOME_IS = re.compile(r"\bhome\s+is\s+(?:now\s+)?$", re.IGNORECASE)
 
 
 def _called_home(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
@@ -818,8 +814,8 @@ def _called_home(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[F
         if slot.entity.type == "place"
         and not slot.pronoun
         and (
-            _IS_HOME.match(turn.text, slot.end, span[1])
-            or _HOME_IS.search(turn.text, span[0], slot.start)
+            IS_HOME.match(turn.text, slot.end, span[1])
+            or HOME_IS.search(turn.text, span[0], slot.start)
         )
     ]
 
@@ -2113,7 +2109,7 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
             # "you still in that flat in Kazimierz?" / "no!! I moved in August to Podgórze": the
             # home was theirs and is no more ("staying in Dundee after uni?" / "naw moving to
             # Aberdeen": theirs until they go)
-            over = re.search(r"\bstill\b", question.text, re.IGNORECASE) is not None
+            over = "still" in words(question.text)
             facts.append(replace(fact, earlier=True, ended=over))
             facts.append(Fact(fact.source, fact.target, fact.relation, *reply, ended=over))
     facts.extend(_who_is(question, answer, answerer, first))

@@ -974,6 +974,7 @@ class _Context(PeopleLinks):
 
     def _builders(self) -> list[_Builder]:
         self._first_names()
+        self._short_heads()
         builders: list[_Builder] = []
         for key, candidate in self.names.items():
             label = self._name_label(key, candidate)

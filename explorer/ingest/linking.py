@@ -13,7 +13,7 @@ helpers.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
 from explorer.core.models import AliasEvidence, Chunk
@@ -189,6 +189,33 @@ class PeopleLinks:
             return False  # "Samples" beside Sam: an English word, not his full name
         turns = {at.chunk for at in self.names[key].occurrences}
         return any(at.chunk in turns for n in fitting for at in self.names[n].occurrences)
+
+    def _short_heads(self) -> None:
+        """Fold a word only ever opening a sentence into the one longer name here it begins,
+        of a place, a business or an event said inside a sentence ("Cayo is fine" after "Cayo
+        Arms at 1?", "KubeCon day 2" after "KubeCon Europe"), if no dictionary knows the word."""
+        longer: dict[str, list[str]] = defaultdict(list)
+        for name, candidate in self.names.items():
+            if " " in name and candidate.mid_sentence:
+                longer[name.split()[0]].append(name)
+        for key, names in longer.items():
+            alone = self.names.get(key)
+            if (
+                alone is None
+                or alone.mid_sentence
+                or len(names) != 1
+                or key in self.speakers
+                or is_everyday_word(key)
+                or is_census_name(key)
+            ):
+                continue
+            full = self.names[names[0]]
+            if evidence_type(names[0], full.votes, full.cues) == "person":
+                continue  # a person's first name is ``_vouched_for``'s
+            occurrence = alone.occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            reason = f"{surface} is the short form of {full.surfaces.most_common(1)[0][0]}"
+            self._fold_into(key, names[0], occurrence.chunk, surface, reason)
 
     def _fold_into(self, key: str, target: str, chunk: int, surface: str, reason: str) -> None:
         """Move the name ``key`` into ``target`` (a speaker or a full name) with its evidence."""

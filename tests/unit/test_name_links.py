@@ -139,6 +139,24 @@ def test_a_word_opening_one_sentence_needs_a_name_to_vouch_for_it() -> None:
     assert "Samples" not in names(told)
 
 
+def test_a_word_opening_one_sentence_is_the_short_form_of_the_longer_name_it_begins() -> None:
+    turns = chat(
+        ("Rhodri", "Right, Saturday, Pengam Arms at 1? Easy walk to the ground from there."),
+        ("Gethin", "Pengam is fine. Parking round there is a nightmare though."),
+        ("Rhodri", "Are you going to DevNordic Berlin in May?"),
+        ("Gethin", "DevNordic booked! Splott is where I'm parking."),
+    )
+    extraction = extract_offline(turns)
+    pub = entity(extraction, "Pengam Arms")
+    assert "Pengam" in pub.aliases
+    (said,) = [item for item in pub.alias_evidence if item.alias == "Pengam"]
+    assert said.chunk_id == turns[1].id
+    assert said.reason == "Pengam is the short form of Pengam Arms"
+    assert "DevNordic" in entity(extraction, "DevNordic Berlin").aliases
+    # a word opening a sentence that begins no longer name is left as it was
+    assert "Splott" not in {e.name for e in extraction.entities}
+
+
 def test_a_word_that_begins_with_a_nickname_said_elsewhere_is_no_name() -> None:
     turns = chat(
         ("Rui", "I asked Dan to help with the move. Max said he would come too."),

@@ -890,8 +890,8 @@ def _reported_praise(
 # A dislike said anywhere in the clause ("it's Confluence I can't stand", "they're on Resy now
 # which I find deeply annoying").
 _DISLIKE_CUE = re.compile(
-    r"\b(?:hate|hates|can['’]?t\s+stand|cannot\s+stand|annoying|the\s+worst|awful|terrible|"
-    r"useless|odio)\b",
+    r"\b(?:hate|hates|can['’]?t\s+stand|cannae\s+stand|cannot\s+stand|annoying|the\s+worst|"
+    r"awful|terrible|useless|odio)\b",
     re.IGNORECASE,
 )
 # A liking said in the clause ("the lamb was unreal, if that was Mehfil", "Slack, which i
@@ -968,6 +968,9 @@ def _leanings(
         cue = _DISLIKE_CUE.search(clause)
         # "they moved us to Asana which I find deeply annoying": the speaker's own "I" says so
         own = cue is not None and _OWN_FEELING.search(clause, 0, cue.start()) is not None
+        if cue is None and not aside and _disliked_after(text, span, slot, slots, speaker):
+            found.append(Fact(speaker, thing, "DISLIKES", *span))
+            continue
         if (
             cue is not None
             and (own or not aside)
@@ -993,6 +996,31 @@ def _leanings(
 
 # The speaker's own feeling, said just before the word of it: "which I find", "I can't"
 _OWN_FEELING = re.compile(r"\b(?:i|we)\b[^,;.!?]{0,20}$", re.IGNORECASE)
+# A dislike of "them" or "it" later in the sentence ("Indigo as usual, I hate them"), not of
+# what follows ("I hate it when he's late")
+_HATE_IT = re.compile(
+    r"\b(?:hate|can['’]?t\s+stand|cannae\s+stand|cannot\s+stand)\s+(?:them|it)\b"
+    r"(?!\s+(?:when|if|that|here|there|how)\b)",
+    re.IGNORECASE,
+)
+# The one who dislikes is the speaker: "I" or "we" just before, or nobody, as a clause opens
+# ("ScotRail's on strike again 🙄 cannae stand them"; not "tyler can't stand them")
+_SPEAKER_FEELS = re.compile(r"(?:\b(?:i|we)\b[^,;.!?]{0,12}|(?:^|[^\w\s'’])\s*)$", re.IGNORECASE)
+
+
+def _disliked_after(
+    text: str, span: tuple[int, int], slot: Slot, slots: list[Slot], speaker: Named
+) -> bool:
+    """Whether the speaker says later in the sentence they hate "them" or "it", meaning the
+    thing at ``slot``: the last one named before it, nobody else named in between."""
+    said = _HATE_IT.search(text, slot.end, span[1])
+    if said is None or not _SPEAKER_FEELS.search(text, span[0], said.start()):
+        return False
+    return not any(
+        slot.end <= other.start < said.start() and other.entity.id != speaker.id for other in slots
+    )
+
+
 # Someone else the sentence speaks of before the thing: "my sister is doing the Comrades",
 # "Dave's mum can't stand Tesco", "she hates Uber"
 _OTHERS_SPOKEN_OF = re.compile(

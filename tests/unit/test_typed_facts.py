@@ -2811,6 +2811,25 @@ def test_an_event_said_to_come_is_planned_and_a_thing_hated_in_its_clause_dislik
     assert ("faraz", "DISLIKES", "Basecamp") not in found  # the clause before the hate
 
 
+def test_a_thing_the_speaker_hates_as_them_or_it_later_in_the_sentence_is_disliked() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ruth", "flight delayed again. took SkyJet as usual, I hate them 🙄"),
+                ("owen", "train on the Friday, TransCymru's on strike again 🙄 cannae stand them"),
+                ("ruth", "and don't let gary start on the Dragons, tyler can't stand them"),
+                ("owen", "we had lunch at Pizzaro, I hate it when they rush us"),
+                ("ruth", "my sister moved to Bankly, she says I hate it but whatever"),
+            )
+        )
+    )
+    assert ("ruth", "DISLIKES", "SkyJet") in found
+    assert ("owen", "DISLIKES", "TransCymru") in found  # "cannae stand", its subject left out
+    assert ("ruth", "DISLIKES", "Dragons") not in found  # Tyler's dislike
+    assert ("owen", "DISLIKES", "Pizzaro") not in found  # "hate it when": what follows
+    assert ("ruth", "DISLIKES", "Bankly") not in found  # someone else's words
+
+
 def test_news_asked_as_a_question_is_stated_and_a_school_gone_to_attended() -> None:
     found = facts(
         extract_offline(

@@ -68,6 +68,7 @@ from explorer.ingest.lexicon import (
     OCCASIONS_WITH_HEAD,
     SEASONS,
     SET_PHRASES,
+    TITLES,
     TOPIC_STOPWORDS,
     VERSUS,
     WEIGHING_UP,
@@ -356,7 +357,7 @@ def _named_like_a_business(key: str) -> bool:
         and not first.endswith("ly")  # "Apparently Grandma Okafor": a word before the name
         and not any(is_census_name(word) or is_given_name(word) for word in (first, last))
         and not is_common_surname(last)
-        and first not in _TITLES
+        and first not in TITLES
     )
 
 
@@ -657,7 +658,7 @@ class _Context(PeopleLinks):
         self._read_venue(candidate, written_whole, surface, piece, previous, following)
         if (
             previous is not None
-            and previous.folded in _TITLES
+            and previous.folded in TITLES
             and previous.sentence == first.sentence
             # "i miss Ruth": a lower-case "miss" is the verb
             and (previous.folded != "miss" or previous.word[0].isupper())
@@ -1373,7 +1374,6 @@ _SYMMETRIC_OR_WEAK = frozenset(
 )
 _ARTICLES = frozenset({"the", "a", "an"})
 _CONNECTORS = frozenset({"of", "de", "la", "van", "von", "the", "du", "del", "da", "do", "dos"})
-_TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "miss", "mx"})
 MAX_RECENT = 6
 MAX_TEMPORAL = 10
 MAX_DOMAINS = 5

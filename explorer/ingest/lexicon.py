@@ -20,7 +20,9 @@ def _ordered(text: str) -> tuple[str, ...]:
 
 
 # Abbreviations whose full stop does not end a sentence.
-ABBREVIATIONS = _words("mr mrs ms dr prof st jr sr vs etc eg ie approx dept est fig mt ft")
+# Titles before a person's name ("Dra." a doctor's in Spanish and Portuguese).
+TITLES = _words("dr dra mr mrs ms miss prof")
+ABBREVIATIONS = (TITLES - {"miss"}) | _words("st jr sr sra vs etc eg ie approx dept est fig mt ft")
 
 MONTHS = _ordered(
     "january february march april may june july august september october november december"
@@ -156,9 +158,9 @@ NAME_STOPWORDS = (
     | MONTH_ABBREVIATIONS
     | frozenset(WEEKDAYS)
     | frozenset(day + "s" for day in WEEKDAYS)  # "Tuesdays at 7pm"
+    | TITLES
     | _words(
-        "mr mrs ms dr prof sir madam god gosh jesus today tonight name mon tue tues wed thu "
-        "thur thurs fri sat sun"
+        "sir madam god gosh jesus today tonight name mon tue tues wed thu thur thurs fri sat sun"
     )
 )
 
@@ -189,9 +191,9 @@ SET_PHRASES = frozenset(
 )
 
 # Words just before a capitalised name that say it is a person.
-PERSON_CUES = _words(
+PERSON_CUES = TITLES | _words(
     """
-    hey hi hello thanks dear dr mr mrs ms miss prof uncle aunt auntie friend friends sister
+    hey hi hello thanks dear uncle aunt auntie friend friends sister
     brother mom mum dad mother father son daughter wife husband boyfriend girlfriend partner
     cousin boss colleague coworker grandma grandpa grandmother grandfather neighbor neighbour
     coach teacher mentor named nephew niece fiance fiancee fiancé fiancée therapist
@@ -199,7 +201,6 @@ PERSON_CUES = _words(
 )
 # Words just after a capitalised name that say it is a person.
 PERSON_AFTER = _words("said says told asked thinks thought wants wanted and")
-TITLES = _words("dr mr mrs ms miss prof")
 # Words just before a capitalised name that say it is a place.
 PLACE_CUES = _words("in to from near visited visiting visit toward towards around round across")
 # Words before "out of" / "outta" that say it is a base one flies or works from: "the charter

@@ -627,6 +627,29 @@ class PeopleLinks:
             if full in by:
                 continue
             self._fold_nickname(short, full, people, reason)
+        self._full_names_of_speakers(people)
+
+    def _full_names_of_speakers(self, people: dict[str, str]) -> None:
+        """A name of two words is the one speaker's of two words with the same surname whose
+        given name it shortens or lengthens: "Rafael Souza" said by or to Rafa Souza."""
+        for key in [key for key in people if key in self.names and key not in self.speakers]:
+            words = people[key].split()
+            if len(words) != 2:
+                continue
+            matches = [
+                speaker
+                for speaker in self.speakers
+                if key in people
+                and len(said := people.get(speaker, "").split()) == 2
+                and fold_letters(said[1]) == fold_letters(words[1])
+                and (nickname_reason(said[0], words[0]) or nickname_reason(words[0], said[0]))
+            ]
+            if len(matches) != 1:
+                continue
+            occurrence = self.names[key].occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            said_as = f"{surface} is {people[matches[0]]} by another form of the given name"
+            self._fold_into(key, matches[0], occurrence.chunk, surface, said_as)
 
     def _acronyms(self) -> None:
         """An acronym of three letters or more ("GRI") joins the one name of as many words here

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from explorer.ingest.lexicon import MONTHS, SEASONS
+from explorer.ingest.lexicon import TITLES as NAME_TITLES
 
 # Object kinds a rule accepts: person, place, organization, event, project, product, other.
 PERSON = frozenset({"person"})
@@ -407,7 +408,7 @@ CARE_WORDS = _words(
     osteopath chiropractor optician midwife
     """
 )
-TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "doctor"})
+TITLES = NAME_TITLES | {"doctor"}
 
 _NEGATIVE_IDIOMS = re.compile(
     r"\bcan(?:'|’)?t\s+stand\b|\b(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of\b"

@@ -157,6 +157,23 @@ def test_a_word_opening_one_sentence_is_the_short_form_of_the_longer_name_it_beg
     assert "Splott" not in {e.name for e in extraction.entities}
 
 
+def test_a_longer_given_name_with_a_speakers_surname_is_the_speaker() -> None:
+    turns = chat(
+        ("Nico Ferreira", "mãe says hi, she still yells 'Nicolau Ferreira!' when i don't call"),
+        ("Lia", "hahaha. is Nicolau Ramos from your team coming to the party?"),
+        ("Nico Ferreira", "Dra. Ana Pires said i should rest, so no"),
+    )
+    extraction = extract_offline(turns)
+    nico = entity(extraction, "Nico Ferreira")
+    assert "Nicolau Ferreira" in nico.aliases
+    (said,) = [item for item in nico.alias_evidence if item.alias == "Nicolau Ferreira"]
+    assert said.chunk_id == turns[0].id
+    assert "Nicolau Ramos" not in nico.aliases  # another surname: someone else
+    # "Dra." is a title, as "Dr." is: no name of its own, nor a call
+    assert "Dra. Ana Pires" in entity(extraction, "Ana Pires").aliases
+    assert "Dra" not in {e.name for e in extraction.entities}
+
+
 def test_a_word_that_begins_with_a_nickname_said_elsewhere_is_no_name() -> None:
     turns = chat(
         ("Rui", "I asked Dan to help with the move. Max said he would come too."),

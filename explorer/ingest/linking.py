@@ -49,6 +49,8 @@ from explorer.ingest.relation_rules import (
 # Where a kinship phrase stands beside a name: right before it, or set beside it after a comma
 # ("Tyler, my boyfriend"); said by the speaker or to the addressee ("his cousin" says little
 # without knowing whose).
+# "in your name, Sunita Iyer", "under ur name: Jo Bell"
+_YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$", re.IGNORECASE)
 _KIN_PHRASE_BEFORE = re.compile(
     r"\b(?P<owner>my|your|our)\s+(?P<kin>[\w'’-]+)\s*,?\s*$", re.IGNORECASE
 )
@@ -325,6 +327,33 @@ class PeopleLinks:
         self._nicknames()
         self._acronyms()
         self._initials_called(speakers_of)
+        self._names_given_to_the_addressee(speakers_of)
+
+    def _names_given_to_the_addressee(self, speakers_of: list[str]) -> None:
+        """A name said as the one spoken to's ("I'll book in your name, Sunita Iyer") is
+        theirs, when no one else is called so."""
+        for key in [key for key in self.names if key not in self.speakers]:
+            targets: set[str] = set()
+            for occurrence in self.names[key].occurrences:
+                text = self.chunks[occurrence.chunk].text
+                if not _YOUR_NAME_BEFORE.search(text, 0, occurrence.start):
+                    continue
+                target = self.addressed[occurrence.chunk]
+                if target is not None and target != speakers_of[occurrence.chunk]:
+                    targets.add(target)
+            if len(targets) != 1:
+                continue
+            (target,) = targets
+            occurrence = self.names[key].occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            by = self.chunks[occurrence.chunk].speaker
+            self._fold_into(
+                key,
+                target,
+                occurrence.chunk,
+                surface,
+                f"{by} gives {surface} as the name of the one spoken to",
+            )
 
     def _spells(self, handle: str, key: str, speakers_of: list[str]) -> bool:
         """Whether the name ``key`` is what a speaker's handle ("kate_w") or display name ("E.
@@ -464,7 +493,8 @@ class PeopleLinks:
                     kin = re.search(r"\bmy\s+([\w-]+)\s*,?\s*$", before)
                     if kin is not None and kin.group(1) == key:
                         named.add(other)
-                    if re.search(rf"\b{re.escape(key)}\s*[.,:(—–-]\s*$", before):
+                    # "Dad, Imran", "under Dad's name, Imran"
+                    if re.search(rf"\b{re.escape(key)}(?:['’]s\s+name)?\s*[.,:(—–-]\s*$", before):
                         named.add(other)
             if len(named) == 1:
                 (target,) = named

@@ -174,6 +174,29 @@ def test_a_longer_given_name_with_a_speakers_surname_is_the_speaker() -> None:
     assert "Dra" not in {e.name for e in extraction.entities}
 
 
+def test_a_name_given_as_the_one_spoken_tos_or_a_parents_is_theirs() -> None:
+    booked = chat(
+        ("Amma", "Did you book the train tickets?"),
+        ("Devi", "ok. I'll book in your name, Lakshmi Rao, and Appa's. send the ID photos."),
+        ("Amma", "ok kanna"),
+    )
+    amma = entity(extract_offline(booked), "Amma")
+    assert "Lakshmi Rao" in amma.aliases
+    (said,) = [item for item in amma.alias_evidence if item.alias == "Lakshmi Rao"]
+    assert said.chunk_id == booked[1].id
+    under = chat(
+        ("Noor", "Booked for 10. Put it under Dad's name, Tariq, so it doesn't look suspicious"),
+        ("Sami", "lol ok, genius"),
+    )
+    assert "Dad" in entity(extract_offline(under), "Tariq").aliases
+    # someone named after "your" but not as the name: no merge
+    other = chat(
+        ("Amma", "Did you ask about the flat?"),
+        ("Devi", "your friend, Lakshmi Rao, says it's gone"),
+    )
+    assert "Lakshmi Rao" not in entity(extract_offline(other), "Amma").aliases
+
+
 def test_a_word_that_begins_with_a_nickname_said_elsewhere_is_no_name() -> None:
     turns = chat(
         ("Rui", "I asked Dan to help with the move. Max said he would come too."),

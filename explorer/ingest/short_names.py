@@ -34,7 +34,7 @@ from explorer.ingest.given_names import is_census_name
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES, PROJECT_HEADS
 from explorer.ingest.people import EVENT_WORDS, says_whose
-from explorer.ingest.places import is_known_place
+from explorer.ingest.places import city_named, is_known_place
 
 PERSON_LIKE = frozenset({"person", "other"})
 MAX_NAME_WORDS = 4
@@ -223,6 +223,27 @@ def _thing_short_names(
             continue  # "Victoria said she's coming" beside Victoria Park is Victoria
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))
+    found.update(_other_city_names(entities, known, protected))
+    return found
+
+
+def _other_city_names(
+    entities: list[Entity], known: Iterable[Entity], protected: Collection[str]
+) -> dict[str, str]:
+    """ "Warszawa" beside Warsaw, "Bangalore" beside Bengaluru, "Palmy" beside Palmerston North:
+    a place named by another name GeoNames gives the one city of its scope so named."""
+    cities: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for entity in (*known, *entities):
+        if entity.type == "place":
+            cities[(entity.scope, normalise_name(entity.name))].add(entity.id)
+    found: dict[str, str] = {}
+    for entity in entities:
+        if entity.id in protected or entity.type not in ("place", "person"):
+            continue
+        city = city_named(normalise_name(entity.name))
+        ids = cities.get((entity.scope, city), set()) - {entity.id} if city else set()
+        if len(ids) == 1:
+            found[entity.id] = next(iter(ids))
     return found
 
 
@@ -251,10 +272,13 @@ def merge_short_names(
         target = merged.get(full_id) or own.get(full_id)
         if target is None:
             target = _standing_in(stored[full_id], short)
+        other_name = city_named(normalise_name(short.name)) == normalise_name(target.name)
         said = AliasEvidence(
             short.name,
             short.mentions[0].chunk_id if short.mentions else "",
-            f"{short.name} is the short form of {target.name}",
+            f"{short.name} is another name of {target.name} (GeoNames)"
+            if other_name
+            else f"{short.name} is the short form of {target.name}",
         )
         merged[full_id] = merge_entity(
             target,

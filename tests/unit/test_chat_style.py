@@ -313,6 +313,15 @@ def test_the_shipped_major_town_list_is_what_the_builder_makes() -> None:
     )
 
 
+def test_the_shipped_list_of_other_city_names_is_what_the_builder_makes() -> None:
+    from explorer.ingest.places import CITY_NAMES_FILE, build_city_names
+    from explorer.ingest.word_lists import read_list
+
+    assert build_city_names() == read_list(CITY_NAMES_FILE), (
+        f"rewrite {CITY_NAMES_FILE}: python -m explorer.ingest.places"
+    )
+
+
 def test_a_town_is_known_with_its_accents_written_or_not() -> None:
     for plain in ("krakow", "gdansk", "malmo", "zurich", "lodz", "wroclaw", "dusseldorf"):
         assert is_known_place(plain), plain

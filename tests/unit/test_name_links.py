@@ -197,6 +197,25 @@ def test_a_name_given_as_the_one_spoken_tos_or_a_parents_is_theirs() -> None:
     assert "Lakshmi Rao" not in entity(extract_offline(other), "Amma").aliases
 
 
+def test_a_city_named_two_ways_is_one_place_with_the_evidence_saying_why() -> None:
+    from explorer.ingest.places import city_named
+
+    assert city_named("Warszawa") == "warsaw" and city_named("Bangalore") == "bengaluru"
+    assert city_named("Palmy") == "palmerston north" and city_named("Warsaw") is None
+    turns = chat(
+        ("Oskar", "How is Warsaw treating you? Still in the flat in Mokotów?"),
+        ("Ewa", "yes! Warszawa is huge but I love it. Bombay next month for work"),
+    )
+    merged = merge_short_names(combine([extract_offline(turns)]))
+    warsaw = entity(merged, "Warsaw")
+    assert "Warszawa" in warsaw.aliases
+    (said,) = [item for item in warsaw.alias_evidence if item.alias == "Warszawa"]
+    assert said.reason == "Warszawa is another name of Warsaw (GeoNames)"
+    assert said.chunk_id == turns[1].id
+    # no Mumbai here: Bombay stays as it is said
+    assert "Bombay" in {e.name for e in merged.entities}
+
+
 def test_a_word_that_begins_with_a_nickname_said_elsewhere_is_no_name() -> None:
     turns = chat(
         ("Rui", "I asked Dan to help with the move. Max said he would come too."),

@@ -46,11 +46,11 @@ from explorer.ingest.relation_rules import (
     UNIQUE_KIN,
 )
 
+# "in your name, Sunita Iyer", "under ur name: Jo Bell"
+_YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$", re.IGNORECASE)
 # Where a kinship phrase stands beside a name: right before it, or set beside it after a comma
 # ("Tyler, my boyfriend"); said by the speaker or to the addressee ("his cousin" says little
 # without knowing whose).
-# "in your name, Sunita Iyer", "under ur name: Jo Bell"
-_YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$", re.IGNORECASE)
 _KIN_PHRASE_BEFORE = re.compile(
     r"\b(?P<owner>my|your|our)\s+(?P<kin>[\w'’-]+)\s*,?\s*$", re.IGNORECASE
 )

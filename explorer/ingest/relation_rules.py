@@ -408,7 +408,7 @@ CARE_WORDS = _words(
     osteopath chiropractor optician midwife
     """
 )
-TITLES = NAME_TITLES | {"doctor"}
+TITLES = (NAME_TITLES - {"miss"}) | {"doctor"}  # "I saw Miss Wanjiku at church" is no visit
 
 _NEGATIVE_IDIOMS = re.compile(
     r"\bcan(?:'|’)?t\s+stand\b|\b(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of\b"

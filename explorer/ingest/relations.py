@@ -1008,17 +1008,44 @@ _HATE_IT = re.compile(
 _SPEAKER_FEELS = re.compile(r"(?:\b(?:i|we)\b[^,;.!?]{0,12}|(?:^|[^\w\s'’])\s*)$", re.IGNORECASE)
 
 
+# What may stand beside a thing in its clause when "it" is the thing: "ugh Slack is down
+# again", "took SkyJet as usual" (not "binged the new season on Netflix", "the Access Bank crew")
+_ASIDE_WORDS = re.compile(
+    r"(?:[^\w]|\b(?:ugh+|omg|lol|honestly|tbh|so|and|but|again|as\s+usual|as\s+always|"
+    r"today|seriously|man|smh)\b)*",
+    re.IGNORECASE,
+)
+# The subject and verb of a clause about the thing: "Slack is down", "MTN's down", "Eskom cut"
+_ABOUT_IT = re.compile(r"\s*(?:is|was|are|['’]s|has|have|keeps?|just)\b", re.IGNORECASE)
+_PREPOSITION_BEFORE = re.compile(r"\b(?:on|in|at|with|from|to|for|by|of|about|via)\s*$", re.I)
+_NOT_FELT = re.compile(r"\b(?:i['’]d|would|if|used\s+to|thought|think|might)\b", re.IGNORECASE)
+
+
 def _disliked_after(
     text: str, span: tuple[int, int], slot: Slot, slots: list[Slot], speaker: Named
 ) -> bool:
     """Whether the speaker says later in the sentence they hate "them" or "it", meaning the
-    thing at ``slot``: the last one named before it, nobody else named in between."""
+    thing at ``slot``: the last one named before it, nobody else named in between, and what
+    its clause is about (the clause's subject, "ugh Slack is down again, I hate it", or what
+    it ends on as what was done, "took SkyJet as usual, I hate them"); not "I don't hate
+    them", "I'd hate it", "I used to hate it"."""
     said = _HATE_IT.search(text, slot.end, span[1])
     if said is None or not _SPEAKER_FEELS.search(text, span[0], said.start()):
         return False
-    return not any(
+    feeling = text[max(span[0], said.start() - 30) : said.end()]
+    if negated(feeling) or _NOT_FELT.search(feeling):
+        return False
+    if any(
         slot.end <= other.start < said.start() and other.entity.id != speaker.id for other in slots
-    )
+    ):
+        return False
+    starts = [bound.end() for bound in _CLAUSE_BOUNDS.finditer(text, span[0], slot.start)]
+    before = text[starts[-1] if starts else span[0] : slot.start]
+    bound = _CLAUSE_BOUNDS.search(text, slot.end, said.start())
+    after = text[slot.end : bound.start() if bound else said.start()]
+    subject = _ASIDE_WORDS.fullmatch(before) is not None and _ABOUT_IT.match(after) is not None
+    ends_on = _ASIDE_WORDS.fullmatch(after) is not None and not _PREPOSITION_BEFORE.search(before)
+    return subject or ends_on
 
 
 # Someone else the sentence speaks of before the thing: "my sister is doing the Comrades",

@@ -30,11 +30,11 @@ from explorer.core.models import AliasEvidence, Entity, MemoryLayer
 from explorer.ingest.aliases import repoint
 from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
-from explorer.ingest.given_names import is_census_name
+from explorer.ingest.given_names import is_census_name, is_common_surname
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES, PROJECT_HEADS
 from explorer.ingest.people import EVENT_WORDS, says_whose
-from explorer.ingest.places import city_named, is_known_place
+from explorer.ingest.places import city_named, is_known_place, plain_name
 
 PERSON_LIKE = frozenset({"person", "other"})
 MAX_NAME_WORDS = 4
@@ -223,23 +223,39 @@ def _thing_short_names(
             continue  # "Victoria said she's coming" beside Victoria Park is Victoria
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))
-    found.update(_other_city_names(entities, known, protected))
+    found.update(_other_city_names(entities, known, protected, guessed))
     return found
 
 
+def _may_be_a_town(entity: Entity, guessed: Collection[str]) -> bool:
+    """Whether an entity typed a person by default alone may be a town's other name ("Palmy"):
+    not a given name or a surname, nor anyone titled."""
+    words = normalise_name(entity.name).split()
+    return (
+        entity.id in guessed
+        and not entity.aliases
+        and not any(is_census_name(word) or is_common_surname(word) for word in words)
+    )
+
+
 def _other_city_names(
-    entities: list[Entity], known: Iterable[Entity], protected: Collection[str]
+    entities: list[Entity],
+    known: Iterable[Entity],
+    protected: Collection[str],
+    guessed: Collection[str],
 ) -> dict[str, str]:
     """ "Warszawa" beside Warsaw, "Bangalore" beside Bengaluru, "Palmy" beside Palmerston North:
     a place named by another name GeoNames gives the one city of its scope so named."""
     cities: dict[tuple[str, str], set[str]] = defaultdict(set)
     for entity in (*known, *entities):
         if entity.type == "place":
-            cities[(entity.scope, normalise_name(entity.name))].add(entity.id)
+            cities[(entity.scope, plain_name(entity.name))].add(entity.id)
     found: dict[str, str] = {}
     for entity in entities:
         if entity.id in protected or entity.type not in ("place", "person"):
             continue
+        if entity.type == "person" and not _may_be_a_town(entity, guessed):
+            continue  # "Juliet got a job in Joliet", "Dr Yang grew up in Yangzhou"
         city = city_named(normalise_name(entity.name))
         ids = cities.get((entity.scope, city), set()) - {entity.id} if city else set()
         if len(ids) == 1:
@@ -272,7 +288,7 @@ def merge_short_names(
         target = merged.get(full_id) or own.get(full_id)
         if target is None:
             target = _standing_in(stored[full_id], short)
-        other_name = city_named(normalise_name(short.name)) == normalise_name(target.name)
+        other_name = city_named(short.name) == plain_name(target.name)
         said = AliasEvidence(
             short.name,
             short.mentions[0].chunk_id if short.mentions else "",

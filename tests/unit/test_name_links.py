@@ -155,6 +155,15 @@ def test_a_word_opening_one_sentence_is_the_short_form_of_the_longer_name_it_beg
     assert "DevNordic" in entity(extraction, "DevNordic Berlin").aliases
     # a word opening a sentence that begins no longer name is left as it was
     assert "Splott" not in {e.name for e in extraction.entities}
+    # nor is a known town folded into the club, festival or school named after it
+    club = extract_offline(
+        chat(
+            ("Trixie", "we're staying at the Baguio Country Club this time"),
+            ("Migs", "Baguio is so cold in January, bring a jacket"),
+        )
+    )
+    assert "Baguio" in {e.name for e in club.entities}
+    assert "Baguio" not in entity(club, "Baguio Country Club").aliases
 
 
 def test_a_longer_given_name_with_a_speakers_surname_is_the_speaker() -> None:
@@ -169,6 +178,11 @@ def test_a_longer_given_name_with_a_speakers_surname_is_the_speaker() -> None:
     (said,) = [item for item in nico.alias_evidence if item.alias == "Nicolau Ferreira"]
     assert said.chunk_id == turns[0].id
     assert "Nicolau Ramos" not in nico.aliases  # another surname: someone else
+    kin = chat(
+        ("Chris Okafor", "my sister Christine Okafor is graduating on Friday"),
+        ("Ngozi Obi", "congrats to her!"),
+    )
+    assert "Christine Okafor" not in entity(extract_offline(kin), "Chris Okafor").aliases
     # "Dra." is a title, as "Dr." is: no name of its own, nor a call
     assert "Dra. Ana Pires" in entity(extraction, "Ana Pires").aliases
     assert "Dra" not in {e.name for e in extraction.entities}
@@ -189,6 +203,17 @@ def test_a_name_given_as_the_one_spoken_tos_or_a_parents_is_theirs() -> None:
         ("Sami", "lol ok, genius"),
     )
     assert "Dad" in entity(extract_offline(under), "Tariq").aliases
+    # at the turn's end the name is given, not called out to the one spoken to
+    ended = chat(("Noor", "booked it under Dad's name, Tariq"), ("Sami", "genius"))
+    assert "Dad" in entity(extract_offline(ended), "Tariq").aliases
+    # a name that goes on into a clause of its own is someone else
+    for text in (
+        "it's under Dad's name, Tariq has the reference",
+        "in your name, Tariq's card failed",
+    ):
+        others = extract_offline(chat(("Sami", "did you book it?"), ("Noor", text)))
+        assert "Tariq" in {e.name for e in others.entities}, text
+        assert "Dad" not in entity(others, "Tariq").aliases, text
     # someone named after "your" but not as the name: no merge
     other = chat(
         ("Amma", "Did you ask about the flat?"),
@@ -214,6 +239,13 @@ def test_a_city_named_two_ways_is_one_place_with_the_evidence_saying_why() -> No
     assert said.chunk_id == turns[1].id
     # no Mumbai here: Bombay stays as it is said
     assert "Bombay" in {e.name for e in merged.entities}
+    # a person named like another name of a city, and the land a city is named after, stay
+    apart = chat(
+        ("Kayla", "Juliet got a job in Joliet, and Hamad is in Kuwait City till Sunday"),
+        ("Madison", "lol Juliet in Joliet. Kuwait is 50 degrees now"),
+    )
+    kept = {e.name for e in merge_short_names(combine([extract_offline(apart)])).entities}
+    assert {"Juliet", "Joliet", "Kuwait", "Kuwait City"} <= kept
 
 
 def test_a_word_that_begins_with_a_nickname_said_elsewhere_is_no_name() -> None:

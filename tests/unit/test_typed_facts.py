@@ -2820,9 +2820,19 @@ def test_a_thing_the_speaker_hates_as_them_or_it_later_in_the_sentence_is_dislik
                 ("ruth", "and don't let gary start on the Dragons, tyler can't stand them"),
                 ("owen", "we had lunch at Pizzaro, I hate it when they rush us"),
                 ("ruth", "my sister moved to Bankly, she says I hate it but whatever"),
+                ("owen", "binged the new season on Streamly, I hate it"),
+                ("ruth", "done the 10k with the Zentra Bank crew, I hate it"),
+                ("owen", "thinking of driving for Ridely, I'd hate it probably"),
+                ("ruth", "used Payvo for years, I don't hate them"),
+                ("owen", "ugh Slack is down again, I hate it so much"),
             )
         )
     )
+    assert ("owen", "DISLIKES", "Slack") in found  # what its clause is about
+    assert not any(
+        kind == "DISLIKES" and thing in ("Streamly", "Zentra Bank", "Ridely", "Payvo")
+        for _source, kind, thing in found
+    )  # "it" is the season, the run; a dislike imagined or denied
     assert ("ruth", "DISLIKES", "SkyJet") in found
     assert ("owen", "DISLIKES", "TransCymru") in found  # "cannae stand", its subject left out
     assert ("ruth", "DISLIKES", "Dragons") not in found  # Tyler's dislike

@@ -50,7 +50,8 @@ from explorer.ingest.relation_rules import (
 _KIN_OR_OTHER = re.compile(
     r"\b(?:(?:my|our|his|her|their|your)\s+(?:[\w-]+\s+)?(?:"
     + "|".join(sorted(KIN_PHRASE_WORDS))
-    + r")|relation|related|named\s+after|landlord|landlady)\b",
+    + r")|relation|related|namesake|different\s+(?:guy|man|woman|one|person)|named\s+after|"
+    r"landlord|landlady)\b",
     re.IGNORECASE,
 )
 # "in your name, Sunita Iyer", "under ur name: Jo Bell"; the name given closes its clause
@@ -224,8 +225,8 @@ class PeopleLinks:
             if evidence_type(names[0], full.votes, full.cues) == "person":
                 continue  # a person's first name is ``_vouched_for``'s
             kind, backed = typed(key, alone.votes, alone.cues)
-            if backed and kind == "person":
-                continue  # "Jomo is picking us up" beside Jomo Kenyatta Airport
+            if backed and kind != evidence_type(names[0], full.votes, full.cues):
+                continue  # "Jomo is picking us up" beside Jomo Kenyatta Airport; Safaricom
             occurrence = alone.occurrences[0]
             surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
             reason = f"{surface} is the short form of {full.surfaces.most_common(1)[0][0]}"

@@ -478,7 +478,7 @@ KIN_RELATIONS = {
             granny nan nana gran parents sibling siblings twin stepmom stepdad stepmother
             stepfather stepsister stepbrother grandson granddaughter grandkids grandchildren
             in-laws mother-in-law father-in-law sister-in-law brother-in-law family
-            mam mammy mama papa mommy mummy daddy aunty granda grandad grandchild
+            mam mammy mama papa mommy mummy daddy aunty granda grandad granddad gramps grandchild
             """
         )
         # The family words of the other languages English chats borrow: "my tita Cheche", "my

@@ -32,7 +32,7 @@ from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.given_names import is_census_name, is_common_surname
 from explorer.ingest.ids import normalise_name
-from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES, PROJECT_HEADS
+from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES, PROJECT_HEADS, TITLES
 from explorer.ingest.people import EVENT_WORDS, says_whose
 from explorer.ingest.places import city_named, is_known_place, plain_name
 
@@ -110,6 +110,9 @@ def resolve_short_names(
                 for candidate in by_word.get((scope, key), ())
                 if (candidate.person or entity.type == "person")
                 and not refuses(candidate.entity, entity.name)
+                # "a checkup with Dra. Reyes" is no speaker Paolo Reyes: one titled so is
+                # spoken of, and the speakers of the chat are its own people
+                and not (candidate.entity.id in protected and _titled(entity))
             ]
             if len(matches) == 1:
                 (match,) = matches
@@ -119,6 +122,14 @@ def resolve_short_names(
     for short_id, full_id in _thing_short_names(entities, known, protected, guessed).items():
         resolved.setdefault(short_id, full_id)
     return resolved
+
+
+_TITLED = re.compile(r"(?:" + "|".join(sorted(TITLES)) + r")\.?\s", re.IGNORECASE)
+
+
+def _titled(entity: Entity) -> bool:
+    """Whether a name is also said with a title ("Dr. Lee", "Dra. Reyes", "Mr Kamau")."""
+    return any(_TITLED.match(alias) for alias in entity.aliases)
 
 
 THING_FIRST = frozenset({"organization", "event"})

@@ -164,6 +164,14 @@ def test_a_word_opening_one_sentence_is_the_short_form_of_the_longer_name_it_beg
     )
     assert "Baguio" in {e.name for e in club.entities}
     assert "Baguio" not in entity(club, "Baguio Country Club").aliases
+    # nor a firm that sponsors the event named after it
+    sponsored = extract_offline(
+        chat(
+            ("Grace", "are you going for the Safaricom Marathon?"),
+            ("Otieno", "Safaricom is sponsoring it again?"),
+        )
+    )
+    assert "Safaricom" not in entity(sponsored, "Safaricom Marathon").aliases
 
 
 def test_a_longer_given_name_with_a_speakers_surname_is_the_speaker() -> None:
@@ -183,6 +191,21 @@ def test_a_longer_given_name_with_a_speakers_surname_is_the_speaker() -> None:
         ("Ngozi Obi", "congrats to her!"),
     )
     assert "Christine Okafor" not in entity(extract_offline(kin), "Chris Okafor").aliases
+    for text in (
+        "Robert Jenkins my granddad built that house",
+        "Robert Jenkins from the council rang, he's my namesake",
+    ):
+        heard = extract_offline(chat(("Rob Jenkins", text), ("Amy Collins", "wow")))
+        assert "Robert Jenkins" not in entity(heard, "Rob Jenkins").aliases, text
+    # a doctor spoken of by title and surname is no speaker of that surname
+    checkup = chat(
+        ("Bea Santos", "I have a checkup with Dra. Reyes tomorrow"),
+        ("Paolo Reyes", "not me haha"),
+    )
+    read = extract_offline(checkup)
+    speakers = {entity(read, "Paolo Reyes").id, entity(read, "Bea Santos").id}
+    merged = merge_short_names(combine([read]), protected=speakers)
+    assert "Dra. Reyes" not in entity(merged, "Paolo Reyes").aliases
     # "Dra." is a title, as "Dr." is: no name of its own, nor a call
     assert "Dra. Ana Pires" in entity(extraction, "Ana Pires").aliases
     assert "Dra" not in {e.name for e in extraction.entities}

@@ -5,9 +5,11 @@ candidates together before entities are built: a name used to address a speaker 
 speaker, a display handle joins the full name it spells, a capitalised "Dad" joins the person
 the same speaker calls their dad by name (the rules are in ``people``), and a nickname joins the
 one person of the conversation whose given name it can shorten ("Liz" and Elizabeth, "Tom" and
-the speaker Tomás Ruiz; the pairs are in ``given_names``). Each fold keeps an ``AliasEvidence``:
-the alias, the chunk that said it and why. Imports the standard library, core models and ingest
-helpers.
+the speaker Tomás Ruiz; the pairs are in ``given_names``), a name given as the one spoken to's
+joins them ("in your name, Sunita Iyer"), and a word opening a sentence joins the one longer
+name of a place, business or event it begins ("Cayo" and the Cayo Arms). Each fold keeps an
+``AliasEvidence``: the alias, the chunk that said it and why. Imports the standard library, core
+models and ingest helpers.
 """
 
 from __future__ import annotations
@@ -204,7 +206,8 @@ class PeopleLinks:
     def _short_heads(self) -> None:
         """Fold a word only ever opening a sentence into the one longer name here it begins,
         of a place, a business or an event said inside a sentence ("Cayo is fine" after "Cayo
-        Arms at 1?", "KubeCon day 2" after "KubeCon Europe"), if no dictionary knows the word."""
+        Arms at 1?", "KubeCon day 2" after "KubeCon Europe"): not a dictionary word, a given
+        name, a known town, nor a word its own evidence types otherwise."""
         longer: dict[str, list[str]] = defaultdict(list)
         for name, candidate in self.names.items():
             if " " in name and candidate.mid_sentence:
@@ -222,10 +225,11 @@ class PeopleLinks:
             ):
                 continue
             full = self.names[names[0]]
-            if evidence_type(names[0], full.votes, full.cues) == "person":
+            full_kind = evidence_type(names[0], full.votes, full.cues)
+            if full_kind == "person":
                 continue  # a person's first name is ``_vouched_for``'s
             kind, backed = typed(key, alone.votes, alone.cues)
-            if backed and kind != evidence_type(names[0], full.votes, full.cues):
+            if backed and kind != full_kind:
                 continue  # "Jomo is picking us up" beside Jomo Kenyatta Airport; Safaricom
             occurrence = alone.occurrences[0]
             surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
@@ -687,8 +691,7 @@ class PeopleLinks:
             matches = [
                 speaker
                 for speaker in self.speakers
-                if key in people
-                and len(said := people.get(speaker, "").split()) == 2
+                if len(said := people.get(speaker, "").split()) == 2
                 and fold_letters(said[1]) == fold_letters(words[1])
                 and (nickname_reason(said[0], words[0]) or nickname_reason(words[0], said[0]))
             ]

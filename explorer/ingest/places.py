@@ -81,7 +81,7 @@ _PLAIN_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı"
 
 def _keys(name: str) -> set[str]:
     """The name as written and as a chat may write it without its accents ("krakow")."""
-    return {_key(name), fold(name).translate(_PLAIN_LETTERS)}
+    return {_key(name), plain_name(name)}
 
 
 def plain_name(name: str) -> str:

@@ -6,13 +6,16 @@ knows of the same scope: a single-word capitalised name (a person or an untyped 
 speaker) that equals the first or the last word of exactly one multi-word name in its scope that
 is a person becomes that person's alias, its mentions and relations moving over. A titled
 surname has already lost its title in extraction ("Dr. Lee" is read as "Lee"), so it matches by
-the last word. The multi-word name counts as a person when it is typed one, or when the short
+the last word, though never a speaker's ("a checkup with Dra. Reyes" is not the speaker Paolo
+Reyes). The multi-word name counts as a person when it is typed one, or when the short
 name is (typed "other", "Bernie Quinn" is still Bernie's full name). Two candidates ("Maya" with
 both "Maya Okafor" and "Maya Lin") leave the short name alone, and a full name the user detached
 the short name from is no candidate for it (``evidence.refuses``). A merge can make the long name a
 person, which can settle another short name, so the rule is applied until nothing changes.
 Nicknames ("Tom" for Tomás) and kinship words ("Dad") are not words of the full name and stay
-as they are. Every mention keeps its span, which is the short name, and the short name joins the
+as they are. Things are folded the same way (``_thing_short_names``: "Corvid" of Corvid Labs),
+and a city named by another name GeoNames gives it joins the city ("Warszawa" and Warsaw).
+Every mention keeps its span, which is the short name, and the short name joins the
 aliases, so each span still reads as the entity's name or an alias. Ids are those of the full
 names, so a re-import lands on the same nodes; an import resumed after a crash sees the same
 people (the finished conversations' are stored, the rest are redone together). Imports the

@@ -28,7 +28,7 @@ from explorer.ingest.lexicon import (
     KNOWN_BRANDS,
     KNOWN_PLACES,
 )
-from explorer.ingest.name_reading import Candidate
+from explorer.ingest.name_reading import Candidate, Occurrence
 from explorer.ingest.people import (
     display_spelled_out,
     evidence_type,
@@ -350,29 +350,42 @@ class PeopleLinks:
         """A name said as the one spoken to's ("I'll book in your name, Sunita Iyer") is
         theirs, when no one else is called so."""
         for key in [key for key in self.names if key not in self.speakers]:
-            targets: set[str] = set()
-            for occurrence in self.names[key].occurrences:
-                text = self.chunks[occurrence.chunk].text
-                if not _YOUR_NAME_BEFORE.search(
-                    text, 0, occurrence.start
-                ) or not _NAME_CLOSES.match(text, occurrence.end):
-                    continue  # "in your name, Dave's card got declined": someone else
-                target = self.addressed[occurrence.chunk]
-                if target is not None and target != speakers_of[occurrence.chunk]:
-                    targets.add(target)
-            if len(targets) != 1:
-                continue
-            (target,) = targets
-            occurrence = self.names[key].occurrences[0]
-            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
-            by = self.chunks[occurrence.chunk].speaker
-            self._fold_into(
+            self._fold_into_the_addressed(
                 key,
-                target,
-                occurrence.chunk,
-                surface,
-                f"{by} gives {surface} as the name of the one spoken to",
+                speakers_of,
+                # not "in your name, Dave's card got declined": someone else
+                lambda text, at: (
+                    _YOUR_NAME_BEFORE.search(text, 0, at.start) is not None
+                    and _NAME_CLOSES.match(text, at.end) is not None
+                ),
+                lambda by, surface: f"{by} gives {surface} as the name of the one spoken to",
             )
+
+    def _fold_into_the_addressed(
+        self,
+        key: str,
+        speakers_of: list[str],
+        said_to: Callable[[str, Occurrence], bool],
+        why: Callable[[str, str], str],
+        theirs: Callable[[str], bool] = lambda target: True,
+    ) -> str | None:
+        """Fold ``key`` into the one person its turns speak to where ``said_to`` holds (and
+        ``theirs`` of that person), never the speaker; the person, if folded."""
+        targets: set[str] = set()
+        for occurrence in self.names[key].occurrences:
+            if not said_to(self.chunks[occurrence.chunk].text, occurrence):
+                continue
+            target = self.addressed[occurrence.chunk]
+            if target is not None and target != speakers_of[occurrence.chunk] and theirs(target):
+                targets.add(target)
+        if len(targets) != 1:
+            return None
+        (target,) = targets
+        occurrence = self.names[key].occurrences[0]
+        surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+        by = self.chunks[occurrence.chunk].speaker
+        self._fold_into(key, target, occurrence.chunk, surface, why(by, surface))
+        return target
 
     def _spells(self, handle: str, key: str, speakers_of: list[str]) -> bool:
         """Whether the name ``key`` is what a speaker's handle ("kate_w") or display name ("E.
@@ -751,27 +764,23 @@ class PeopleLinks:
                 continue
             if key in KNOWN_ACRONYM_BODIES or key in KNOWN_BRANDS:
                 continue
-            targets: set[str] = set()
-            for occurrence in self.names[key].occurrences:
-                text = self.chunks[occurrence.chunk].text
-                if text[: occurrence.start].strip() or not _CALLED_AFTER.match(
-                    text, occurrence.end
-                ):
-                    continue  # "AJ wants to know ...", "BA cancelled my flight": said of them
-                target = self.addressed[occurrence.chunk]
-                if target is None or target == speakers_of[occurrence.chunk]:
-                    continue
+
+            def initials_of(target: str, letters: str = letters) -> bool:
                 words = [word for word in map(fold_letters, self.speakers[target].split()) if word]
-                if len(words) >= 2 and "".join(word[0] for word in words) == letters:
-                    targets.add(target)
-            if len(targets) != 1:
-                continue
-            (target,) = targets
-            occurrence = self.names[key].occurrences[0]
-            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
-            by = self.chunks[occurrence.chunk].speaker
-            self._fold_into(key, target, occurrence.chunk, surface, f"{by} calls them {surface}")
-            self.names[target].cues["addressed"] += 1
+                return len(words) >= 2 and "".join(word[0] for word in words) == letters
+
+            called = self._fold_into_the_addressed(
+                key,
+                speakers_of,
+                # not "AJ wants to know ...", "BA cancelled my flight": said of them
+                lambda text, at: (
+                    not text[: at.start].strip() and _CALLED_AFTER.match(text, at.end) is not None
+                ),
+                lambda by, surface: f"{by} calls them {surface}",
+                initials_of,
+            )
+            if called is not None:
+                self.names[called].cues["addressed"] += 1
 
     def _fold_nickname(self, short: str, full: str, people: dict[str, str], reason: str) -> None:
         # The id stays that of a speaker or a full name; between two lone given names, of the one

@@ -889,11 +889,14 @@ def _reported_praise(
 
 # A dislike said anywhere in the clause ("it's Confluence I can't stand", "they're on Resy now
 # which I find deeply annoying").
+_HATING = r"hate|can['’]?t\s+stand|cannae\s+stand|cannot\s+stand"
 _DISLIKE_CUE = re.compile(
-    r"\b(?:hate|hates|can['’]?t\s+stand|cannae\s+stand|cannot\s+stand|annoying|the\s+worst|"
-    r"awful|terrible|useless|odio)\b",
+    r"\b(?:" + _HATING + r"|hates|annoying|the\s+worst|awful|terrible|useless|odio)\b",
     re.IGNORECASE,
 )
+# A feeling only imagined: "I'd hate to work at Amazon", "if it were Tesco"
+_IMAGINING = r"i['’]d|would|if"
+_IMAGINED = re.compile(r"\b(?:" + _IMAGINING + r")\b", re.IGNORECASE)
 # A liking said in the clause ("the lamb was unreal, if that was Mehfil", "Slack, which i
 # actually like"), not one reported of someone else ("Hemi says it's the best").
 _LIKE_CUE = re.compile(
@@ -999,13 +1002,15 @@ _OWN_FEELING = re.compile(r"\b(?:i|we)\b[^,;.!?]{0,20}$", re.IGNORECASE)
 # A dislike of "them" or "it" later in the sentence ("Indigo as usual, I hate them"), not of
 # what follows ("I hate it when he's late")
 _HATE_IT = re.compile(
-    r"\b(?:hate|can['’]?t\s+stand|cannae\s+stand|cannot\s+stand)\s+(?:them|it)\b"
+    r"\b(?:" + _HATING + r")\s+(?:them|it)\b"
     r"(?!\s+(?:when|if|that|here|there|how)\b)",
     re.IGNORECASE,
 )
 # The one who dislikes is the speaker: "I" or "we" just before, or nobody, as a clause opens
 # ("ScotRail's on strike again 🙄 cannae stand them"; not "tyler can't stand them")
-_SPEAKER_FEELS = re.compile(r"(?:\b(?:i|we)\b[^,;.!?]{0,12}|(?:^|[^\w\s'’])\s*)$", re.IGNORECASE)
+_SPEAKER_FEELS = re.compile(
+    r"(?:" + _OWN_FEELING.pattern.removesuffix("$") + r"|(?:^|[^\w\s'’])\s*)$", re.IGNORECASE
+)
 
 
 # What may stand beside a thing in its clause when "it" is the thing: "ugh Slack is down
@@ -1018,7 +1023,7 @@ _ASIDE_WORDS = re.compile(
 # The subject and verb of a clause about the thing: "Slack is down", "MTN's down", "Eskom cut"
 _ABOUT_IT = re.compile(r"\s*(?:is|was|are|['’]s|has|have|keeps?|just)\b", re.IGNORECASE)
 _PREPOSITION_BEFORE = re.compile(r"\b(?:on|in|at|with|from|to|for|by|of|about|via)\s*$", re.I)
-_NOT_FELT = re.compile(r"\b(?:i['’]d|would|if|used\s+to|thought|think|might)\b", re.IGNORECASE)
+_NOT_FELT = re.compile(r"\b(?:" + _IMAGINING + r"|used\s+to|thought|think|might)\b", re.IGNORECASE)
 
 
 def _disliked_after(
@@ -1077,7 +1082,6 @@ _SARCASM = re.compile(
 # A liking of one thing over another, or a dislike only imagined: "I like Zomato more than
 # Swiggy", "I'd hate to work at Amazon"
 _OVER_BEFORE = re.compile(r"\b(?:than|over|instead\s+of)\s+(?:the\s+)?$", re.IGNORECASE)
-_IMAGINED = re.compile(r"\b(?:i['’]d|would|if)\b", re.IGNORECASE)
 
 
 def _sentence_facts(

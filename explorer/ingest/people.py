@@ -56,7 +56,7 @@ from explorer.ingest.lexicon import (
     OF_HEADS,
     PROJECT_HEADS,
 )
-from explorer.ingest.places import is_known_place, is_major_place
+from explorer.ingest.places import city_named, is_known_place, is_major_place
 from explorer.ingest.relation_rules import (
     BASED_FROM,
     CARRIERS,
@@ -667,8 +667,10 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if cues["acronym"] or "&" in words or cues["brand_cased"]:
         # "NHS", "Kettle & Crumb", "NoBroker": a business, not a person
         return "organization", False
-    if is_known_place(key):
-        return "place", False  # "Mummy wants Lagos": a town's name, unless something says more
+    if is_known_place(key) or _other_name_of_a_known_city(key):
+        # "Mummy wants Lagos", "dinner tips for Nürnberg?": a town's name, unless something
+        # says more
+        return "place", False
     # "by the Hauptmarkt": somewhere, as far as anything says; "the Smiths", "the Beatles" and
     # "the Lakers" are a family, a band and a team
     plural = words[-1].endswith("s")
@@ -686,6 +688,14 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if single and any(char.isdigit() for char in key):
         return "product", False  # "M25", "PS5", "A380": a code or a model, nobody's name
     return ("person" if len(words) <= 3 else "other"), False
+
+
+def _other_name_of_a_known_city(key: str) -> bool:
+    """Whether GeoNames gives ``key`` as another name of a city known by its own ("Nürnberg",
+    "Marrakech"); a town too small to be known lends its name to no one ("Njeri" is a given
+    name as often as another spelling of Nyeri)."""
+    city = city_named(key)
+    return city is not None and is_known_place(city) and not is_census_name(key.split()[0])
 
 
 def _language_variant(words: list[str]) -> bool:
@@ -965,14 +975,20 @@ def honorific_after(after: str) -> str | None:
     return found.group(1) if found is not None else None
 
 
+_PLACE_WORD_BEFORE = re.compile(r"\b(?:than|in|from|near|around|outside|into|across|through)$")
+
+
 def context_cues(cues: Counter[str], before: str, after: str, previous_word: str | None) -> None:
     """Count what the words around one occurrence of a name say about what it names."""
     tail = before.casefold().rstrip()
     head = after.casefold()
     following = re.match(r"^\s+([\w'’&-]+)", head)
     next_word = following.group(1) if following else ""
-    paired = re.match(r"^\s+and\s+(?:i\b|[A-Z][a-z])", after) is not None  # "Maya and Ido"
-    if next_word in PERSON_VERBS or paired or re.match(r"^\s+and\s+i\b", head):
+    # "Maya and Ido", "Tyler and I"; not a town after a word of place ("worse than Dundee and I
+    # survived", "in Tokyo and Lisa loved it")
+    paired = re.match(r"^\s+and\s+(?:[iI]\b|[A-Z][a-z])", after) is not None
+    paired = paired and _PLACE_WORD_BEFORE.search(tail) is None
+    if next_word in PERSON_VERBS or paired:
         cues["person_verb"] += 1
     elif _WITH_SOMEONE_BEFORE.search(tail):
         cues["person_verb"] += 1  # "you and Tyler are coming", "he and Tyler can go"

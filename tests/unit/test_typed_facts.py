@@ -1966,6 +1966,36 @@ def test_a_major_place_holds_against_one_cue_for_a_person() -> None:
     assert kinds["Anand"] == "person"
 
 
+def test_a_town_after_a_word_of_place_is_no_one_paired_with_another() -> None:
+    kinds = {
+        e.name: e.type
+        for e in extract_offline(
+            chat(
+                ("kirsty_b", "it cannae be worse than Dundee and I survived 2 years there"),
+                ("E. MacLeod", "we were in Coimbra and Lisa loved it"),
+                ("kirsty_b", "Roisin and I are going to Aberdeen tomorrow"),
+            )
+        ).entities
+    }
+    assert kinds["Dundee"] == "place" and kinds["Coimbra"] == "place"
+    assert kinds["Roisin"] == "person"  # paired with "I" and no word of place before
+
+
+def test_another_name_of_a_known_city_is_a_place() -> None:
+    kinds = {
+        e.name: e.type
+        for e in extract_offline(
+            chat(
+                ("henne", "also any dinner tips for Nürnberg?"),
+                ("aylin.y", "how's Njeri btw?"),
+            )
+        ).entities
+    }
+    assert kinds["Nürnberg"] == "place"  # Nuremberg's German name
+    # another spelling of a town too small to be known (Nyeri) is left to a given name's fallback
+    assert kinds["Njeri"] == "person"
+
+
 def test_a_title_is_someones_though_a_town_has_the_name() -> None:
     extraction = extract_offline(
         chat(

@@ -239,7 +239,15 @@ ORGANISATION_SUFFIXES = _words(
     ventures capital partners logistics freight solutions systems technologies media consulting
     holdings studios agency building vets vet pharmacy salon bakery brewery dental practice
     motors garage garages catering caterers primary grammar nursery buildings arms
+    burger burgers grill kitchen diner bistro cantina taqueria pizzeria deli canteen tavern
+    eatery brasserie trattoria steakhouse
     """
+)
+#: The first word of a place to eat named first in many languages: "Café Santiago",
+#: "Trattoria da Enzo".
+EATERY_HEADS = _words(
+    "café cafe caffè caffe restaurant restaurante ristorante pizzeria taqueria "
+    "trattoria brasserie bistro cantina"
 )
 #: The word that opens a project's name, in the languages chats mix in: "Proyecto Colibrí".
 PROJECT_HEADS = _words("project proyecto projeto projet projekt progetto proiect projekti")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.lexicon import (
     BASE_WORDS,
+    EATERY_HEADS,
     FOR_HEADS,
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
@@ -238,7 +239,7 @@ def vote(
     # happens to be such a word ("the Harbour project"), and votes nothing by itself.
     words = key.split()
     several = len(words) > 1
-    if several and words[-1] in ORGANISATION_SUFFIXES:
+    if several and (words[-1] in ORGANISATION_SUFFIXES or words[0] in EATERY_HEADS):
         candidate.votes["organization"] += 2
     elif (
         several
@@ -269,6 +270,8 @@ def vote(
             candidate.votes["person"] += 1
         elif _based_out_of(cue, before, earlier) and not possessive:
             candidate.votes["place"] += 1
+        elif cue in _TASTED and not is_census_name(words[0]):
+            candidate.votes["organization"] += 1  # "have you tried Nyama Mama?": a place to eat
         elif _bid_farewell(cue, before, earlier) and not is_census_name(words[0]):
             candidate.votes["place"] += 1  # "and then bye bye Braamfontein 😭"
         elif cue in PLACE_CUES and key not in LANGUAGES:
@@ -292,6 +295,9 @@ def vote(
                 candidate.votes["place"] += 1
     if following is not None and following.folded in PERSON_AFTER and following.folded != "and":
         candidate.votes["person"] += 1
+
+
+_TASTED = frozenset({"try", "tried", "trying"})
 
 
 def _based_out_of(cue: str, before: Token | None, earlier: Token | None) -> bool:

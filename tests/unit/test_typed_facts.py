@@ -1996,6 +1996,23 @@ def test_another_name_of_a_known_city_is_a_place() -> None:
     assert kinds["Njeri"] == "person"
 
 
+def test_a_place_to_eat_is_a_business_by_its_words_or_by_being_tried() -> None:
+    kinds = {
+        e.name: e.type
+        for e in extract_offline(
+            chat(
+                ("Rafa Souza", "Inês says we have to take you to Café Santiago, she's obsessed"),
+                ("Bia", "Gary says you have to try Zombie Burger while you're in town"),
+                ("Rafa Souza", "have you tried Nyama Mama? my friend Akinyi swears by it"),
+                ("Bia", "not yet, I tried Tom but he never picks up"),
+            )
+        ).entities
+    }
+    assert kinds["Café Santiago"] == "organization" and kinds["Zombie Burger"] == "organization"
+    assert kinds["Nyama Mama"] == "organization"
+    assert kinds["Tom"] == "person" and kinds["Akinyi"] == "person"  # a given name is called
+
+
 def test_a_title_is_someones_though_a_town_has_the_name() -> None:
     extraction = extract_offline(
         chat(

@@ -656,6 +656,17 @@ def _object_pronoun(turn: Turn, position: int) -> bool:
     )
 
 
+# A question of how, when or where in the present takes its fact as given: "how's your first
+# week at Sage?", "when are you moving to Leeds?", "how long have you lived in Leith?" (not "how
+# about", "how come", "how do I get to", nor the past: "how long did you live in Dundee?").
+_PRESUPPOSING = re.compile(
+    r"\W*(?:(?:so|and|but|btw|ok|okay|oh|anyway)\W+)*(?:how|when|where)(?:['’]s|\s+(?:is|are|"
+    r"long\s+ha(?:ve|s)))\b(?![^?]*\b(?:get|go)\s+to\b)",
+    re.IGNORECASE,
+)
+_PRESUPPOSED = frozenset({"WORKS_AT", "STUDIES_AT", "LIVES_IN", "MOVED_TO"})
+
+
 def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
     """The facts a turn states, and those its questions would state if the answer is yes."""
     slots = sorted((*turn.names, *_pronoun_slots(turn)), key=lambda slot: (slot.start, slot.end))
@@ -669,6 +680,10 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
         span = turn.sentences[sentence]
         found = _sentence_facts(turn, span, members, companion)
         if _is_question(turn.text, span):
+            if _PRESUPPOSING.match(turn.text, span[0], span[1]):
+                found = [
+                    replace(f, presupposed=True) if f.relation in _PRESUPPOSED else f for f in found
+                ]
             stated.extend(fact for fact in found if fact.presupposed)
             asked.extend(fact for fact in found if not fact.presupposed)
             stated.extend(_invited_to(turn, span, found))

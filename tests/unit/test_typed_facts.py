@@ -3121,3 +3121,23 @@ def test_initials_of_someone_spoken_of_doubted_news_and_imagined_dislikes_state_
     assert ("Tobi", "RECOMMENDED", "Lagos") not in found
     assert ("Amy Jones", "WORKS_AT", "University of Ibadan") in found  # lecturing is work
     assert not any(source == "Sophie" for source, _kind, _t in found)
+
+
+def test_a_question_of_how_or_where_now_takes_its_fact_as_given() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("rosie_b", "how is your first week at Sage?"),
+                ("jay.m", "good! my manager Jon is v chill"),
+                ("rosie_b", "how long have you lived in Leith?"),
+                ("jay.m", "3 years"),
+                ("rosie_b", "how long did you live in Dundee?"),
+                ("jay.m", "2 years"),
+                ("rosie_b", "how do I get to Glasgow from yours?"),
+                ("jay.m", "train"),
+            )
+        )
+    )
+    assert ("jay.m", "WORKS_AT", "Sage") in found and ("Jon", "WORKS_AT", "Sage") in found
+    assert ("jay.m", "LIVES_IN", "Leith") in found
+    assert not {f for f in found if f[2] in ("Dundee", "Glasgow")}  # a past asked, a route

@@ -488,6 +488,8 @@ KIN_RELATIONS = {
             tita tito lola lolo kuya vó vovó avó avô abuela abuelo abuelita abuelito tía tío
             gogo ouma oupa mkhulu nani dadi ammi abbu amma appa akka thatha paati oma opa nonna
             nonno babcia dziadek yiayia nain taid
+            irmã irmão mãe pai tia tio prima primo avô filha filho hermana hermano madre padre
+            mamá papá hija hijo sœur soeur frère frere mère père tante oncle cousine fille fils
             """
         ),
         "FAMILY_OF",
@@ -495,7 +497,7 @@ KIN_RELATIONS = {
     **dict.fromkeys(
         _words(
             """
-            wife husband spouse
+            wife husband spouse marido esposa esposo mari femme asawa
             """
         ),
         "MARRIED_TO",
@@ -503,7 +505,8 @@ KIN_RELATIONS = {
     **dict.fromkeys(
         _words(
             """
-            partner boyfriend girlfriend fiance fiancee fiancé fiancée bf gf
+            partner boyfriend girlfriend fiance fiancee fiancé fiancée bf gf namorado namorada
+            novio novia copain copine jowa
             """
         ),
         "PARTNER_OF",

@@ -213,8 +213,13 @@ _PET_TALK = re.compile(
     r"\b(?:dog|dogs|cat|cats|puppy|kitten|vet|barking|barked|walkies|good\s+(?:boy|girl)|woof)\b",
     re.IGNORECASE,
 )
+# "my" and "your" in the languages English chats switch to: "minha irmã Carla", "ma sœur Julie",
+# "mi hermano Diego", "ta copine"
+_THEIR_MY = r"minha|meu|mi|ma|mon"
+_THEIR_YOUR = r"tua|teu|ta|ton"
 _KIN_BEFORE = re.compile(
-    r"\b(?P<owner>my|our|your|ur|his|her)\s+(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
+    r"\b(?P<owner>my|our|your|ur|his|her|" + _THEIR_MY + r"|" + _THEIR_YOUR + r")\s+"
+    r"(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
     r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?(?:\s+(?:is|was))?\s*,?\s*$",
     re.IGNORECASE,
 )
@@ -1537,9 +1542,9 @@ def _owner(word: str, turn: Turn, at: int, slots: list[Slot], kin: Named) -> Nam
     ``kin`` named, and never an "I" or "me": "I'll ask her boyfriend Daan" is no fact of the
     speaker's."""
     word = word.casefold()
-    if word in ("my", "our"):
+    if word in ("my", "our") or re.fullmatch(_THEIR_MY, word):
         return turn.speaker
-    if word in ("your", "ur"):  # "ur" as chats write it
+    if word in ("your", "ur") or re.fullmatch(_THEIR_YOUR, word):  # "ur" as chats write it
         return turn.addressee
     before = [
         slot

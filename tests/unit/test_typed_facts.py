@@ -3141,3 +3141,20 @@ def test_a_question_of_how_or_where_now_takes_its_fact_as_given() -> None:
     assert ("jay.m", "WORKS_AT", "Sage") in found and ("Jon", "WORKS_AT", "Sage") in found
     assert ("jay.m", "LIVES_IN", "Leith") in found
     assert not {f for f in found if f[2] in ("Dundee", "Glasgow")}  # a past asked, a route
+
+
+def test_kin_is_read_in_the_languages_chats_switch_to() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Bia", "minha irmã Carla is coming on Friday"),
+                ("Luc", "ma copine Julie says hi, and mon frère Marc too"),
+                ("Bia", "is ta mère Sophie ok?"),
+            )
+        )
+    )
+    pairs = {frozenset((source, target)): kind for source, kind, target in found}
+    assert pairs[frozenset(("Bia", "Carla"))] == "FAMILY_OF"
+    assert pairs[frozenset(("Luc", "Julie"))] == "PARTNER_OF"
+    assert pairs[frozenset(("Luc", "Marc"))] == "FAMILY_OF"
+    assert pairs[frozenset(("Luc", "Sophie"))] == "FAMILY_OF"  # "ta mère": the one spoken to's

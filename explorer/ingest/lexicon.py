@@ -58,6 +58,11 @@ INTERJECTIONS = _words(
     wfh idk lmk brb ngl smh irl fyi asap pls plz hbu wyd tbf ffs lmao rofl xoxo ofc deffo
     gotcha dang damn darn gosh nah welp rip
     wah walao aiyo aiyoh aiyah alamak eish haibo yoh lah leh lor
+    obrigada obrigado valeu tchau beijos beijo bjs saudades oi olá tudo nossa eita caramba
+    gracias hola adiós adios chao besos jaja jajaja jajajaja órale orale ándale andale
+    merci salut bisous bonne bonjour bonsoir coucou ouais oui voilà
+    salamat naku sige ingat grabe talaga diba charot medaase danke tschüss grazie prego
+    shukran inshallah wallah mashallah yalla dzięki dzieki cześć czesc yaar arre accha acha
     """
 )
 

@@ -3158,3 +3158,17 @@ def test_kin_is_read_in_the_languages_chats_switch_to() -> None:
     assert pairs[frozenset(("Luc", "Julie"))] == "PARTNER_OF"
     assert pairs[frozenset(("Luc", "Marc"))] == "FAMILY_OF"
     assert pairs[frozenset(("Luc", "Sophie"))] == "FAMILY_OF"  # "ta mère": the one spoken to's
+
+
+def test_thanks_and_farewells_of_other_languages_name_no_one() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Rafa Souza", "hey Bia! how are you?"),
+            ("Bia ✨", "tudo bem, obrigada"),
+            ("Rafa Souza", "haha Valeu. Tchau"),
+            ("Bia ✨", "bisous, Bonne nuit"),
+            ("Rafa Souza", "Salamat po"),
+        )
+    )
+    assert {e.name for e in extraction.entities if e.type == "person"} == {"Rafa Souza", "Bia ✨"}
+    assert not entity(extraction, "Rafa Souza").aliases  # no "Obrigada" called

@@ -654,3 +654,14 @@ AFFIRMATIVE = re.compile(
     r"(?!\W*(?:no|not|nae|nee|nope|i\s+wish)\b)",
     re.IGNORECASE,
 )
+
+#: The words that may stand beside a place and a time put forward to meet at ("Crwst tonight?",
+#: "ok Saturday then, Nyama Mama at Yaya, 1pm?", "Pen & Wig then, the whole group").
+PROPOSAL_WORDS = _words(
+    """
+    ok okay so then or maybe how about what say lets let's let’s do for dinner lunch drinks coffee
+    brunch breakfast a quick the whole group gang at around tonight tomorrow tmr tmrw morning
+    afternoon evening night this next weekend on pm am monday tuesday wednesday thursday friday
+    saturday sunday mon tue tues wed thu thurs fri sat sun instead
+    """
+)

@@ -49,6 +49,7 @@ from explorer.ingest.relation_rules import (
     KIN_RELATIONS,
     PAIR_MET,
     PETS,
+    PROPOSAL_WORDS,
     ROLE_WORDS,
     TITLES,
     VERB_RULES,
@@ -672,6 +673,37 @@ _PRESUPPOSING = re.compile(
 _PRESUPPOSED = frozenset({"WORKS_AT", "STUDIES_AT", "LIVES_IN", "MOVED_TO"})
 
 
+# A meeting put forward in a name and a time, nothing more: "Crwst tonight?", "Pen & Wig then,
+# the whole group", "ok Saturday then, Nyama Mama at Yaya, 1pm?"
+_PROPOSAL_TIME = re.compile(
+    r"\b(?:then|tonight|tomorrow|tmrw?|weekend|(?:mon|tues?|wednes|thurs?|fri|satur|sun)(?:day)?|"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm))\b",
+    re.IGNORECASE,
+)
+_PROPOSAL_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?::\d+)?(?:am|pm)?", re.IGNORECASE)
+
+
+def _proposal(turn: Turn, span: tuple[int, int], slots: Sequence[Slot]) -> Named | None:
+    """The place a sentence puts forward to meet at when it says no more than that place and a
+    time (the first place, business or occasion named; another may say where it is)."""
+    named = [slot for slot in slots if not slot.pronoun]
+    venues = [slot for slot in named if slot.entity.type in WHERE | {"event"}]
+    if not venues or len(venues) > 2 or any(s.entity.type == "person" for s in named):
+        return None
+    said = list(turn.text[span[0] : span[1]])
+    for slot in named:
+        said[slot.start - span[0] : slot.end - span[0]] = " " * (slot.end - slot.start)
+    rest = "".join(said)
+    if not _PROPOSAL_TIME.search(rest):
+        return None
+    if any(
+        word.casefold() not in PROPOSAL_WORDS and not word[0].isdigit()
+        for word in _PROPOSAL_WORD.findall(rest)
+    ):
+        return None
+    return venues[0].entity
+
+
 def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
     """The facts a turn states, and those its questions would state if the answer is yes."""
     slots = sorted((*turn.names, *_pronoun_slots(turn)), key=lambda slot: (slot.start, slot.end))
@@ -684,6 +716,14 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
     for sentence, members in sorted(by_sentence.items()):
         span = turn.sentences[sentence]
         found = _sentence_facts(turn, span, members, companion)
+        proposed = _proposal(turn, span, members)
+        if proposed is not None and turn.speaker is not None:
+            # "Crwst tonight?", "ok Saturday then, Nyama Mama at Yaya, 1pm?": the one who
+            # proposes plans it; the one asked, if the answer takes it up
+            stated.append(Fact(turn.speaker, proposed, "PLANS", *span))
+            if turn.addressee is not None:
+                asked.append(Fact(turn.addressee, proposed, "PLANS", *span))
+            continue
         if _is_question(turn.text, span):
             if _PRESUPPOSING.match(turn.text, span[0], span[1]):
                 found = [
@@ -1753,6 +1793,10 @@ _COMING = re.compile(
     r"(?:wouldn['’]?t|would\s+not|not)\s+miss(?:ing)?\s+it\b)",
     re.IGNORECASE,
 )
+# A plan put forward, taken up: "done ✅", "deal", "perfect", "sounds good"
+_TAKEN_UP = re.compile(
+    r"\W*(?:done|deal|perfect|sounds\s+(?:good|great|perfect)|say\s+less)\b", re.IGNORECASE
+)
 _REFUSED = re.compile(
     r"\b(?:not|can['’]?t|cannot|won['’]?t|couldn['’]?t)\s+(?:be\s+)?(?:coming|come|going|go|"
     r"make\s+it|make|be\s+there|attend|join)\b|\b(?:can['’]?t|cannot)\s*(?:though|tho)?\W*$|"
@@ -2164,8 +2208,8 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
     denied = _DENIAL.match(answer.text[reply[0] :]) is not None
     coming = (
         _COMING.search(answer.text, reply[0], reply[1]) is not None
-        and _NOT_COMING.search(answer.text, reply[0], reply[1]) is None
-    )
+        or _TAKEN_UP.match(answer.text, reply[0]) is not None
+    ) and _NOT_COMING.search(answer.text, reply[0], reply[1]) is None
     # "yes I know, but I'm not coming", "yes, sadly I can't though": no plan for all the yes
     refused = _REFUSED.search(answer.text, reply[0], reply[1]) is not None
     for fact in asked:

@@ -3172,3 +3172,23 @@ def test_thanks_and_farewells_of_other_languages_name_no_one() -> None:
     )
     assert {e.name for e in extraction.entities if e.type == "person"} == {"Rafa Souza", "Bia ✨"}
     assert not entity(extraction, "Rafa Souza").aliases  # no "Obrigada" called
+
+
+def test_a_place_and_a_time_put_forward_is_a_plan_taken_up_by_a_yes() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Wanjiru", "have you tried Nyama Mama?"),
+                ("brian.otieno", "not yet"),
+                ("Wanjiru", "ok Saturday then, Nyama Mama at Yaya, 1pm?"),
+                ("brian.otieno", "done ✅ and i'm paying"),
+                ("Wanjiru", "Pen & Wig then, the whole group"),
+                ("brian.otieno", "Nyama Mama was closed when Akinyi went on Monday"),
+            )
+        )
+    )
+    assert ("Wanjiru", "PLANS", "Nyama Mama") in found
+    assert ("brian.otieno", "PLANS", "Nyama Mama") in found
+    assert ("Wanjiru", "PLANS", "Pen & Wig") in found
+    # a sentence that says more than a place and a time proposes nothing
+    assert len({f for f in found if f[1] == "PLANS"}) == 3

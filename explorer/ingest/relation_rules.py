@@ -161,8 +161,15 @@ _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
 )
 
-# A "be at" that is to come: "I'll be at", "we will be at", "gonna be at".
-_FUTURE_BE = re.compile(r"(?:['’]ll|\bwill|\bgonna|\bgoing\s+to)\s+be\s+at\b", re.IGNORECASE)
+# A sentence that tells of no past: "my flight to Accra is on Tuesday" (not "was delayed").
+_NOT_PAST = re.compile(r"^(?!.*\b(?:was|were|had|did|went|last)\b)", re.IGNORECASE)
+# A "be at" or "be in" to come: "I'll be at", "we will be at", "gonna be in".
+_FUTURE_BE = re.compile(
+    r"(?:['’]ll|\bwill|\bgonna|\bgoing\s+to)\s+be\s+(?:in|at)\b"
+    # not a condition ("if I'll be in Leeds"), nor a stay that goes on ("in Lisbon until January")
+    r"(?![^.!?]*\b(?:if|when|until|till|til)\b)",
+    re.IGNORECASE,
+)
 
 #: What one travels by, and taking someone along: shared with the typing cues of ``people``
 #: ("the ferry to Iloilo", "I'm taking you to the Markthal").
@@ -329,12 +336,27 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # chat's "still going Taipei in Dec?", "heading Penang next week": a town without its "to"
     # (not a route: "flying Pune to blr")
     _rule(_PRE + r"(?:going|heading)\s+(?:back\s+)?", "PLANS", PLACE, after=_NOT_A_ROUTE),
-    # "I'll be at Meera's wedding", "we're going to be at Open'er": an occasion one will be at
+    # "I'll be at Meera's wedding", "we're going to be at Open'er", "I'll be at Croke Park for
+    # the final", "I'll be in Cebu next week": where one will be
     _rule(r"^\s+(?:(?:will|gonna|going\s+to)\s+)?be\s+at\s+" + _THE, "PLANS",
-          frozenset({"event"}), cue=_FUTURE_BE),
+          WHERE | frozenset({"event"}), cue=_FUTURE_BE),
+    _rule(r"^\s+(?:(?:will|gonna|going\s+to)\s+)?be\s+in\s+" + _THE, "PLANS", PLACE,
+          cue=_FUTURE_BE),
     # "see you in Kinsale", "still on for Lisbon in September?": where one will be
     _rule(_PRE + r"(?:see\s+(?:you|u|ya|y'all|you\s+all|you\s+guys)\s+(?:in|at)|"
           r"still\s+on\s+for)\s+" + _THE, "PLANS", EVENTFUL),
+    # "can't wait for Siargao", "we booked Palawan for December", "let's meet at Greenbelt",
+    # "we should go to Ibirapuera", "I'll visit you in Porto", "I'm taking my mom to Paraty",
+    # "my flight to Accra is on Tuesday": a trip or an outing to come
+    _rule(_PRE + r"(?:can['’]?t\s+wait\s+for|(?:so\s+)?excited\s+for|looking\s+forward\s+to|"
+          r"booked|(?:let['’]?s|lets|should|shall)\s+(?:all\s+)?(?:meet\s+(?:up\s+)?at|go\s+to|"
+          r"do|visit)|(?:(?:will|gonna|going\s+to)\s+)?visit\s+(?:you|u|ya|them|him|her)\s+in|"
+          r"(?:take|taking)\s+(?:my|our)\s+(?:[\w-]+\s+){1,2}?to|"
+          r"(?:flight|train|bus|ferry|drive|road\s+trip)\s+(?:back\s+|home\s+)?to)\s+" + _THE,
+          "PLANS", EVENTFUL, cue=_NOT_PAST),
+    # "we're doing Boracay for my birthday", "I'm doing the Camino": a trip or an outing planned
+    _rule(r"^(?:['’](?:re|m|s)|\s+(?:are|am|is))\s+" + _ADV + r"doing\s+" + _THE, "PLANS",
+          PLACE | frozenset({"event"}), cue=_NOT_PAST),
     # "not missing Wales v England", "wouldn't miss the Galway Races": going, not staying away
     # ("not missing London one bit", "wouldn't miss Sydney rent at all" is glad to be gone)
     _rule(_PRE + r"(?:(?:not|never)\s+missing|wouldn['’]?t\s+miss)\s+" + _THE, "PLANS",

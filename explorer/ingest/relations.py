@@ -200,6 +200,13 @@ _DROPPED_SUBJECT = frozenset(
         "arrived",
         "landing",
         "arriving",
+        # "let's meet at Greenbelt tomorrow", "can't wait for Siargao!!"
+        "let's",
+        "let’s",
+        "lets",
+        "can't",
+        "can’t",
+        "cant",
     ]
 )
 # "our Karen", "our Claire": in the English of the north, Ireland and Wales, one of the family.
@@ -1706,6 +1713,9 @@ _IDENTITY_ASKED = re.compile(
 _IS_GAP = re.compile(r"(?:\s*,[^,.;]{1,30},)?\s+(?:is|was|'s|’s)\s+", re.IGNORECASE)
 
 
+_GOING_WORDS = frozenset({"to", "into", "in", "at", "from", "for", "near", "on"})
+
+
 def _kin_word_facts(
     match: re.Match[str],
     owner: Named | None,
@@ -1718,6 +1728,8 @@ def _kin_word_facts(
     entity = slot.entity
     # "is my manager and the sponsor": the optional word before the kin word is the kin word.
     pre, kin = (match.group("pre") or "").casefold(), match.group("kin").casefold()
+    if kin in _GOING_WORDS:
+        return []  # "taking my mom to Paraty": where she is taken, not who she is
     if pre in KIN_RELATIONS or pre in PETS:
         kin = pre
     if owner is None or owner.id == entity.id or "agent" in (owner.type, entity.type):

@@ -3192,3 +3192,33 @@ def test_a_place_and_a_time_put_forward_is_a_plan_taken_up_by_a_yes() -> None:
     assert ("Wanjiru", "PLANS", "Pen & Wig") in found
     # a sentence that says more than a place and a time proposes nothing
     assert len({f for f in found if f[1] == "PLANS"}) == 3
+
+
+def test_trips_and_outings_to_come_are_plans() -> None:
+    said = [
+        ("Bea", "let's meet at Greenbelt tomorrow"),
+        ("Ana", "I'll be in Cebu next week"),
+        ("Bea", "I'll visit you in Porto in May"),
+        ("Ana", "we should go to Ibirapuera on Sunday"),
+        ("Bea", "I'll be at Croke Park for the final"),
+    ]
+    found = facts(extract_offline(chat(*said)))
+    for speaker, place in (
+        ("Bea", "Greenbelt"),
+        ("Ana", "Cebu"),
+        ("Bea", "Porto"),
+        ("Ana", "Ibirapuera"),
+        ("Bea", "Croke Park"),
+    ):
+        assert (speaker, "PLANS", place) in found
+    stays = facts(
+        extract_offline(
+            chat(
+                ("Tomás", "Inês will be in Lisbon until January, so she can still help me"),
+                ("Maya", "I'm taking my mom to Cork in June"),
+                ("Tomás", "my flight to Madrid was delayed three hours"),
+            )
+        )
+    )
+    assert not {f for f in stays if f[2] in ("Lisbon", "Madrid") and f[1] == "PLANS"}
+    assert not {f for f in stays if f[1] == "FAMILY_OF"}  # where she is taken, not who she is

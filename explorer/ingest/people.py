@@ -749,6 +749,12 @@ _TRAVEL_TO = re.compile(
     + r")\s+(?:back\s+)?"
     r"(?:(?:up|down|over|out|home|off)\s+)?to(?:\s+the)?$"
 )
+# A trip planned: "can't wait for Siargao", "we booked Palawan", "we're doing Boracay for my
+# birthday", "taking my mom to Paraty" (a given name is still a person's: "booked Ada").
+_TRIP_PLANNED = re.compile(
+    r"\b(?:can['’]?t\s+wait\s+for|booked|(?:we['’]?re|we\s+are|i['’]?m|i\s+am)\s+doing|"
+    r"taking\s+(?:my|our)\s+[\w-]+\s+to)$"
+)
 # "we're going through Heathrow", "flying via Doha", "a layover in Dubai": a way stop.
 _WAY_STOP = re.compile(
     r"\b(?:going|go|went|flying|fly|flew|travell?ing|driving|drove|passing|passed)\s+"
@@ -1067,7 +1073,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["employer"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1
-    if _TRAVEL_TO.search(tail):
+    if _TRAVEL_TO.search(tail) or _TRIP_PLANNED.search(tail):
         cues["travel"] += 1  # a place, unless a given name: "heading to Priya now"
     if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP, HOME_IS)):
         cues["place"] += 1

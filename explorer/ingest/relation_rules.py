@@ -435,8 +435,11 @@ TITLES = (NAME_TITLES - {"miss"}) | {"doctor"}  # "I saw Miss Wanjiku at church"
 _NEGATIVE_IDIOMS = re.compile(
     r"\bcan(?:'|’)?t\s+stand\b|\b(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of\b"
 )
-# The "not" of a plan that is no denial: "not missing the final", "wouldn't miss it".
-_PLANNED_DESPITE_NOT = re.compile(r"\b(?:not|never)\s+missing\b|\bwouldn(?:'|’)?t\s+miss\b")
+# The "not" of a plan that is no denial: "not missing the final", "wouldn't miss it", "can't
+# wait for Siargao".
+_PLANNED_DESPITE_NOT = re.compile(
+    r"\b(?:not|never)\s+missing\b|\bwouldn(?:'|’)?t\s+miss\b|\bcan(?:'|’)?t\s+wait\b"
+)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|n't|n’t|nor|hardly|barely)\b|n't\b|n’t\b")
 _CLOSED = re.compile(
     r"\b(?:used to|no longer|not anymore|any more|anymore|formerly|previously|was|were)\b"

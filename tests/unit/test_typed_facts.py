@@ -3222,3 +3222,19 @@ def test_trips_and_outings_to_come_are_plans() -> None:
     )
     assert not {f for f in stays if f[2] in ("Lisbon", "Madrid") and f[1] == "PLANS"}
     assert not {f for f in stays if f[1] == "FAMILY_OF"}  # where she is taken, not who she is
+
+
+def test_a_trip_planned_to_an_unknown_name_is_to_a_place() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Bea", "can't wait for Siargao next month!!"),
+            ("Ana", "we booked Palawan for December"),
+            ("Bea", "we're doing Boracay for my birthday"),
+            ("Ana", "I'm taking my mom to Paraty in June"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert all(kinds[name] == "place" for name in ("Siargao", "Palawan", "Boracay", "Paraty"))
+    found = facts(extraction)
+    assert ("Bea", "PLANS", "Siargao") in found and ("Ana", "PLANS", "Palawan") in found
+    assert ("Bea", "PLANS", "Boracay") in found and ("Ana", "PLANS", "Paraty") in found

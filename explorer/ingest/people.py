@@ -635,7 +635,7 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     tally["organization"] += 2 * cues["organization"]
     tally["place"] += 2 * cues["place"]
     if not (single and is_census_name(key)):
-        tally["place"] += 2 * cues["travel"]
+        tally["place"] += 2 * cues["travel"] + cues["trip_planned"]
     tally["event"] += 2 * cues["event"]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
     if is_major_place(key) and not (single and is_census_name(key)):
@@ -1073,8 +1073,10 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["employer"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1
-    if _TRAVEL_TO.search(tail) or _TRIP_PLANNED.search(tail):
+    if _TRAVEL_TO.search(tail):
         cues["travel"] += 1  # a place, unless a given name: "heading to Priya now"
+    if _TRIP_PLANNED.search(tail):
+        cues["trip_planned"] += 1  # weaker: "I booked Ryanair" is the airline
     if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP, HOME_IS)):
         cues["place"] += 1
     elif _BOUGHT_FROM.search(tail):

@@ -49,7 +49,7 @@ class VerbRule:
 YEARS_OF = r"(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|yrs?)"
 _ADV = r"(?:(?:just|also|still|now|currently|really|finally|recently|actually|already|even|"
 _ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't|no longer|"
-_ADV += r"genuinely|literally|seriously|truly|lowkey|legit|kinda|properly)\s+)*"
+_ADV += r"genuinely|literally|seriously|truly|lowkey|legit|kinda|properly|highly)\s+)*"
 _AUX = r"(?:(?:'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
 _AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
 _AUX += r"used to|going to|gonna|want to|wanna|plan to|planning to|hope to|hoping to|got|get|"

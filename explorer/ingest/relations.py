@@ -200,7 +200,8 @@ _DROPPED_SUBJECT = frozenset(
         "arrived",
         "landing",
         "arriving",
-        # "let's meet at Greenbelt tomorrow", "can't wait for Siargao!!"
+        # "let's meet at Greenbelt tomorrow", "can't wait for Siargao!!", "highly recommend X"
+        "highly",
         "let's",
         "let’s",
         "lets",
@@ -1365,8 +1366,12 @@ _ADVICE = re.compile(
     r"(?:(?:^|[,;:.!?]|\b(?:but|so|just|then|and|or|yes|yeah|ok|okay|honestly|defo|definitely))\W*"
     # "you HAVE to go to Gwangjang Market", "u should try Nando's": told, not done
     r"|\b(?:you|u)\s+" + _MUST + r")"
-    r"(?:try|use|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for)\s+(?:the\s+)?"
-    r"(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?$"
+    r"(?:try|use|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for|watch|read|listen\s+to|"
+    r"visit)\s+(?:the\s+)?(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?"
+    r"(?:(?:dr|dra|doctor|prof)\.?\s+)?$"  # "go to Dr. Mensah at Nyaho"
+    # "you'd love Grano", "you'll love the Stag's Head": what one is sure the other will like
+    r"|\b(?:you|u)(?:['’]d|['’]ll|\s+would|\s+will)\s+(?:(?:really|absolutely|totally)\s+)?"
+    r"love\s+(?:the\s+)?$"
 )
 
 
@@ -1385,6 +1390,8 @@ def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered:
         advice = _ADVICE.search(before)
         if advice is None or _NEGATED_ADVICE.search(before, 0, advice.start()):
             continue
+        if target.type == "place" and advice.group(0).rstrip().endswith(("love", "love the")):
+            continue  # "you'll love Cape Town": a town the other is moving to, no tip
         # "Gary says you have to try Zombie Burger": the advice is Gary's, passed on
         reported = list(_REPORTED.finditer(before, 0, advice.start()))
         adviser: Named | None = speaker

@@ -3238,3 +3238,23 @@ def test_a_trip_planned_to_an_unknown_name_is_to_a_place() -> None:
     found = facts(extraction)
     assert ("Bea", "PLANS", "Siargao") in found and ("Ana", "PLANS", "Palawan") in found
     assert ("Bea", "PLANS", "Boracay") in found and ("Ana", "PLANS", "Paraty") in found
+
+
+def test_what_the_other_is_told_to_watch_read_or_will_love_is_recommended() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Niamh", "you'd love Grano, go for the cacio e pepe"),
+                ("Bea", "you need to watch Heneral Luna"),
+                ("Rafa", "read Torto Arado, it's so good"),
+                ("Bea", "highly recommend Toyo Eatery"),
+                ("Ama", "go to Dr. Mensah at Nyaho, she's really good"),
+                ("Thabo", "you'll love Cape Town, my sister moved there in 2021"),
+            )
+        )
+    )
+    recommended = {(f[0], f[2]) for f in found if f[1] == "RECOMMENDED"}
+    assert ("Niamh", "Grano") in recommended and ("Bea", "Heneral Luna") in recommended
+    assert ("Rafa", "Torto Arado") in recommended and ("Bea", "Toyo Eatery") in recommended
+    assert ("Ama", "Mensah") in recommended
+    assert ("Thabo", "Cape Town") not in recommended  # a town the other moves to, no tip

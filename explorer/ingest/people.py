@@ -146,7 +146,12 @@ _EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
 # What a life's news says of someone, though a thing can be said to do it too ("Sarah got the
 # job", "Idris moved to Leeds"): no vote for a person, only for a given name being one.
 _LIFE_VERBS = frozenset(
-    ["moved", "moves", "quit", "joined", "married", "proposed", "graduated", "landed", "went"]
+    [
+        *("moved", "moves", "quit", "joined", "married", "proposed", "graduated", "landed"),
+        "went",
+        # "Tom works at Arup", "Sarah started at Monzo": a given name opening a sentence
+        *("works", "worked", "started", "retired", "died"),
+    ]
 )
 # "got" only with news after it: "Sarah got the job", not "Florence got so crowded".
 _GOT_NEWS = re.compile(
@@ -200,6 +205,11 @@ PERSON_VERBS = frozenset(
         "knew",
         "feels",
         "felt",
+        # "Aoife lives in Galway now", "Kemi studied in Leeds"
+        "lives",
+        "lived",
+        "studies",
+        "studied",
     ]
 )
 # Ties between votes go to the more specific kind; "person" is also the default with no votes.

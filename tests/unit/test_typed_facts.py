@@ -3258,3 +3258,15 @@ def test_what_the_other_is_told_to_watch_read_or_will_love_is_recommended() -> N
     assert ("Rafa", "Torto Arado") in recommended and ("Bea", "Toyo Eatery") in recommended
     assert ("Ama", "Mensah") in recommended
     assert ("Thabo", "Cape Town") not in recommended  # a town the other moves to, no tip
+
+
+def test_a_name_said_once_opening_a_sentence_of_where_one_lives_or_works_is_someone() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Niamh", "Aoife lives in Galway now"),
+                ("Bea", "Tom works at Arup these days"),
+            )
+        )
+    )
+    assert ("Aoife", "LIVES_IN", "Galway") in found and ("Tom", "WORKS_AT", "Arup") in found

@@ -161,6 +161,10 @@ _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
 )
 
+# A sentence that tells of nothing to come: "I stay in Tema" (not "I'll stay in Tema a week").
+_NOT_TO_COME = re.compile(
+    r"^(?!.*\b(?:will|['’]ll|gonna|going\s+to|tomorrow|next|tonight|when|if)\b)", re.IGNORECASE
+)
 # A sentence that tells of no past: "my flight to Accra is on Tuesday" (not "was delayed").
 _NOT_PAST = re.compile(r"^(?!.*\b(?:was|were|had|did|went|last)\b)", re.IGNORECASE)
 # A "be at" or "be in" to come: "I'll be at", "we will be at", "gonna be in".
@@ -276,6 +280,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
           r"(?:\w+\s+)?in\s+" + _THE, "LIVES_IN", PLACE | frozenset({"other"})),
     _rule(_PRE + r"(?:based|living)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    # "I stay in Tema, it's far from work" (where one stays is home in the English of West
+    # Africa, India and the Philippines), "renting in Kumasi for the year"; not a stay to come
+    _rule(_PRE + r"(?:stay|stays|renting)\s+in\s+" + _THE, "LIVES_IN", PLACE,
+          cue=_NOT_TO_COME),
     # "I did 3 years in Calgary", "spent six years in Leeds": a stay of years is a home
     _rule(_PRE + r"(?:did|spent|lived)\s+(?:\d+|a\s+few|two|three|four|five|six|seven|eight|"
           r"nine|ten)\s+(?:years?|yrs?)\s+in\s+" + _THE, "LIVES_IN", PLACE),

@@ -3270,3 +3270,16 @@ def test_a_name_said_once_opening_a_sentence_of_where_one_lives_or_works_is_some
         )
     )
     assert ("Aoife", "LIVES_IN", "Galway") in found and ("Tom", "WORKS_AT", "Arup") in found
+
+
+def test_where_one_stays_is_home_but_a_stay_to_come_is_not() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Kofi", "I stay in Tema, it's far from work"),
+                ("Ama", "I'll stay in Kumasi for a week when Mum is back"),
+            )
+        )
+    )
+    assert ("Kofi", "LIVES_IN", "Tema") in found
+    assert ("Ama", "LIVES_IN", "Kumasi") not in found

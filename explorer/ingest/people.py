@@ -991,6 +991,10 @@ def honorific_after(after: str) -> str | None:
     return found.group(1) if found is not None else None
 
 
+# "Inês is a designer at Farfetch", "Kofi's a nurse at Korle Bu": someone with a job
+_ROLE_AFTER = re.compile(
+    r"^(?:['’]s|\s+(?:is|was))\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:" + ROLE_WORDS + r")\b"
+)
 _PLACE_WORD_BEFORE = re.compile(r"\b(?:than|in|from|near|around|outside|into|across|through)$")
 
 
@@ -1004,7 +1008,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     # survived", "in Tokyo and Lisa loved it")
     paired = re.match(r"^\s+and\s+(?:[iI]\b|[A-Z][a-z])", after) is not None
     paired = paired and _PLACE_WORD_BEFORE.search(tail) is None
-    if next_word in PERSON_VERBS or paired:
+    if next_word in PERSON_VERBS or paired or _ROLE_AFTER.match(head):
         cues["person_verb"] += 1
     elif _WITH_SOMEONE_BEFORE.search(tail):
         cues["person_verb"] += 1  # "you and Tyler are coming", "he and Tyler can go"

@@ -528,7 +528,11 @@ _OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey"}
 # A clause that opens with a role at a place of work says whose it is by saying nothing: "yes!!
 # data engineer at skyscanner" (the speaker's job; asked, the one asked).
 _ROLE_OPENING = re.compile(
-    r"(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,3}?(?:" + ROLE_WORDS + r")\s+(?:at|for)\s"
+    # the words before the role are its own ("senior backend engineer at"), no subject's verb:
+    # "Inês is a designer at Farfetch" is hers
+    r"(?:(?:a|an|the)\s+)?(?:(?!(?:is|was|are|were)\s)[\w-]+\s+){0,3}?(?:"
+    + ROLE_WORDS
+    + r")\s+(?:at|for)\s"
     # years of study or work said without an "I": "6 yrs at University of Auckland", "final yr
     # at Strathmore", "honours at Wits finishes in November"
     r"|(?:" + YEARS_OF + r"|(?:first|second|third|fourth|final|last)\s+(?:year|yr)|honours|"

@@ -3283,3 +3283,10 @@ def test_where_one_stays_is_home_but_a_stay_to_come_is_not() -> None:
     )
     assert ("Kofi", "LIVES_IN", "Tema") in found
     assert ("Ama", "LIVES_IN", "Kumasi") not in found
+
+
+def test_someone_with_a_job_opening_a_sentence_is_named_and_the_job_is_theirs() -> None:
+    extraction = extract_offline(chat(("Rafa", "Inês is a designer at Farfetch")))
+    found = facts(extraction)
+    assert ("Inês", "WORKS_AT", "Farfetch") in found
+    assert ("Rafa", "WORKS_AT", "Farfetch") not in found  # the speaker's job it is not

@@ -205,7 +205,8 @@ PERSON_VERBS = frozenset(
         "knew",
         "feels",
         "felt",
-        # "Aoife lives in Galway now", "Kemi studied in Leeds"
+        # "Aoife lives in Galway now", "Kemi studied in Leeds", "Julie teaches at Dawson"
+        "teaches",
         "lives",
         "lived",
         "studies",

@@ -68,10 +68,17 @@ ROLE_WORDS = (
     "volunteer|student|programmer|dentist|therapist|pharmacist|receptionist|cashier|waiter|"
     "waitress|bartender|driver|mechanic|electrician|plumber|builder|artist|musician|coach|"
     "trainer|instructor|tutor|administrator|admin|clerk|secretary|agent|broker|advisor|adviser|"
-    "member|employee|staff|paediatric nurse|pediatric nurse|nanny|babysitter|supervisor"
+    "member|employee|staff|paediatric nurse|pediatric nurse|nanny|babysitter|supervisor|"
+    "dev|swe|pm|paralegal|midwife|paramedic|technician|tech|sales rep|rep"
 )
-#: One role word is no name ("Nurse says I'm the best patient", "Electrician's coming at 9").
-ROLE_NOUNS = frozenset(ROLE_WORDS.split("|")) - {"paediatric nurse", "pediatric nurse"}
+#: One role word is no name ("Nurse says I'm the best patient", "Electrician's coming at 9");
+#: chat's short forms are names as often ("Dev proposed to her", "Rep Ocasio-Cortez").
+ROLE_NOUNS = frozenset(ROLE_WORDS.split("|")) - {
+    "paediatric nurse",
+    "pediatric nurse",
+    "sales rep",
+    *("dev", "swe", "pm", "tech", "rep"),
+}
 
 # A word of work: a role, the job itself, the people or the place of it.
 WORK_CUE = re.compile(
@@ -251,7 +258,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(r"^\s+(?:[\w'’-]+\s+){0,4}?(?:my|our|his|her|their)\s+team\s+at\s+" + _THE,
           "WORKS_AT", ORG),
     _rule(_PRE + r"(?:does|do|doing|did)\s+(?:[\w-]+\s+){0,2}?(?:deliveries|shifts|contracting|"
-          r"freelancing|contract\s+work)\s+for\s+" + _THE, "WORKS_AT", ORG),
+          r"freelancing|consulting|contract\s+work)\s+for\s+" + _THE, "WORKS_AT", ORG),
     _rule(r"^(?:['’]s|\s+(?:has|have|'ve|’ve))\s+" + _ADV + r"been\s+at\s+" + _THE,
           "WORKS_AT", ORG),
     _rule(_PRE + r"(?:signed|signing)\s+(?:on\s+)?with\s+" + _THE, "HIRED", ORG, reverse=True),

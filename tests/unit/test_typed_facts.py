@@ -3290,3 +3290,17 @@ def test_someone_with_a_job_opening_a_sentence_is_named_and_the_job_is_theirs() 
     found = facts(extraction)
     assert ("Inês", "WORKS_AT", "Farfetch") in found
     assert ("Rafa", "WORKS_AT", "Farfetch") not in found  # the speaker's job it is not
+
+
+def test_more_ways_of_saying_where_one_works() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Luc", "I'm a dev at Ubisoft Montréal"),
+                ("Kofi", "I do consulting for PwC these days"),
+                ("Luc", "and Julie teaches at Dawson"),
+            )
+        )
+    )
+    assert ("Luc", "WORKS_AT", "Ubisoft Montréal") in found
+    assert ("Kofi", "WORKS_AT", "PwC") in found and ("Julie", "WORKS_AT", "Dawson") in found

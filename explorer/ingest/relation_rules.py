@@ -172,8 +172,11 @@ _NOT_GLAD_TO_BE_GONE = re.compile(
 _NOT_TO_COME = re.compile(
     r"^(?!.*\b(?:will|['’]ll|gonna|going\s+to|tomorrow|next|tonight|when|if)\b)", re.IGNORECASE
 )
-# A sentence that tells of no past: "my flight to Accra is on Tuesday" (not "was delayed").
-_NOT_PAST = re.compile(r"^(?!.*\b(?:was|were|had|did|went|last)\b)", re.IGNORECASE)
+# A sentence that tells of no past, nor advice: "my flight to Accra is on Tuesday" (not "was
+# delayed"), "we should go to Ibirapuera" (not "you should go to Hokkaido next time").
+_NOT_PAST = re.compile(
+    r"^(?!.*\b(?:was|were|had|did|went|last)\b)(?!.*\b(?:you|u|ya)\s+should\b)", re.IGNORECASE
+)
 # A "be at" or "be in" to come: "I'll be at", "we will be at", "gonna be in".
 _FUTURE_BE = re.compile(
     r"(?:['’]ll|\bwill|\bgonna|\bgoing\s+to)\s+be\s+(?:in|at)\b"

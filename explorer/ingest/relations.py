@@ -685,10 +685,10 @@ _PRESUPPOSING = re.compile(
 _PRESUPPOSED = frozenset({"WORKS_AT", "STUDIES_AT", "LIVES_IN", "MOVED_TO"})
 
 
-# A meeting put forward in a name and a time, nothing more: "Crwst tonight?", "Pen & Wig then,
-# the whole group", "ok Saturday then, Nyama Mama at Yaya, 1pm?"
+# A meeting put forward in a name and a time, nothing more: "Crwst tonight?", "ok Saturday
+# then, Nyama Mama at Yaya, 1pm?" ("ok Vintage Kitchen then" names a place, no meeting)
 _PROPOSAL_TIME = re.compile(
-    r"\b(?:then|tonight|tomorrow|tmrw?|weekend|(?:mon|tues?|wednes|thurs?|fri|satur|sun)(?:day)?|"
+    r"\b(?:tonight|tomorrow|tmrw?|weekend|(?:mon|tues?|wednes|thurs?|fri|satur|sun)(?:day)?|"
     r"\d{1,2}(?::\d\d)?\s*(?:am|pm))\b",
     re.IGNORECASE,
 )
@@ -729,12 +729,15 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
         span = turn.sentences[sentence]
         found = _sentence_facts(turn, span, members, companion)
         proposed = _proposal(turn, span, members)
-        if proposed is not None and turn.speaker is not None:
-            # "Crwst tonight?", "ok Saturday then, Nyama Mama at Yaya, 1pm?": the one who
-            # proposes plans it; the one asked, if the answer takes it up
-            stated.append(Fact(turn.speaker, proposed, "PLANS", *span))
-            if turn.addressee is not None:
-                asked.append(Fact(turn.addressee, proposed, "PLANS", *span))
+        if proposed is not None:
+            # "Crwst tonight?", "ok Saturday then, Nyama Mama at Yaya, 1pm?": a plan of both
+            # once the answer takes it up ("ugh I can't stand Chin Chin", "I'm away friday
+            # sadly" make none)
+            asked.extend(
+                Fact(person, proposed, "PLANS", *span)
+                for person in (turn.speaker, turn.addressee)
+                if person is not None
+            )
             continue
         if _is_question(turn.text, span):
             if _PRESUPPOSING.match(turn.text, span[0], span[1]):
@@ -2235,8 +2238,10 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
     ) and _NOT_COMING.search(answer.text, reply[0], reply[1]) is None
     # "yes I know, but I'm not coming", "yes, sadly I can't though": no plan for all the yes
     refused = _REFUSED.search(answer.text, reply[0], reply[1]) is not None
+    asker = question.speaker.id if question.speaker is not None else None
     for fact in asked:
-        joins = coming and fact.relation == "PLANS" and fact.source.id == answerer.id
+        # taken up, a plan is the one answering's and, put forward, the one asking's too
+        joins = coming and fact.relation == "PLANS" and fact.source.id in (answerer.id, asker)
         if fact.relation == "PLANS" and refused:
             continue
         if affirmed or joins or _echoed(fact, question, answer, first):

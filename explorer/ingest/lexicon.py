@@ -63,6 +63,8 @@ INTERJECTIONS = _words(
     merci salut bisous bonne bonjour bonsoir coucou ouais oui voilà
     salamat naku sige ingat grabe talaga diba charot medaase danke tschüss grazie prego
     shukran inshallah wallah mashallah yalla dzięki dzieki cześć czesc yaar arre accha acha
+    não nao sim non parabéns parabens félicitations felicidades felicitaciones enhorabuena
+    dieu deus dios kkk kkkk kkkkk
     """
 )
 
@@ -207,7 +209,12 @@ PERSON_CUES = TITLES | _words(
 # Words just after a capitalised name that say it is a person.
 PERSON_AFTER = _words("said says told asked thinks thought wants wanted and")
 # Words just before a capitalised name that say it is a place.
-PLACE_CUES = _words("in to from near visited visiting visit toward towards around round across")
+PLACE_CUES = _words(
+    "in to from near visited visiting visit toward towards around round across "
+    # in and to in the languages chats switch to: "mora em Pinheiros", "à Verdun" (Tagalog's
+    # "sa" is as often a place to eat: "libre mo kami sa Manam")
+    "em pra à"
+)
 # Words before "out of" / "outta" that say it is a base one flies or works from: "the charter
 # outta Newman", "doing two and one out of Karratha" (not "kicked out of Harvard").
 BASE_WORDS = _words(

@@ -724,10 +724,13 @@ def _rank(kind: str) -> int:
 _WITH_SOMEONE_BEFORE = re.compile(r"\b(?:he|she|you|u|i|me|him|her|we|us|they|them)\s+and\s*$")
 # Someone's job is there: "a new job at Shopify", "works at Netflix" (not "a team for Slack").
 _EMPLOYED_AT = re.compile(
-    r"\b(?:job|jobs|role|position|internship|work|works|working|worked|employed|"
+    r"\b(?:(?:job|jobs|role|position|internship|work|works|working|worked|employed|"
     # "a backend engineer at Shopify"
     + ROLE_WORDS
-    + r")\s+at\s*$"
+    + r")\s+at"
+    # "je travaille chez Ubisoft", "trabalho no Itaú", "trabajo en Bimbo"
+    + r"|(?:travaille|travailles|trabalho|trabalha|trabalhando|trabajo|trabaja)\s+(?:chez|no|na|em|"
+    + r"en|à|au))\s*$"
 )
 _WORK_BEFORE_AT = re.compile(
     r"\b(?:job|jobs|work|works|working|worked|role|position|interview|internship|team|office|"

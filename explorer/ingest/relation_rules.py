@@ -168,6 +168,10 @@ _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
 )
 
+# In, at and to, and the "I" a French verb keeps, in the languages chats switch to.
+_THEIR_I = r"(?:je\s+|j['’])?"
+_THEIR_IN = r"(?:em|no|na|nos|nas|à|au|aux|en|dans|chez|sa)\s+"
+_THEIR_TO = r"(?:pra|para|pro|à|au|aux|en|a|sa|em)\s+"
 # A sentence that tells of nothing to come: "I stay in Tema" (not "I'll stay in Tema a week").
 _NOT_TO_COME = re.compile(
     r"^(?!.*\b(?:will|['’]ll|gonna|going\s+to|tomorrow|next|tonight|when|if)\b)", re.IGNORECASE
@@ -375,6 +379,18 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "we're doing Boracay for my birthday", "I'm doing the Camino": a trip or an outing planned
     _rule(r"^(?:['’](?:re|m|s)|\s+(?:are|am|is))\s+" + _ADV + r"doing\s+" + _THE, "PLANS",
           PLACE | frozenset({"event"}), cue=_NOT_PAST),
+    # The same facts in the languages English chats switch to: "moro em Pinheiros", "je vis à
+    # Verdun", "mudei pra Vila Madalena", "je travaille chez Ubisoft", "vou pra Lisboa"
+    _rule(r"^\s+" + _THEIR_I + r"(?:moro|mora|moram|morando|vivo|vive|vis|vit|habite|habites|"
+          r"nakatira|tumira)\s+" + _THEIR_IN + _THE, "LIVES_IN", PLACE),
+    _rule(r"^\s+" + _THEIR_I + r"(?:(?:me|se)\s+)?(?:mudei|mudou|mudamos|mudaram|mudé|mudó|"
+          r"déménage|déménagé|lumipat)\s+" + _THEIR_TO + _THE, "MOVED_TO", PLACE),
+    _rule(r"^\s+" + _THEIR_I + r"(?:trabalho|trabalha|trabalhando|travaille|trabajo|trabaja|"
+          r"nagtatrabaho)\s+" + _THEIR_IN + _THE, "WORKS_AT", ORG),
+    _rule(r"^\s+" + _THEIR_I + r"(?:estudo|estuda|étudie|estudio|estudia)\s+" + _THEIR_IN + _THE,
+          "STUDIES_AT", ORG),
+    _rule(r"^\s+" + _THEIR_I + r"(?:vou|vamos|vai|vais|vas|allons|voy|pupunta)\s+" + _THEIR_TO
+          + _THE, "PLANS", EVENTFUL),
     # "not missing Wales v England", "wouldn't miss the Galway Races": going, not staying away
     # ("not missing London one bit", "wouldn't miss Sydney rent at all" is glad to be gone)
     _rule(_PRE + r"(?:(?:not|never)\s+missing|wouldn['’]?t\s+miss)\s+" + _THE, "PLANS",

@@ -200,6 +200,10 @@ _DROPPED_SUBJECT = frozenset(
         "arrived",
         "landing",
         "arriving",
+        # the first person's verbs of the languages chats switch to: "moro em Pinheiros",
+        # "mudei pra Vila Madalena", "je vis à Verdun", "vou pra Lisboa em abril"
+        *("moro", "mudei", "trabalho", "estudo", "vou", "vivo", "trabajo", "voy", "estudio"),
+        *("je", "j'habite", "j’habite", "nakatira", "lumipat", "pupunta"),
         # "let's meet at Greenbelt tomorrow", "can't wait for Siargao!!", "highly recommend X"
         "highly",
         "let's",
@@ -523,6 +527,7 @@ _NEWS_THEN_QUESTION = re.compile(
 # Words a chat sentence may open on before its dropped-subject verb: "yep still at Monzo".
 _OPENERS = ANSWER_WORDS | {"ok", "okay", "lol", "haha", "btw", "also", "anyway", "oh", "so"}
 _OPENERS |= {"omg", "tbh", "ngl", "honestly", "eh", "wah", "ah", "hey"}
+_OPENERS |= {"não", "nao", "sim", "oui", "non", "sí", "oo", "hindi"}  # "não, mudei pra Moema"
 
 
 # A clause that opens with a role at a place of work says whose it is by saying nothing: "yes!!

@@ -3307,3 +3307,21 @@ def test_more_ways_of_saying_where_one_works() -> None:
     )
     assert ("Luc", "WORKS_AT", "Ubisoft Montréal") in found
     assert ("Kofi", "WORKS_AT", "PwC") in found and ("Julie", "WORKS_AT", "Dawson") in found
+
+
+def test_homes_moves_work_and_trips_said_in_the_languages_chats_switch_to() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Gabi", "e você, ainda mora em Pinheiros?"),
+            ("Lucas", "não, mudei pra Vila Madalena mês passado"),
+            ("Gabi", "trabalho no Itaú agora. vou pra Lisboa em abril!!"),
+            ("Luc", "je vis à Verdun depuis 2019"),
+            ("Gabi", "que legal"),
+            ("Luc", "oui, je travaille chez Ubisoft"),
+        )
+    )
+    found = facts(extraction)
+    assert ("Lucas", "MOVED_TO", "Vila Madalena") in found
+    assert ("Gabi", "WORKS_AT", "Itaú") in found and ("Gabi", "PLANS", "Lisboa") in found
+    assert ("Luc", "LIVES_IN", "Verdun") in found and ("Luc", "WORKS_AT", "Ubisoft") in found
+    assert "Não" not in {e.name for e in extraction.entities}  # a no, not a name

@@ -64,7 +64,10 @@ INTERJECTIONS = _words(
     salamat naku sige ingat grabe talaga diba charot medaase danke tschüss grazie prego
     shukran inshallah wallah mashallah yalla dzięki dzieki cześć czesc yaar arre accha acha
     não nao sim non parabéns parabens félicitations felicidades felicitaciones enhorabuena
-    dieu deus dios kkk kkkk kkkkk
+    dieu deus dios kkk kkkk kkkkk agora hoje amanhã né tbm
+    ciao namaste sawubona howzit habari mambo jambo karibu poa sawa yebo haan nahi chalo theek
+    abeg wahala oya sef jare ehn ehen biko dey craic
+    tayo yung lang pala daw ako ikaw siya kami sila natin mga nga
     """
 )
 

@@ -3168,9 +3168,16 @@ def test_thanks_and_farewells_of_other_languages_name_no_one() -> None:
             ("Rafa Souza", "haha Valeu. Tchau"),
             ("Bia ✨", "bisous, Bonne nuit"),
             ("Rafa Souza", "Salamat po"),
+            ("Bia ✨", "Ciao, see you tomorrow. Pala wala akong pera"),
+            ("Rafa Souza", "Abeg, wahala dey"),
         )
     )
-    assert {e.name for e in extraction.entities if e.type == "person"} == {"Rafa Souza", "Bia ✨"}
+    names = {e.name for e in extraction.entities} | {
+        alias for e in extraction.entities for alias in e.aliases
+    }
+    assert {"Rafa Souza", "Bia ✨"} <= names
+    assert not names & {"Obrigada", "Tchau", "Valeu", "Bonne", "Salamat", "Pala", "Abeg"}
+    assert not {name for name in names if name.startswith(("Ciao", "Wahala"))}
     assert not entity(extraction, "Rafa Souza").aliases  # no "Obrigada" called
 
 

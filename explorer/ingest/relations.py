@@ -1861,6 +1861,9 @@ _HOME_PRESUMED = re.compile(
 _DENIAL = re.compile(r"\W*(?:no+|nope|nah+|naw|not\s+anymore|not\s+any\s+more)\b", re.IGNORECASE)
 
 
+_NAMED_NEXT = re.compile(r"\s*,?\s*")
+
+
 def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]) -> list[Fact]:
     """ "who's X" answered "my flatmate" by someone else: X is the answerer's flatmate; so is
     the one person a question asks about ("how's Njeri btw?" / "my sister is in Mombasa now",
@@ -1876,6 +1879,13 @@ def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int
         # "my mum is sick so I haven't seen him", "my sister's wedding was…", and "how's your
         # mum? and Mei?" / "my mum is ok": the kin is someone else than the one asked about
         return []
+    kin_end = first[0] + found.end()
+    if any(
+        slot.entity.type == "person" and _NAMED_NEXT.fullmatch(answer.text, kin_end, slot.start)
+        for slot in answer.names
+        if slot.start >= kin_end
+    ):
+        return []  # "nah my wife Adwoa dey go church": the kin is the one named after it
     # "your brother is fine" answering "how is Karthik?": the asker's brother
     owner = question.speaker if found.group("owner").casefold() in ("your", "ur") else answerer
     if owner is None:

@@ -3332,3 +3332,14 @@ def test_homes_moves_work_and_trips_said_in_the_languages_chats_switch_to() -> N
     assert ("Gabi", "WORKS_AT", "Itaú") in found and ("Gabi", "PLANS", "Lisboa") in found
     assert ("Luc", "LIVES_IN", "Verdun") in found and ("Luc", "WORKS_AT", "Ubisoft") in found
     assert "Não" not in {e.name for e in extraction.entities}  # a no, not a name
+
+
+def test_kin_named_in_the_answer_is_the_one_named_not_the_one_asked_about() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Kojo", "sunday Jojo's place with the family?"),
+            ("Ekow", "nah my wife Adwoa dey go church program"),
+        )
+    )
+    married = {(f[0], f[2]) for f in facts(extraction) if f[1] == "MARRIED_TO"}
+    assert married == {("Ekow", "Adwoa")}

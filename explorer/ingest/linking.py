@@ -7,7 +7,8 @@ the same speaker calls their dad by name (the rules are in ``people``), and a ni
 one person of the conversation whose given name it can shorten ("Liz" and Elizabeth, "Tom" and
 the speaker Tomás Ruiz; the pairs are in ``given_names``), a name given as the one spoken to's
 joins them ("in your name, Sunita Iyer"), and a word opening a sentence joins the one longer
-name of a place, business or event it begins ("Cayo" and the Cayo Arms). Each fold keeps an
+name of a place, business or event it begins ("Cayo" and the Cayo Arms), and what people are
+said to call someone joins them ("Michael Okafor, everyone calls him Mikey"). Each fold keeps an
 ``AliasEvidence``: the alias, the chunk that said it and why. Imports the standard library, core
 models and ingest helpers.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 from explorer.core.models import AliasEvidence, Chunk
 from explorer.ingest.casing import COMMON_RANK, is_everyday_word, is_rare_given_name
@@ -57,6 +59,14 @@ _KIN_OR_OTHER = re.compile(
     re.IGNORECASE,
 )
 # "in your name, Sunita Iyer", "under ur name: Jo Bell"; the name given closes its clause
+# Between a name and what people call its bearer: "Michael Okafor, everyone calls him Mikey",
+# "Jo aka Big Jo", "Adaeze, who goes by Dez", "Oluwaseun (we call him Seun)"
+_CALLED_OTHERWISE = re.compile(
+    r"\s*[,(]?\s*(?:aka|a\.k\.a\.?|also\s+known\s+as|better\s+known\s+as|(?:who\s+)?goes\s+by|"
+    r"(?:but\s+|or\s+as\s+)?(?:everyone|everybody|we|they|people|you|u|i|all)\s+(?:all\s+)?"
+    r"(?:just\s+)?calls?\s+(?:him|her|them))\s*[,:]?\s*[\"'“‘]?",
+    re.IGNORECASE,
+)
 _YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$", re.IGNORECASE)
 _NAME_CLOSES = re.compile(r"\s*(?:[,.;:!?)]|$)")
 # Where a kinship phrase stands beside a name: right before it, or set beside it after a comma
@@ -345,6 +355,34 @@ class PeopleLinks:
         self._acronyms()
         self._initials_called(speakers_of)
         self._names_given_to_the_addressee(speakers_of)
+        self._called_otherwise()
+
+    def _called_otherwise(self) -> None:
+        """A name said right after another as what people call them is that one's: "Michael
+        Okafor, everyone calls him Mikey", "Jo aka Big Jo", "Adaeze, who goes by Dez"."""
+        by_chunk: dict[int, list[tuple[Occurrence, str]]] = defaultdict(list)
+        for key, candidate in self.names.items():
+            for occurrence in candidate.occurrences:
+                by_chunk[occurrence.chunk].append((occurrence, key))
+        folds: list[tuple[str, str, int, str]] = []
+        for chunk, said in by_chunk.items():
+            said.sort(key=lambda item: item[0].start)
+            text = self.chunks[chunk].text
+            for (first, name), (then, other) in pairwise(said):
+                if (
+                    name != other
+                    and first.sentence == then.sentence
+                    and other not in self.speakers
+                    and _CALLED_OTHERWISE.fullmatch(text, first.end, then.start)
+                ):
+                    surface = text[then.start : then.end]
+                    written = text[first.start : first.end]
+                    folds.append((other, name, chunk, f"{written} is called {surface}"))
+        for other, name, chunk, reason in folds:
+            if other in self.names and name in self.names:
+                occurrence = self.names[other].occurrences[0]
+                surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+                self._fold_into(other, name, chunk, surface, reason)
 
     def _names_given_to_the_addressee(self, speakers_of: list[str]) -> None:
         """A name said as the one spoken to's ("I'll book in your name, Sunita Iyer") is

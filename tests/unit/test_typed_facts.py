@@ -3343,3 +3343,17 @@ def test_kin_named_in_the_answer_is_the_one_named_not_the_one_asked_about() -> N
     )
     married = {(f[0], f[2]) for f in facts(extraction) if f[1] == "MARRIED_TO"}
     assert married == {("Ekow", "Adwoa")}
+
+
+def test_what_everyone_calls_someone_is_their_alias_with_the_turn_that_says_it() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Niamh", "my cousin Michael Okafor, everyone calls him Mikey, is visiting"),
+            ("Tom", "haha Mikey is a legend"),
+            ("Niamh", "and Adaeze, who goes by Dez, is coming too"),
+        )
+    )
+    assert "Mikey" in entity(extraction, "Michael Okafor").aliases
+    assert "Dez" in entity(extraction, "Adaeze").aliases
+    (evidence,) = [e for e in entity(extraction, "Adaeze").alias_evidence if e.alias == "Dez"]
+    assert evidence.reason == "Adaeze is called Dez"

@@ -549,6 +549,7 @@ KIN_RELATIONS = {
             nonno babcia dziadek yiayia nain taid
             irmã irmão mãe pai tia tio prima primo avô filha filho hermana hermano madre padre
             mamá papá hija hijo sœur soeur frère frere mère père tante oncle cousine fille fils
+            bhai didi behen bhaiya chacha chachi mausi
             """
         ),
         "FAMILY_OF",

@@ -228,12 +228,14 @@ _PET_TALK = re.compile(
 )
 # "my" and "your" in the languages English chats switch to: "minha irmã Carla", "ma sœur Julie",
 # "mi hermano Diego", "ta copine"
-_THEIR_MY = r"minha|meu|mi|ma|mon"
+_THEIR_MY = r"minha|meu|mi|ma|mon|mera|meri|mere"
 _THEIR_YOUR = r"tua|teu|ta|ton"
 _KIN_BEFORE = re.compile(
     r"\b(?P<owner>my|our|your|ur|his|her|" + _THEIR_MY + r"|" + _THEIR_YOUR + r")\s+"
     r"(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
-    r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?(?:\s+(?:is|was))?\s*,?\s*$",
+    r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?(?:\s+(?:is|was))?\s*,?\s*"
+    # the article other languages set before a name: "meu namorado, o Thiago"
+    r"(?:(?:o|el|si)\s+)?$",
     re.IGNORECASE,
 )
 _KIN_AFTER = re.compile(
@@ -1733,6 +1735,7 @@ _IS_GAP = re.compile(r"(?:\s*,[^,.;]{1,30},)?\s+(?:is|was|'s|’s)\s+", re.IGNOR
 
 
 _GOING_WORDS = frozenset({"to", "into", "in", "at", "from", "for", "near", "on"})
+_QUEBEC_PARTNERS = frozenset({"blonde", "chum"})
 
 
 def _kin_word_facts(
@@ -1751,6 +1754,8 @@ def _kin_word_facts(
         return []  # "taking my mom to Paraty": where she is taken, not who she is
     if pre in KIN_RELATIONS or pre in PETS:
         kin = pre
+    if kin in _QUEBEC_PARTNERS and match.group("owner").casefold() in ("ma", "mon"):
+        kin = "partner"  # "ma blonde Sophie", "mon chum Alex" (an English "chum" is a friend)
     if owner is None or owner.id == entity.id or "agent" in (owner.type, entity.type):
         return []
     if kin in PETS and entity.type != "person":

@@ -3150,6 +3150,9 @@ def test_kin_is_read_in_the_languages_chats_switch_to() -> None:
                 ("Bia", "minha irmã Carla is coming on Friday"),
                 ("Luc", "ma copine Julie says hi, and mon frère Marc too"),
                 ("Bia", "is ta mère Sophie ok?"),
+                ("Luc", "ma blonde Karine says hi"),
+                ("Bia", "vou levar meu namorado, o Thiago"),
+                ("Luc", "meri didi Shruti is visiting, and my chum Dave from school"),
             )
         )
     )
@@ -3158,6 +3161,10 @@ def test_kin_is_read_in_the_languages_chats_switch_to() -> None:
     assert pairs[frozenset(("Luc", "Julie"))] == "PARTNER_OF"
     assert pairs[frozenset(("Luc", "Marc"))] == "FAMILY_OF"
     assert pairs[frozenset(("Luc", "Sophie"))] == "FAMILY_OF"  # "ta mère": the one spoken to's
+    assert pairs[frozenset(("Luc", "Karine"))] == "PARTNER_OF"  # Québec's "ma blonde"
+    assert pairs[frozenset(("Bia", "Thiago"))] == "PARTNER_OF"
+    assert pairs[frozenset(("Luc", "Shruti"))] == "FAMILY_OF"
+    assert pairs.get(frozenset(("Luc", "Dave"))) != "PARTNER_OF"  # an English chum: a friend
 
 
 def test_thanks_and_farewells_of_other_languages_name_no_one() -> None:

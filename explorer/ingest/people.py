@@ -769,6 +769,10 @@ _TRIP_PLANNED = re.compile(
     r"\b(?:can['’]?t\s+wait\s+for|booked|(?:we['’]?re|we\s+are|i['’]?m|i\s+am)\s+doing|"
     r"taking\s+(?:my|our)\s+[\w-]+\s+to)$"
 )
+_ADMITTED_TO = re.compile(
+    r"\b(?:got|get|gets|getting)\s+(?:accepted\s+|admitted\s+)?into$|"
+    r"\b(?:accepted|admitted)\s+(?:to|into|at)$"
+)
 # "we're going through Heathrow", "flying via Doha", "a layover in Dubai": a way stop.
 _WAY_STOP = re.compile(
     r"\b(?:going|go|went|flying|fly|flew|travell?ing|driving|drove|passing|passed)\s+"
@@ -1093,6 +1097,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["project"] += 1
     if _TRAVEL_TO.search(tail):
         cues["travel"] += 1  # a place, unless a given name: "heading to Priya now"
+    if _ADMITTED_TO.search(tail):
+        cues["organization"] += 1  # "got into McGill", "accepted to Dalhousie": a school
     if _TRIP_PLANNED.search(tail):
         cues["trip_planned"] += 1  # weaker: "I booked Ryanair" is the airline
     if any(cue.search(tail) for cue in (_FROM_PLACE, _VENUE_BEFORE, _MOVE_TO, _WAY_STOP, HOME_IS)):

@@ -168,6 +168,12 @@ _NOT_GLAD_TO_BE_GONE = re.compile(
     r"(?![^.!?]*\b(?:one\s+bit|at\s+all|(?:that|very|so)\s+much|a\s+bit)\b)", re.IGNORECASE
 )
 
+# What says a place is one of study: "got into McGill for a master's"
+_STUDY_WORDS = re.compile(
+    r"\b(?:master['’]?s|masters|degree|phd|uni|university|college|programm?e?|course|school|"
+    r"accepted|admitted|admission|offer|study|studying|scholarship|med|law|mba)\b",
+    re.IGNORECASE,
+)
 # In, at and to, and the "I" a French verb keeps, in the languages chats switch to.
 _THEIR_I = r"(?:je\s+|j['’])?"
 _THEIR_IN = r"(?:em|no|na|nos|nas|à|au|aux|en|dans|chez|sa)\s+"
@@ -289,6 +295,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(r"^\s+(?:[\w'’-]+\s+){0,3}?(?:(?:first|second|third|fourth|final|last)\s+"
           r"(?:year|yr)|honours|grad\s+school|undergrad)\s+(?:at|in)\s+" + _THE,
           "STUDIES_AT", ORG),
+    # "I got into McGill for a master's", "she got accepted to Dalhousie": a place to study
+    _rule(_PRE + r"(?:got|get|gets|getting)\s+(?:(?:accepted|admitted|in)\s+(?:into|to|at)|into)\s+"
+          + _THE, "STUDIES_AT", ORG, cue=_STUDY_WORDS),
     _rule(_PRE + r"(?:stud(?:y|ies|ied|ying)|enrolled|a\s+student|student|major(?:ing)?\s+\w+|"
           r"doing\s+(?:a|my|her|his)\s+\w+)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
@@ -440,7 +449,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"can't\s+stand|can’t\s+stand|cant\s+stand|"
           r"(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of)\s+" + _THE, "DISLIKES", NAMED),
     _rule(_PRE + r"(?:love|loves|loved|like|likes|liked|enjoy|enjoys|enjoyed|adore|adores|"
-          r"adored|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|into|fond\s+of|"
+          r"adored|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|(?<!got\s)(?<!get\s)into|fond\s+of|"
           # "i miss ruth", "she really rates him", "Lakshmi swears by her"
           r"miss|misses|rate|rates|rated|swear\s+by|swears\s+by|swore\s+by)\s+" + _THE,
           "LIKES", NAMED),

@@ -3364,3 +3364,15 @@ def test_what_everyone_calls_someone_is_their_alias_with_the_turn_that_says_it()
     assert "Dez" in entity(extraction, "Adaeze").aliases
     (evidence,) = [e for e in entity(extraction, "Adaeze").alias_evidence if e.alias == "Dez"]
     assert evidence.reason == "Adaeze is called Dez"
+
+
+def test_getting_into_a_school_is_study_there_not_a_liking() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Luc", "I got into McGill for a master's in urban planning"),
+            ("Ana", "amazing! I'm really into Radiohead lately"),
+        )
+    )
+    found = facts(extraction)
+    assert ("Luc", "STUDIES_AT", "McGill") in found and ("Luc", "LIKES", "McGill") not in found
+    assert ("Ana", "LIKES", "Radiohead") in found

@@ -67,7 +67,7 @@ INTERJECTIONS = _words(
     dieu deus dios kkk kkkk kkkkk agora hoje amanhã né tbm
     ciao namaste sawubona howzit habari mambo jambo karibu poa sawa yebo haan nahi chalo theek
     abeg wahala oya sef jare ehn ehen biko dey craic
-    tayo yung lang pala daw ako ikaw siya kami sila natin mga nga
+    yung lang pala daw ako ikaw siya kami sila natin mga nga
     """
 )
 

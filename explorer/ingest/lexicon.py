@@ -48,6 +48,9 @@ FUNCTION_WORDS = _words(
     """
 )
 
+# Cries, greetings, thanks and chat's small words, in English and in the languages English
+# chats switch to ("tudo bem, obrigada", "Ciao Marta", "abeg", "lang"): none names anyone (nor,
+# a test checks, a town of the shipped lists).
 INTERJECTIONS = _words(
     """
     yeah yes yep yup no nope oh ooh wow hey hi hello ok okay thanks thank please sure well um uh

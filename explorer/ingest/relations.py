@@ -1382,7 +1382,7 @@ _ADVICE = re.compile(
     r"|\b(?:you|u)\s+" + _MUST + r")"
     r"(?:try|use|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for|watch|read|listen\s+to|"
     r"visit)\s+(?:the\s+)?(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?"
-    r"(?:(?:dr|dra|doctor|prof)\.?\s+)?$"  # "go to Dr. Mensah at Nyaho"
+    r"(?:(?:" + "|".join(sorted(TITLES)) + r")\.?\s+)?$"  # "go to Dr. Mensah at Nyaho"
     # "you'd love Grano", "you'll love the Stag's Head": what one is sure the other will like
     r"|\b(?:you|u)(?:['’]d|['’]ll|\s+would|\s+will)\s+(?:(?:really|absolutely|totally)\s+)?"
     r"love\s+(?:the\s+)?$"

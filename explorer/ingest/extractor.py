@@ -288,9 +288,9 @@ def _opens_after_emoji(word: str) -> bool:
     return is_everyday_word(word) and not is_census_name(word)
 
 
-#: Words that open a sentence to wish or pity, before a name that is no part of them ("Happy
-#: Diwali", "Best Diwali in years", "Poor Marcus").
-_WISHES = frozenset({"happy", "merry", "best", "poor", "dear"})
+#: Words that open a sentence to wish, greet or pity, before a name that is no part of them
+#: ("Happy Diwali", "Best Diwali in years", "Poor Marcus", "Morning Rosie", "Night Jay").
+_WISHES = frozenset({"happy", "merry", "best", "poor", "dear", "morning", "night", "evening"})
 
 #: Cues every capitalised word has: written plainly, inside a sentence.
 _BARE_CUES = frozenset({"plain", "framed"})
@@ -603,7 +603,13 @@ class _Context(PeopleLinks):
         word = strip_possessive(token.folded)
         if self.upper_seen[word]:  # capitalised mid-sentence too: a name ("in Reading")
             return False
-        return self.lower_seen[word] > 0 or _verb_form(word) or word in _WISHES
+        return (
+            self.lower_seen[word] > 0
+            or _verb_form(word)
+            or word in _WISHES
+            # "Sadly Stockbridge is too far": a sentence's adverb, not a name's first word
+            or (word.endswith("ly") and not is_census_name(word) and is_everyday_word(word))
+        )
 
     def _add_name(
         self,

@@ -21,6 +21,7 @@ from explorer.ingest.lexicon import (
     BASE_WORDS,
     EATERY_HEADS,
     FOR_HEADS,
+    KNOWN_ACRONYM_BODIES,
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
     KNOWN_PLACES,
@@ -94,10 +95,17 @@ def strip_possessive(word: str) -> str:
 DRAWN_OUT = re.compile(r"(.)\1\1")
 
 
+#: Initials run to six letters ("UNICEF"); a longer word in capitals is a word or a name
+#: shouted ("BARNABY!!!!", "BEATRIZ"), unless known as initials.
+MAX_INITIALS = 6
+
+
 def is_acronym(word: str) -> bool:
-    """Capitals only, and not shouting drawn out ("AAAAAH", "NOOO")."""
+    """Capitals only, no longer than initials run, and not shouting drawn out ("AAAAAH")."""
     letters = [char for char in word if char.isalpha()]
     if len(letters) < 2 or not all(char.isupper() for char in letters):
+        return False
+    if len(letters) > MAX_INITIALS and word.casefold() not in KNOWN_ACRONYM_BODIES:
         return False
     return not DRAWN_OUT.search(word)
 

@@ -48,6 +48,8 @@ def test_holidays_are_events_and_a_wish_before_one_is_no_part_of_it() -> None:
 
 def test_shouting_is_no_organisation() -> None:
     assert is_acronym("NHS") and not is_acronym("AAAAAH") and not is_acronym("NOOO")
+    # initials run to six letters; a longer word in capitals is a word or a name shouted
+    assert is_acronym("UNICEF") and not is_acronym("BEATRIZ") and not is_acronym("ACREDITO")
     extraction = extract_offline(
         chat(
             ("gus.p", "Did he propose?"),

@@ -3376,3 +3376,19 @@ def test_getting_into_a_school_is_study_there_not_a_liking() -> None:
     found = facts(extraction)
     assert ("Luc", "STUDIES_AT", "McGill") in found and ("Luc", "LIKES", "McGill") not in found
     assert ("Ana", "LIKES", "Radiohead") in found
+
+
+def test_a_greeting_or_an_adverb_opening_a_sentence_is_no_part_of_a_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("rosie_b", "Morning Jay! sleep well?"),
+            ("rosie_b", "Sadly Stockbridge is too far for me"),
+            ("jay.m", "Holly Smith is coming though, and C1 Spanish is hard"),
+        )
+    )
+    names = {e.name for e in extraction.entities} | {
+        alias for e in extraction.entities for alias in e.aliases
+    }
+    assert "Jay" in entity(extraction, "jay.m").aliases and "Morning Jay" not in names
+    assert not {name for name in names if name.startswith("Sadly")}
+    assert "Stockbridge" in names and "Holly Smith" in names  # a given name ending in "ly" stays

@@ -70,6 +70,7 @@ from explorer.ingest.relation_rules import (
     TITLED_KIN,
     UNIQUE_KIN,
     WHEN_MOVED,
+    WORKING_IN_THEIRS,
 )
 
 _GREETING = re.compile(
@@ -727,10 +728,10 @@ _EMPLOYED_AT = re.compile(
     r"\b(?:(?:job|jobs|role|position|internship|work|works|working|worked|employed|"
     # "a backend engineer at Shopify"
     + ROLE_WORDS
-    + r")\s+at"
+    + r")\s+at\s*|"
     # "je travaille chez Ubisoft", "trabalho no Itaú", "trabajo en Bimbo"
-    + r"|(?:travaille|travailles|trabalho|trabalha|trabalhando|trabajo|trabaja)\s+(?:chez|no|na|em|"
-    + r"en|à|au))\s*$"
+    + WORKING_IN_THEIRS
+    + r"\s*)$"
 )
 _WORK_BEFORE_AT = re.compile(
     r"\b(?:job|jobs|work|works|working|worked|role|position|interview|internship|team|office|"

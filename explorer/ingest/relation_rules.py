@@ -176,12 +176,24 @@ _STUDY_WORDS = re.compile(
 )
 # In, at and to, and the "I" a French verb keeps, in the languages chats switch to.
 _THEIR_I = r"(?:je\s+|j['’])?"
-_THEIR_IN = r"(?:em|no|na|nos|nas|à|au|aux|en|dans|chez|sa)\s+"
+_THEIR_IN_WORD = r"(?:em|no|na|nos|nas|à|au|aux|en|dans|chez|sa)"
+_THEIR_IN = _THEIR_IN_WORD + r"\s+"
 _THEIR_TO = r"(?:pra|para|pro|à|au|aux|en|a|sa|em)\s+"
-# A sentence that tells of nothing to come: "I stay in Tema" (not "I'll stay in Tema a week").
-_NOT_TO_COME = re.compile(
-    r"^(?!.*\b(?:will|['’]ll|gonna|going\s+to|tomorrow|next|tonight|when|if)\b)", re.IGNORECASE
+#: Working somewhere, said in the languages chats switch to ("je travaille chez", "trabalho no",
+#: "trabajo en"): shared with the typing cue of an employer (``people``).
+WORKING_IN_THEIRS = (
+    r"(?:trabalho|trabalha|trabalhando|travaille|travailles|trabajo|trabaja|nagtatrabaho)\s+"
+    + _THEIR_IN_WORD
 )
+# What speaks of what is still to come (``future``).
+_FUTURE = re.compile(
+    r"\b(?:tomorrow|tonight|next|soon|later|upcoming|will|'ll|’ll|going to|gonna|plan|planning|"
+    r"hope|hoping|want to|this (?:weekend|week|month|year|summer|winter|spring|autumn|fall)|"
+    r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
+)
+# A sentence that tells of nothing to come: "I stay in Tema" (not "I'll stay in Tema a week",
+# "when I stay in Kumasi").
+_NOT_TO_COME = re.compile(r"^(?!.*(?:" + _FUTURE.pattern + r"|\b(?:when|if)\b))", re.IGNORECASE)
 # A sentence that tells of no past, nor advice: "my flight to Accra is on Tuesday" (not "was
 # delayed"), "we should go to Ibirapuera" (not "you should go to Hokkaido next time").
 _NOT_PAST = re.compile(
@@ -394,8 +406,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"nakatira|tumira)\s+" + _THEIR_IN + _THE, "LIVES_IN", PLACE),
     _rule(r"^\s+" + _THEIR_I + r"(?:(?:me|se)\s+)?(?:mudei|mudou|mudamos|mudaram|mudé|mudó|"
           r"déménage|déménagé|lumipat)\s+" + _THEIR_TO + _THE, "MOVED_TO", PLACE),
-    _rule(r"^\s+" + _THEIR_I + r"(?:trabalho|trabalha|trabalhando|travaille|trabajo|trabaja|"
-          r"nagtatrabaho)\s+" + _THEIR_IN + _THE, "WORKS_AT", ORG),
+    _rule(r"^\s+" + _THEIR_I + WORKING_IN_THEIRS + r"\s+" + _THE, "WORKS_AT", ORG),
     _rule(r"^\s+" + _THEIR_I + r"(?:estudo|estuda|étudie|estudio|estudia)\s+" + _THEIR_IN + _THE,
           "STUDIES_AT", ORG),
     _rule(r"^\s+" + _THEIR_I + r"(?:vou|vamos|vai|vais|vas|allons|voy|pupunta)\s+" + _THEIR_TO
@@ -489,11 +500,6 @@ _CLOSED = re.compile(
     r"|\blived\b|\bworked\b|\bstudied\b|\bleft\b|\bquit\b|\bresigned\b|\bdid\b|\bspent\b"
 )
 _STILL_OPEN = re.compile(r"\b(?:have|has|'ve|’ve|still)\b")
-_FUTURE = re.compile(
-    r"\b(?:tomorrow|tonight|next|soon|later|upcoming|will|'ll|’ll|going to|gonna|plan|planning|"
-    r"hope|hoping|want to|this (?:weekend|week|month|year|summer|winter|spring|autumn|fall)|"
-    r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
-)
 
 
 def negated(text: str) -> bool:

@@ -357,6 +357,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "ATTENDED", frozenset({"event"})),
     _rule(_PRE + r"(?:signed\s+up\s+for|registered\s+for|got\s+a\s+place\s+in|booked|"
           r"preparing\s+for|training\s+for|off\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|"
+          # "the Tuesday Club are doing a trip to Harlow Carr", "taking the kids on a trip to"
+          r"(?:doing|taking|organi[sz]ing|running)\s+(?:\w+\s+){0,3}?(?:a|an|the|our|my)\s+"
+          r"(?:[\w-]+\s+)?(?:trip|outing|day\s+out|visit)\s+to|"
           r"thinking\s+of\s+going\s+to|wants?\s+to\s+go\s+to|planning\s+on|visiting|in\s+for|"
           # "booked us a room at Hatherley", "booked a table at Grano"
           r"booked\s+(?:(?:us|me|them)\s+)?(?:a\s+)?(?:[\w-]+\s+)?(?:room|table|spot|cabin|pitch|"
@@ -389,16 +392,19 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:see\s+(?:you|u|ya|y'all|you\s+all|you\s+guys)\s+(?:in|at)|"
           r"still\s+on\s+for)\s+" + _THE, "PLANS", EVENTFUL),
     # "can't wait for Siargao", "we booked Palawan for December", "let's meet at Greenbelt",
-    # "we should go to Ibirapuera", "I'll visit you in Porto", "I'm taking my mom to Paraty",
+    # "we should go to Ibirapuera", "I'll visit you in Porto", "when are you coming to visit me
+    # in Cape Town?", "I'm taking my mom to Paraty",
     # "my flight to Accra is on Tuesday": a trip or an outing to come
     _rule(_PRE + r"(?:can['’]?t\s+wait\s+for|(?:so\s+)?excited\s+for|looking\s+forward\s+to|"
           r"booked|(?:let['’]?s|lets|should|shall)\s+(?:all\s+)?(?:meet\s+(?:up\s+)?at|go\s+to|"
-          r"do|visit)|(?:(?:will|gonna|going\s+to)\s+)?visit\s+(?:you|u|ya|them|him|her)\s+in|"
+          r"do|visit)|(?:(?:will|gonna|going\s+to|coming\s+to|come\s+to)\s+)?visit\s+"
+          r"(?:you|u|ya|them|him|her|me|us)\s+in|"
           r"(?:take|taking)\s+(?:my|our)\s+(?:[\w-]+\s+){1,2}?to|"
           r"(?:flight|train|bus|ferry|drive|road\s+trip)\s+(?:back\s+|home\s+)?to)\s+" + _THE,
           "PLANS", EVENTFUL, cue=_NOT_PAST),
-    # "we're doing Boracay for my birthday", "I'm doing the Camino": a trip or an outing planned
-    _rule(r"^(?:['’](?:re|m|s)|\s+(?:are|am|is))\s+" + _ADV + r"doing\s+" + _THE, "PLANS",
+    # "we're doing Boracay for my birthday", "I'm doing the Camino", asked "are we finally
+    # doing the Ruapehu trip?": a trip or an outing planned
+    _rule(r"^(?:['’](?:re|m|s)|\s+(?:are|am|is))?\s+" + _ADV + r"doing\s+" + _THE, "PLANS",
           PLACE | frozenset({"event"}), cue=_NOT_PAST),
     # The same facts in the languages English chats switch to: "moro em Pinheiros", "je vis à
     # Verdun", "mudei pra Vila Madalena", "je travaille chez Ubisoft", "vou pra Lisboa"

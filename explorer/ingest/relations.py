@@ -36,6 +36,7 @@ from typing import Protocol
 
 from explorer.core.text import words
 from explorer.ingest.given_names import is_census_name
+from explorer.ingest.lexicon import MONTH_ABBREVIATIONS, MONTHS
 from explorer.ingest.name_reading import Token
 from explorer.ingest.relation_rules import (
     AFFIRMATIVE,
@@ -698,6 +699,21 @@ _PROPOSAL_TIME = re.compile(
     r"\b(?:tonight|tomorrow|tmrw?|weekend|(?:mon|tues?|wednes|thurs?|fri|satur|sun)(?:day)?|"
     r"\d{1,2}(?::\d\d)?\s*(?:am|pm))\b",
     re.IGNORECASE,
+)
+# An answer that says when: "prob sat 7th feb?", "july holidays probably", "next sat actually!",
+# "we've moved it to December" (to "are you through in Glasgow any time soon?", "will you still
+# go out in October?"): a plan asked of the one answering, kept
+_WHEN_GIVEN = re.compile(
+    _PROPOSAL_TIME.pattern[:-3]
+    + r"|(?:next|this|on)\s+sat|sat\s+\d|"
+    + "|".join(sorted((set(MONTHS) - {"may"}) | MONTH_ABBREVIATIONS))
+    + r"|\d{1,2}(?:st|nd|rd|th)|(?:next|this)\s+(?:week|month|year|summer|spring|autumn|fall|"
+    r"winter)|holidays|christmas|easter|half[-\s]term)\b",
+    re.IGNORECASE,
+)
+# A time given as when one cannot: "Saturday I'm working sadly", "away till June"
+_BUSY_THEN = re.compile(
+    r"\b(?:sadly|unfortunately|working|busy|away|till|until|except|only\s+after)\b", re.IGNORECASE
 )
 _PROPOSAL_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?::\d+)?(?:am|pm)?", re.IGNORECASE)
 
@@ -1986,6 +2002,29 @@ _MOVES_ON = re.compile(
 )
 
 
+# A reply that signs up for the plan on the table, whoever put it: "im in", "I'm so in",
+# "count me in", "I'm down" (not "I'm in Leeds", "I'm down with a cold")
+_SIGNS_UP = re.compile(
+    r"\W*(?:(?:omg|ok|okay|oh|yes+|yeah+|yep|obviously|same|and|honestly)\b\W*)*"
+    r"(?:(?:i['’]?m|i\s+am)\s+(?:so\s+|totally\s+|def(?:initely)?\s+|100%\s+)?(?:in|down)|"
+    r"count\s+me\s+in|sign\s+me\s+up)"
+    r"(?=\s*(?:$|[^\w\s'’]|(?:too|tbh|lol|haha|as\s+long\s+as|obviously)\b))",
+    re.IGNORECASE,
+)
+
+
+def _signed_up(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> list[Fact]:
+    """The speaker's share of the plan the turn before put on the table, when this turn opens
+    by signing up for it ("are we finally doing the Ruapehu trip?" / "im in")."""
+    if turn.speaker is None or before is None or not turn.sentences:
+        return []
+    span = turn.sentences[0]
+    if not _SIGNS_UP.match(turn.text, span[0], span[1]):
+        return []
+    targets = _plan_on_the_table(before, [f for f in plans if f.earlier], None)
+    return [Fact(turn.speaker, target, "PLANS", *span) for target in targets]
+
+
 def joining_facts(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> list[Fact]:
     """The plan someone joins: "Kofi's coming too" after "we're flying to Seoul on the 3rd"
     makes Kofi's plan Seoul too. The plan is the latest sentence's of this turn before the
@@ -1994,7 +2033,7 @@ def joining_facts(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> lis
     on ("anyway, ...") takes it off the table. Only named people and the speaker's "I" join
     ("we're coming too" says nothing of who); a question, a doubt ("if he can"), or another
     place named after the verb ("coming too, but to Abuja") joins nothing."""
-    found: list[Fact] = []
+    found = _signed_up(turn, before, plans)
     for number, span in enumerate(turn.sentences):
         said = _JOINS.search(turn.text, span[0], span[1])
         if said is None or _is_question(turn.text, span):
@@ -2235,6 +2274,20 @@ def pet_owner(turn: Turn, sentence: int) -> Named | None:
     return turn.speaker
 
 
+_WE_ASKED = re.compile(r"\b(?:we|us|y['’]?all)\b", re.IGNORECASE)
+
+
+def _our_plan_asked(fact: Fact, question: Turn, answerer: Named) -> bool:
+    """Whether an asked plan is the asker's with the one answering ("are we doing it?")."""
+    asker = question.speaker
+    return (
+        fact.relation == "PLANS"
+        and asker is not None
+        and fact.source.id == asker.id != answerer.id
+        and _WE_ASKED.search(question.text, fact.start, fact.end) is not None
+    )
+
+
 def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fact]:
     """Facts of a question and its answer.
 
@@ -2264,10 +2317,22 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
         joins = coming and fact.relation == "PLANS" and fact.source.id in (answerer.id, asker)
         if fact.relation == "PLANS" and refused:
             continue
-        if affirmed or joins or _echoed(fact, question, answer, first):
+        timed = (
+            fact.relation == "PLANS"
+            and fact.source.id == answerer.id
+            and _WHEN_GIVEN.search(answer.text, *reply) is not None
+            and not denied
+            and _NOT_COMING.search(answer.text, *reply) is None
+            and _PAST_VISIT.search(answer.text.casefold(), *reply) is None  # "went in June"
+            and _BUSY_THEN.search(answer.text, *reply) is None
+        )
+        if affirmed or joins or timed or _echoed(fact, question, answer, first):
             # Cited twice: the question's words state the fact, the answer's yes confirms it.
             facts.append(replace(fact, earlier=True))
             facts.append(Fact(fact.source, fact.target, fact.relation, *reply, ended=fact.ended))
+            if (affirmed or joins) and _our_plan_asked(fact, question, answerer):
+                # "are we finally doing the Ruapehu trip?" / "im in": the answerer's plan too
+                facts.append(Fact(answerer, fact.target, "PLANS", *reply))
         elif (
             denied
             and fact.relation == "LIVES_IN"

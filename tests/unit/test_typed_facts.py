@@ -3392,3 +3392,36 @@ def test_a_greeting_or_an_adverb_opening_a_sentence_is_no_part_of_a_name() -> No
     assert "Jay" in entity(extraction, "jay.m").aliases and "Morning Jay" not in names
     assert not {name for name in names if name.startswith("Sadly")}
     assert "Stockbridge" in names and "Holly Smith" in names  # a given name ending in "ly" stays
+
+
+def test_signing_up_for_a_plan_put_to_the_group_makes_it_the_answerers_too() -> None:
+    extraction = extract_offline(
+        chat(
+            ("marama", "Kia ora team! Are we finally doing the Ruapehu trip?"),
+            ("sione", "im in"),
+            ("hilary", "The Tuesday Club are doing a trip to Harlow Carr on Friday."),
+            ("pauline", "Count me in. Haven't been in years."),
+            ("ana", "I'm flying to Lisbon on the 3rd"),
+            ("bo", "I'm in bed lol"),
+        )
+    )
+    found = facts(extraction)
+    assert ("marama", "PLANS", "Ruapehu") in found and ("sione", "PLANS", "Ruapehu") in found
+    assert ("pauline", "PLANS", "Harlow Carr") in found
+    assert ("ana", "PLANS", "Lisbon") in found and ("bo", "PLANS", "Lisbon") not in found
+
+
+def test_a_plan_asked_and_answered_with_when_is_the_answerers() -> None:
+    extraction = extract_offline(
+        chat(
+            ("thabz", "When are you coming to visit me in Cape Town?"),
+            ("naledi", "july holidays probably."),
+            ("ana", "are you going to Lisbon this year?"),
+            ("bo", "went in June actually"),
+            ("ana", "are you coming to Kumasi?"),
+            ("bo", "Saturday I'm working sadly"),
+        )
+    )
+    found = facts(extraction)
+    assert ("naledi", "PLANS", "Cape Town") in found
+    assert ("bo", "PLANS", "Lisbon") not in found and ("bo", "PLANS", "Kumasi") not in found

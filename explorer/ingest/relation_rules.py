@@ -322,6 +322,15 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "I did 3 years in Calgary", "spent six years in Leeds": a stay of years is a home
     _rule(_PRE + r"(?:did|spent|lived)\s+(?:\d+|a\s+few|two|three|four|five|six|seven|eight|"
           r"nine|ten)\s+(?:years?|yrs?)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    # "my landlord in Woodstock is putting the rent up", "our neighbours in Sandy Bay"
+    _rule(r"^\s+(?:[\w-]+\s+)?(?:landlord|landlady|flatmates?|housemates?|neighbou?rs?)\s+"
+          r"(?:in|on)\s+" + _THE, "LIVES_IN", PLACE),
+    # "Mam's coming down from Mallow for the festival", "I'll fly in from Halifax", "drive doon
+    # fae Inverness the night before": where one sets out from to come is home
+    # (a train is taken from a station: "getting the train from Heuston")
+    _rule(_PRE + r"(?:coming|come|comes|driving|drive|flying|fly)\s+"
+          r"(?:(?:down|up|over|in|doon|across)\s+)?(?:from|fae)\s+" + _THE, "LIVES_IN", PLACE,
+          cue=_NOT_PAST),
     # "she's in Houston", "I'm in Bangalore anyway": where someone is, said of a town.
     _rule(r"^(?:['’](?:s|m|re)|\s+(?:is|am|are))\s+" + _ADV + r"in\s+", "LIVES_IN", PLACE),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:my|his|her|their|our)\s+(?:place|flat|apartment|house)\s+"

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Protocol
 
 from explorer.core.text import words
@@ -787,6 +788,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_leanings(turn, span, members, stated))
             stated.extend(_reported_praise(turn, span, members, stated))
             stated.extend(_called_home(turn, span, members))
+            stated.extend(_homes_by_the_way(turn, span, members))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     stated.extend(_homes_moved_to(turn, stated))
@@ -916,6 +918,50 @@ def _called_home(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[F
             or HOME_IS.search(turn.text, span[0], slot.start)
         )
     ]
+
+
+# Whose home a place is, said by where one stays or eats: "come to ours in Leith for brunch",
+# "Bec's letting us crash at hers in Battery Point", "kip at yours in Freo"; and "the naming
+# ceremony here in Manchester" (not "here in Paris for the conference")
+_AT_HOME_OF = re.compile(
+    r"\b(?:at|to|round\s+to|over\s+at)\s+(?P<whose>ours|mine|yours|urs|hers|his|theirs)\s+"
+    r"(?:in|on)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_HERE_IN = re.compile(r"\bhere\s+in\s+(?:the\s+)?$", re.IGNORECASE)
+_HERE_FOR_A_WHILE = re.compile(
+    r"\s*,?\s+(?:for|to\s+see|visiting|till|until|on|tomorrow|tonight|next|soon|this\s+week)\b",
+    re.IGNORECASE,
+)
+
+
+def _homes_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    """Homes said in passing (``_AT_HOME_OF``, ``_HERE_IN``)."""
+    found: list[Fact] = []
+    for slot in slots:
+        if slot.pronoun or slot.entity.type != "place":
+            continue
+        lead = turn.text[max(span[0], slot.start - 40) : slot.start]
+        at_home = _AT_HOME_OF.search(lead)
+        owner: Named | None = None
+        if at_home is not None:
+            whose = at_home.group("whose").casefold()
+            if whose in ("ours", "mine"):
+                owner = turn.speaker
+            elif whose in ("yours", "urs"):
+                owner = turn.addressee
+            else:
+                people = [
+                    s.entity
+                    for s in slots
+                    if s.entity.type == "person" and not s.pronoun and s.start < slot.start
+                ]
+                owner = people[-1] if people else None
+        elif _HERE_IN.search(lead) and not _HERE_FOR_A_WHILE.match(turn.text, slot.end):
+            owner = turn.speaker
+        if owner is not None and owner.id != slot.entity.id:
+            found.append(Fact(owner, slot.entity, "LIVES_IN", *span))
+    return found
 
 
 # Someone's word passed on: "Hemi says it's the best dumplings in Melbourne", "Inês says we have
@@ -2007,22 +2053,105 @@ _MOVES_ON = re.compile(
 _SIGNS_UP = re.compile(
     r"\W*(?:(?:omg|ok|okay|oh|yes+|yeah+|yep|obviously|same|and|honestly)\b\W*)*"
     r"(?:(?:i['’]?m|i\s+am)\s+(?:so\s+|totally\s+|def(?:initely)?\s+|100%\s+)?(?:in|down)|"
-    r"count\s+me\s+in|sign\s+me\s+up)"
+    r"count\s+me\s+in|sign\s+me\s+up|i['’]?m\s+there|i['’]?ll\s+be\s+there)"
     r"(?=\s*(?:$|[^\w\s'’]|(?:too|tbh|lol|haha|as\s+long\s+as|obviously)\b))",
     re.IGNORECASE,
 )
 
 
 def _signed_up(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> list[Fact]:
-    """The speaker's share of the plan the turn before put on the table, when this turn opens
-    by signing up for it ("are we finally doing the Ruapehu trip?" / "im in")."""
-    if turn.speaker is None or before is None or not turn.sentences:
+    """The speaker's share of the plan the turn before put on the table, when this turn signs
+    up for it ("are we finally doing the Ruapehu trip?" / "im in", "chilli crab on the company
+    card?? count me in")."""
+    if turn.speaker is None or before is None:
         return []
+    for span in turn.sentences:
+        if _SIGNS_UP.match(turn.text, span[0], span[1]):
+            targets = _plan_on_the_table(before, [f for f in plans if f.earlier], None)
+            return [Fact(turn.speaker, target, "PLANS", *span) for target in targets]
+    return []
+
+
+_OR_BETWEEN = re.compile(r"\s*,?\s*or\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def _chosen(turn: Turn, before: Turn | None) -> list[Fact]:
+    """The venue picked from those the turn before offered ("pints friday? Crane Lane or Sin
+    É" / "Sin É, the trad session's on fridays"): the plan of the one picking and the one
+    offering."""
+    if turn.speaker is None or before is None or before.speaker is None or not turn.sentences:
+        return []
+    if "?" not in before.text:
+        return []
+    # Two names offered as one or the other, one of them known as a venue: "Crane Lane or Sin
+    # É" offers Sin É too, whatever little else is known of it
+    names = [s for s in before.names if not s.pronoun]
+    venue = WHERE | {"event"}
+    offered = {
+        slot.entity.id
+        for first, second in pairwise(names)
+        if _OR_BETWEEN.fullmatch(before.text, first.end, second.start)
+        and venue & {first.entity.type, second.entity.type}
+        for slot in (first, second)
+    }
     span = turn.sentences[0]
-    if not _SIGNS_UP.match(turn.text, span[0], span[1]):
+    opening = [s for s in turn.names if s.sentence == 0 and not s.pronoun]
+    if not offered or not opening:
         return []
-    targets = _plan_on_the_table(before, [f for f in plans if f.earlier], None)
-    return [Fact(turn.speaker, target, "PLANS", *span) for target in targets]
+    pick = min(opening, key=lambda slot: slot.start)
+    if pick.entity.id not in offered:
+        return []
+    if not _OPENS_JOINING.fullmatch(turn.text, span[0], pick.start):
+        return []
+    if negated(turn.text[pick.end : span[1]].casefold()):
+        return []  # "Sin É? not a chance"
+    return [Fact(person, pick.entity, "PLANS", *span) for person in (turn.speaker, before.speaker)]
+
+
+# Someone brought along to the plan on the table: "I'll bring Cathal if that's ok", "I'm
+# bringing Sbu's sister Nomvula", "can I bring Jun Hao?", "I'll be there with Lwazi"
+_BRINGS = re.compile(
+    r"\b(?:i['’]?ll|i\s+will|i['’]?m|im|can\s+i|could\s+i|gonna)\s+(?:also\s+)?"
+    r"(?:(?:bring|bringing)\s+(?:along\s+)?|(?:be\s+there|come|coming)\s+with\s+)",
+    re.IGNORECASE,
+)
+_OWNER_OF_NEXT = re.compile(r"['’]s\s")
+_BROUGHT_REACH = 30  # characters from the verb to the name: "bringing Sbu's sister Nomvula"
+
+
+def _brought_along(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> list[Fact]:
+    """The plan on the table (this turn's so far, else the turn before's) is the speaker's and
+    the one they bring along."""
+    found: list[Fact] = []
+    if turn.speaker is None:
+        return found
+    for said in _BRINGS.finditer(turn.text):
+        number = next((n for n, (a, b) in enumerate(turn.sentences) if a <= said.start() < b), None)
+        if number is None:
+            continue
+        span = turn.sentences[number]
+        if _JOIN_DOUBTED.search(turn.text, span[0], said.start()):
+            continue  # "not sure I can bring Tom"
+        people = [
+            slot
+            for slot in turn.names
+            if slot.sentence == number
+            and not slot.pronoun
+            and slot.entity.type == "person"
+            and said.end() <= slot.start <= said.end() + _BROUGHT_REACH
+            and not _OWNER_OF_NEXT.match(turn.text, slot.end)  # "Sbu's sister Nomvula"
+        ]
+        if not people:
+            continue
+        own = [f for f in plans if not f.earlier and f.start < span[0]]
+        targets = _plan_on_the_table(turn, own, span[0]) or (
+            _plan_on_the_table(before, [f for f in plans if f.earlier], None)
+            if before is not None
+            else []
+        )
+        for person in (turn.speaker, people[0].entity):
+            found.extend(Fact(person, target, "PLANS", *span) for target in targets)
+    return found
 
 
 def joining_facts(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> list[Fact]:
@@ -2033,7 +2162,9 @@ def joining_facts(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> lis
     on ("anyway, ...") takes it off the table. Only named people and the speaker's "I" join
     ("we're coming too" says nothing of who); a question, a doubt ("if he can"), or another
     place named after the verb ("coming too, but to Abuja") joins nothing."""
-    found = _signed_up(turn, before, plans)
+    chosen = _chosen(turn, before)
+    found = [*chosen, *_signed_up(turn, before, plans)]
+    found += _brought_along(turn, before, [*plans, *chosen])
     for number, span in enumerate(turn.sentences):
         said = _JOINS.search(turn.text, span[0], span[1])
         if said is None or _is_question(turn.text, span):

@@ -3425,3 +3425,37 @@ def test_a_plan_asked_and_answered_with_when_is_the_answerers() -> None:
     found = facts(extraction)
     assert ("naledi", "PLANS", "Cape Town") in found
     assert ("bo", "PLANS", "Lisbon") not in found and ("bo", "PLANS", "Kumasi") not in found
+
+
+def test_a_venue_picked_from_those_offered_is_the_plan_of_both_and_of_who_comes_along() -> None:
+    extraction = extract_offline(
+        chat(
+            ("donnacha", "pints friday to celebrate? Crane Lane or Sin É"),
+            ("sile", "Sin É obviously. I'll bring Cathal if thats ok"),
+            ("riyaad", "we're going to Leeds on the 9th. come!"),
+            ("thandz", "I'll be there with Lwazi. and I'm bringing Sbu's sister Nomvula"),
+        )
+    )
+    found = facts(extraction)
+    assert {("sile", "PLANS", "Sin É"), ("donnacha", "PLANS", "Sin É")} <= found
+    assert ("Cathal", "PLANS", "Sin É") in found
+    assert {("Lwazi", "PLANS", "Leeds"), ("Nomvula", "PLANS", "Leeds")} <= found
+    assert ("Sbu", "PLANS", "Leeds") not in found and ("sile", "PLANS", "Crane Lane") not in found
+
+
+def test_homes_said_in_passing() -> None:
+    extraction = extract_offline(
+        chat(
+            ("riyaad", "also my landlord in Woodstock is putting the rent up AGAIN"),
+            ("genvlv", "relax, I'll fly in from Halifax."),
+            ("tobi", "We want to do the naming ceremony here in Manchester"),
+            ("ana", "I'm here in Paris for the conference, Mo"),
+            ("mo", "come round after, we can eat at mine in Leeds"),
+            ("ana", "I'm getting the train from Heuston on the Friday"),
+        )
+    )
+    found = facts(extraction)
+    assert ("riyaad", "LIVES_IN", "Woodstock") in found
+    assert ("genvlv", "LIVES_IN", "Halifax") in found
+    assert ("tobi", "LIVES_IN", "Manchester") in found and ("mo", "LIVES_IN", "Leeds") in found
+    assert ("ana", "LIVES_IN", "Paris") not in found and ("ana", "LIVES_IN", "Heuston") not in found

@@ -225,7 +225,10 @@ def _thing_short_names(
                 continue
         if entity.id in protected or (" " in key and (entity.scope, key) not in owners):
             continue
-        if entity.type in _NOT_SHORT and not (entity.type == "place" and entity.id in guessed):
+        # A place guessed from "the" may be short for a body ("the Mater"); a known town is
+        # the town ("into Winnipeg" beside the Winnipeg Jets)
+        guessed_place = entity.type == "place" and entity.id in guessed and not is_known_place(key)
+        if entity.type in _NOT_SHORT and not guessed_place:
             continue
         ids = {
             owner

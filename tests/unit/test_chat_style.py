@@ -458,6 +458,21 @@ def test_the_word_that_makes_an_event_one_is_its_short_name() -> None:
     assert fringe.type == "event" and "Fringe" in fringe.aliases
 
 
+def test_a_known_town_is_no_short_name_of_a_team_named_after_it() -> None:
+    from explorer.ingest.short_names import merge_short_names
+
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("genvlv", "tell him the Winnipeg Jets won last night"),
+                ("matty", "Friday 6pm into Winnipeg, we'll Uber from the airport"),
+            )
+        )
+    )
+    assert "Winnipeg" not in entity(extraction, "Winnipeg Jets").aliases
+    assert entity(extraction, "Winnipeg").type == "place"
+
+
 def test_a_display_name_with_emoji_holds_the_plain_name() -> None:
     extraction = extract_offline(chat(("Wren 🌿", "home at last"), ("odile.b", "finally!! x")))
     speaker = entity(extraction, "Wren 🌿")

@@ -259,6 +259,7 @@ ORGANISATION_SUFFIXES = _words(
     motors garage garages catering caterers primary grammar nursery buildings arms
     burger burgers grill kitchen diner bistro cantina taqueria pizzeria deli canteen tavern
     eatery brasserie trattoria steakhouse
+    energy health robotics pay software analytics
     """
 )
 #: The first word of a place to eat named first in many languages: "Café Santiago",

@@ -69,7 +69,9 @@ ROLE_WORDS = (
     "waitress|bartender|driver|mechanic|electrician|plumber|builder|artist|musician|coach|"
     "trainer|instructor|tutor|administrator|admin|clerk|secretary|agent|broker|advisor|adviser|"
     "member|employee|staff|paediatric nurse|pediatric nurse|nanny|babysitter|supervisor|"
-    "dev|swe|pm|paralegal|midwife|paramedic|technician|tech|sales rep|rep"
+    "dev|swe|pm|paralegal|midwife|paramedic|technician|tech|sales rep|rep|associate|solicitor|"
+    "attorney|brewer|journalist|producer|ecologist|postdoc|librarian|curator|photographer|"
+    "hygienist|carer"
 )
 #: One role word is no name ("Nurse says I'm the best patient", "Electrician's coming at 9");
 #: chat's short forms are names as often ("Dev proposed to her", "Rep Ocasio-Cortez").

@@ -791,6 +791,8 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_homes_by_the_way(turn, span, members))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
+    for sentence, members in sorted(by_sentence.items()):
+        stated.extend(_work_by_the_way(turn, turn.sentences[sentence], members))
     stated.extend(_homes_moved_to(turn, stated))
     return stated, asked
 
@@ -961,6 +963,54 @@ def _homes_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> l
             owner = turn.speaker
         if owner is not None and owner.id != slot.entity.id:
             found.append(Fact(owner, slot.entity, "LIVES_IN", *span))
+    return found
+
+
+# Work said in passing: a firm "without you" is the one both work at ("Lionfish Pay without
+# u?? who will defend me in design crit"), and a first day or week at a firm is a job there,
+# the speaker's unless whose is said or asked after ("first day at NatureScot!! how was it")
+_WITHOUT_YOU = re.compile(r"\s+without\s+(?:you|u|ya|ye)\b", re.IGNORECASE)
+_FIRST_DAYS = re.compile(
+    r"\b(?:(?P<whose>my|your|ur|his|her)\s+)?(?:first\s+(?:day|week|shift)|(?:day|week)\s+(?:1|one))"
+    r"\s+(?:at|in)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_OURS_BEFORE = re.compile(r"\b(?:our|their)\s+$", re.IGNORECASE)
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_HOW_WAS_IT = re.compile(r"\bhow(?:['’]s|['’]d|\s+(?:was|did|is))\b", re.IGNORECASE)
+
+
+def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    """Work said in passing (``_WITHOUT_YOU``, ``_FIRST_DAYS``)."""
+    found: list[Fact] = []
+    for slot in slots:
+        if slot.pronoun or slot.entity.type != "organization":
+            continue
+        if _WITHOUT_YOU.match(turn.text, slot.end):
+            found.extend(
+                Fact(person, slot.entity, "WORKS_AT", *span)
+                for person in (turn.speaker, turn.addressee)
+                if person is not None
+            )
+            continue
+        lead = turn.text[max(span[0], slot.start - 40) : slot.start]
+        first = _FIRST_DAYS.search(lead)
+        if first is None or _OURS_BEFORE.search(lead, 0, first.start()):
+            continue  # "our first day at Legoland was fun": a day out
+        asked = _HOW_WAS_IT.search(turn.text) is not None  # "how's the first week at Sage?"
+        if _THE_BEFORE.search(lead, 0, first.start()) and not asked:
+            continue
+        whose = (first.group("whose") or "").casefold()
+        if whose == "my":
+            owner = turn.speaker
+        elif whose in ("your", "ur") or (not whose and asked):
+            owner = turn.addressee
+        elif whose:
+            continue  # his or hers: whose, the rules for "he" and "she" say
+        else:
+            owner = turn.speaker
+        if owner is not None:
+            found.append(Fact(owner, slot.entity, "WORKS_AT", *span))
     return found
 
 

@@ -3459,3 +3459,17 @@ def test_homes_said_in_passing() -> None:
     assert ("genvlv", "LIVES_IN", "Halifax") in found
     assert ("tobi", "LIVES_IN", "Manchester") in found and ("mo", "LIVES_IN", "Leeds") in found
     assert ("ana", "LIVES_IN", "Paris") not in found and ("ana", "LIVES_IN", "Heuston") not in found
+
+
+def test_work_said_in_passing() -> None:
+    extraction = extract_offline(
+        chat(
+            ("rosie_b", "How's the first week at Sage going??"),
+            ("jay.m", "my week 1 at Sage: chaos. and Lionfish Pay without u?? who will defend me"),
+            ("rosie_b", "lol. and Thandeka got made senior associate at Naidoo Mthembu"),
+        )
+    )
+    found = facts(extraction)
+    assert ("jay.m", "WORKS_AT", "Sage") in found and ("rosie_b", "WORKS_AT", "Sage") not in found
+    assert {("jay.m", "WORKS_AT", "Lionfish Pay"), ("rosie_b", "WORKS_AT", "Lionfish Pay")} <= found
+    assert ("Thandeka", "WORKS_AT", "Naidoo Mthembu") in found

@@ -198,6 +198,8 @@ _DROPPED_SUBJECT = frozenset(
         "planning",
         "seeing",
         # "Landed in Chennai!", "Arrived at the hotel", "Landing in Lagos on the 16th"
+        # "gonna miss West End" ("will" opens "Will is coming" as often)
+        "gonna",
         "landed",
         "arrived",
         "landing",
@@ -832,8 +834,12 @@ _VERDICT = re.compile(
     + r"(?:"
     r"(?P<good>good|great|amazing|lovely|brilliant|excellent|gorgeous|beautiful|incredible|"
     r"fantastic|awesome|perfect|wonderful|stunning|unreal|a\s+gem|the\s+best|my\s+fav(?:ourite|"
-    r"orite)?)|(?P<bad>awful|terrible|horrible|hell|the\s+worst|rubbish|a\s+nightmare|useless|"
-    r"shit|crap|a\s+joke|trash|garbage))\b"
+    r"orite)?|elite|class|sound|deadly|epic|magic|legendary|immaculate|iconic|fire|banging|"
+    r"a\s+(?:whole\s+)?vibe)|(?P<bad>awful|terrible|horrible|hell|the\s+worst|rubbish|"
+    r"a\s+nightmare|useless|shit|crap|a\s+joke|trash|garbage|mid|overrated|grim|rank|minging|"
+    r"boring|shocking|a\s+disaster)"
+    # a night out told of, neither praised nor run down: "Hootananny was carnage"
+    r"|(?P<wild>carnage|mental|mad|wild|chaos|packed|rammed|heaving))\b"
 )
 # What may come before a verdict's name in its sentence: "ngl Linear is genuinely good".
 _VERDICT_OPENING = re.compile(
@@ -869,8 +875,9 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
         said = _VERDICT.match(text[slot.end : span[1]].casefold())
         if said is None or negated(said.group(0)):
             continue
-        relation = "LIKES" if said.group("good") else "DISLIKES"
-        found.append(Fact(speaker, thing, relation, span[0], span[1]))
+        if not said.group("wild"):
+            relation = "LIKES" if said.group("good") else "DISLIKES"
+            found.append(Fact(speaker, thing, relation, span[0], span[1]))
         if said.group("past") and thing.type in WHERE:
             # "Lisbon was amazing", "the Markthal was incredible": the speaker was there
             found.append(Fact(speaker, thing, "VISITED", span[0], span[1]))

@@ -3473,3 +3473,19 @@ def test_work_said_in_passing() -> None:
     assert ("jay.m", "WORKS_AT", "Sage") in found and ("rosie_b", "WORKS_AT", "Sage") not in found
     assert {("jay.m", "WORKS_AT", "Lionfish Pay"), ("rosie_b", "WORKS_AT", "Lionfish Pay")} <= found
     assert ("Thandeka", "WORKS_AT", "Naidoo Mthembu") in found
+
+
+def test_chat_verdicts_and_a_place_one_will_miss() -> None:
+    extraction = extract_offline(
+        chat(
+            ("mozza", "the Hootananny was carnage. and honestly the Pigeon Hole is elite"),
+            ("hamo", "gonna miss West End tbh. Lenah Valley is overrated"),
+            ("tams", "Will is coming to Leeds"),
+        )
+    )
+    found = facts(extraction)
+    assert ("mozza", "VISITED", "Hootananny") in found
+    assert not {("mozza", kind, "Hootananny") for kind in ("LIKES", "DISLIKES")} & found
+    assert ("mozza", "LIKES", "Pigeon Hole") in found
+    assert ("hamo", "LIKES", "West End") in found and ("hamo", "DISLIKES", "Lenah Valley") in found
+    assert ("tams", "PLANS", "Leeds") not in found  # "Will" opening a sentence is someone

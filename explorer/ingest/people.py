@@ -528,7 +528,9 @@ def display_spelled_out(display: str, full_name: str) -> bool:
     if len(shown) != 2 or not 2 <= len(words) <= 3:
         return False
     if len(words) == 3:
-        return shown in (words[1:], words[:2])
+        # "F. Oyelaran" of Folasade Abosede Oyelaran: the first name's initial, the surname
+        initialled = len(shown[0]) == 1 and words[0].startswith(shown[0]) and shown[1] == words[2]
+        return initialled or shown in (words[1:], words[:2])
     (given, family), (first, last) = shown, words
     if len(given) == 1 and len(family) > 1:
         return len(first) > 1 and first.startswith(given) and last == family
@@ -565,7 +567,9 @@ def stem_names(name: str, stem: str) -> bool:
     or three words by its first."""
     words = name.split()
     if len(words) > 1:  # "Babatunde Adeyemi" of tunde.a: the first name must fit the stem
-        return len(words) <= 3 and stem_names(words[0], stem)
+        return len(words) <= 3 and (
+            stem_names(words[0], stem) or _shortens(fold_letters(words[0]), stem)
+        )
     letters = fold_letters(name)
     if letters == stem and len(letters) >= 2:
         return True
@@ -575,7 +579,20 @@ def stem_names(name: str, stem: str) -> bool:
         return True
     if len(letters) >= 4 and stem.endswith(letters):
         return True
-    return len(stem) >= 4 and letters.endswith(stem)  # "Babatunde" of tunde.a
+    if len(stem) >= 4 and letters.endswith(stem):  # "Babatunde" of tunde.a
+        return True
+    return len(stem) >= 4 and letters.startswith(stem)  # "Damilola" of dami💫
+
+
+def _shortens(given: str, stem: str) -> bool:
+    """Whether a handle's stem is a pet form of a full name's given name, kept to its first
+    letters and ended otherwise: "hamo" of Hamish Oakley, "meenu" of Meenakshi Sundaram,
+    "thandz" of Thandeka Mkhize (four letters or more, all but the last two the given name's)."""
+    shared = next(
+        (at for at, (a, b) in enumerate(zip(given, stem, strict=False)) if a != b),
+        min(len(given), len(stem)),
+    )
+    return len(stem) >= 4 and shared >= 3 and shared >= len(stem) - 2 and len(given) > shared
 
 
 def kin_word(key: str) -> str | None:

@@ -97,6 +97,11 @@ def test_handle_stems_name_their_speaker() -> None:
     assert stem_names("Oluwadele Ade", "dele")  # a first name the stem ends
     assert stem_names("Nadia Reyes", "nadia") and not stem_names("Reyes Nadia", "nadia")
     assert not stem_names("Ra", "ravi")
+    # pet forms: the given name's first letters, then an ending of chat's own
+    assert stem_names("Hamish Oakley", "hamo") and stem_names("Meenakshi Sundaram", "meenu")
+    assert stem_names("Damilola", "dami") and stem_names("Tobiloba", "tobi")
+    assert not stem_names("Samantha", "sam") and not stem_names("Harriet Jones", "hamo")
+    assert not stem_names("Hamid", "hamo")  # a single name must begin with the whole stem
 
 
 def test_handles_take_the_names_they_begin_with_even_in_lower_case_or_shouted() -> None:
@@ -142,6 +147,8 @@ def test_a_display_name_with_an_initial_is_the_full_name_the_other_spells_out() 
     assert "Victoria Station" not in entity(extraction, "Victoria S").aliases
     assert not display_spelled_out("E. Farquhar", "Eilidh Macrae")
     assert not display_spelled_out("E F", "Euan Farquhar")  # two initials say too little
+    assert display_spelled_out("F. Oyelaran 🌺", "Folasade Abosede Oyelaran")  # a middle name
+    assert not display_spelled_out("F. Oyelaran", "Tobiloba Adeyemi Oyelaran")
 
 
 def test_a_name_after_a_kind_just_brought_up_names_it_and_calls_no_one() -> None:

@@ -14,7 +14,8 @@ the short name from is no candidate for it (``evidence.refuses``). A merge can m
 person, which can settle another short name, so the rule is applied until nothing changes.
 Nicknames ("Tom" for Tomás) and kinship words ("Dad") are not words of the full name and stay
 as they are. Things are folded the same way (``_thing_short_names``: "Corvid" of Corvid Labs),
-and a city named by another name GeoNames gives it joins the city ("Warszawa" and Warsaw).
+and a city named by another name GeoNames gives it joins the city ("Warszawa" and Warsaw), as
+does a town shortened as chat does ("Brissy" and Brisbane, "Durbs" and Durban).
 Every mention keeps its span, which is the short name, and the short name joins the
 aliases, so each span still reads as the entity's name or an alias. Ids are those of the full
 names, so a re-import lands on the same nodes; an import resumed after a crash sees the same
@@ -271,13 +272,47 @@ def _other_city_names(
     for entity in entities:
         if entity.id in protected or entity.type not in ("place", "person"):
             continue
-        if entity.type == "person" and not _may_be_a_town(entity, guessed):
-            continue  # "Juliet got a job in Joliet", "Dr Yang grew up in Yangzhou"
-        city = city_named(normalise_name(entity.name))
-        ids = cities.get((entity.scope, city), set()) - {entity.id} if city else set()
+        key = normalise_name(entity.name)
+        ids: set[str] = set()
+        # "Juliet got a job in Joliet", "Dr Yang grew up in Yangzhou": people, not towns
+        if entity.type == "place" or _may_be_a_town(entity, guessed):
+            city = city_named(key)
+            ids = set(cities.get((entity.scope, city), set())) if city else set()
+        if not ids and (entity.type == "place" or not (entity.aliases or is_common_surname(key))):
+            # a town shortened as chat does, even read as someone missed ("gonna miss Brissy")
+            ids = _shortened_town(key, entity.scope, cities)
+        ids -= {entity.id}
         if len(ids) == 1:
             found[entity.id] = next(iter(ids))
     return found
+
+
+# How chat ends a town's shortened name: "Brissy" (Brisbane), "Durbs" (Durban), "Freo"
+# (Fremantle), "Welly" (Wellington); or not at all: "Hyd" (Hyderabad), "Obs" (Observatory)
+_TOWN_ENDINGS = ("", "s", "y", "ie", "sy", "o", "zza")
+_MIN_TOWN_STEM = 3
+
+
+def _shortened_town(key: str, scope: str, cities: Mapping[tuple[str, str], set[str]]) -> set[str]:
+    """The one known town of the scope that a one-word name shortens, if one: the name less a
+    chat ending begins the town's name, three letters or more (never a given name: "Mel" is
+    someone before Melbourne; nor a town of its own)."""
+    if " " in key or not key.isalpha() or is_census_name(key) or is_known_place(key):
+        return set()  # "Porto" is no Portugal
+    stems = {
+        key[: len(key) - len(ending)]
+        for ending in _TOWN_ENDINGS
+        if key.endswith(ending) and len(key) - len(ending) >= _MIN_TOWN_STEM
+    }
+    towns = {
+        (name, frozenset(ids))
+        for (where, name), ids in cities.items()
+        if where == scope
+        and name != key
+        and is_known_place(name)
+        and any(name.startswith(stem) for stem in stems)
+    }
+    return set(next(iter(towns))[1]) if len(towns) == 1 else set()
 
 
 def merge_short_names(

@@ -480,6 +480,27 @@ def test_a_known_town_is_no_short_name_of_a_team_named_after_it() -> None:
     assert entity(extraction, "Winnipeg").type == "place"
 
 
+def test_a_town_shortened_as_chat_does_is_the_town() -> None:
+    from explorer.ingest.short_names import merge_short_names
+
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("tams", "moving from Brisbane to Hobart in May, and Mel is coming to Melbourne"),
+                ("hamo", "gonna miss Brissy. and we stop in Melbourne on the way"),
+                ("tams", "we do Durbs for Christmas though, all of us in Durban"),
+            )
+        )
+    )
+    assert "Brissy" in entity(extraction, "Brisbane").aliases
+    assert "Durbs" in entity(extraction, "Durban").aliases
+    assert "Mel" not in entity(extraction, "Melbourne").aliases  # a given name is someone
+    porto = merge_short_names(
+        extract_offline(chat(("ana", "Porto in May, then the rest of Portugal"), ("bo", "nice")))
+    )
+    assert not entity(porto, "Portugal").aliases  # a town of its own
+
+
 def test_a_display_name_with_emoji_holds_the_plain_name() -> None:
     extraction = extract_offline(chat(("Wren 🌿", "home at last"), ("odile.b", "finally!! x")))
     speaker = entity(extraction, "Wren 🌿")

@@ -295,6 +295,11 @@ PLACE_SUFFIXES = _words(
     layout nagar colony estate barrio
     """
 )
+# Of them, the words of nature's places, whose own word is the place ("Garda" of Lake Garda)
+NATURE_WORDS = _words(
+    "lake loch mount mt river mountain mountains island islands isle valley bay hills hill falls "
+    "canyon forest coast beach"
+)
 PLACE_PREFIXES = _words(
     "lake mount mt port fort san santa saint st north south east west new hotel "
     # streets and squares named first in other languages: "Rua de São Miguel", "Calle Mayor"

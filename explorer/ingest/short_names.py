@@ -36,7 +36,13 @@ from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.given_names import is_census_name, is_common_surname
 from explorer.ingest.ids import normalise_name
-from explorer.ingest.lexicon import PLACE_PREFIXES, PLACE_SUFFIXES, PROJECT_HEADS, TITLES
+from explorer.ingest.lexicon import (
+    NATURE_WORDS,
+    PLACE_PREFIXES,
+    PLACE_SUFFIXES,
+    PROJECT_HEADS,
+    TITLES,
+)
 from explorer.ingest.people import EVENT_WORDS, says_whose
 from explorer.ingest.places import city_named, is_known_place, plain_name
 
@@ -168,6 +174,7 @@ def _thing_short_names(
     Aldhelm's Hospital)."""
     owners: dict[tuple[str, str], set[str]] = defaultdict(set)
     places: set[str] = set()  # owners that are places: a person is never their short form
+    features: set[str] = set()  # of them, lakes, hills, islands: their own word is the place
     refusing: dict[str, Entity] = {}
     for entity in (*known, *entities):
         if entity.refused_aliases:
@@ -196,6 +203,8 @@ def _thing_short_names(
             ):
                 owners[(entity.scope, " ".join(own))].add(entity.id)
                 places.add(entity.id)
+                if set(words) & NATURE_WORDS:
+                    features.add(entity.id)
     found: dict[str, str] = {}
     couples: dict[tuple[str, str], set[str]] = defaultdict(set)
     bodies: dict[tuple[str, str], set[str]] = defaultdict(set)
@@ -229,13 +238,17 @@ def _thing_short_names(
         # A place guessed from "the" may be short for a body ("the Mater"); a known town is
         # the town ("into Winnipeg" beside the Winnipeg Jets)
         guessed_place = entity.type == "place" and entity.id in guessed and not is_known_place(key)
-        if entity.type in _NOT_SHORT and not guessed_place:
-            continue
         ids = {
             owner
             for owner in owners.get((entity.scope, key), set())
             if owner not in refusing or not refuses(refusing[owner], entity.name)
         }
+        # A place is short for the one lake, hill or island its word names ("Garda" of Lake
+        # Garda), never for a venue, a body or an event named after it ("Didsbury" beside the
+        # Didsbury Boathouse)
+        place_of_a_place = entity.type == "place" and len(ids) == 1 and ids <= features
+        if entity.type in _NOT_SHORT and not (guessed_place or place_of_a_place):
+            continue
         person = entity.type == "person" and entity.id not in guessed
         if ids & places and (person or is_census_name(key.split()[0])):
             continue  # "Victoria said she's coming" beside Victoria Park is Victoria

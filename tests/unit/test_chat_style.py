@@ -501,6 +501,22 @@ def test_a_town_shortened_as_chat_does_is_the_town() -> None:
     assert not entity(porto, "Portugal").aliases  # a town of its own
 
 
+def test_a_lakes_own_word_is_the_lake_but_a_venue_named_after_a_place_is_not_it() -> None:
+    from explorer.ingest.short_names import merge_short_names
+
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("pauline", "We've booked Lake Garda for September, a hotel in Malcesine"),
+                ("hilary", "lovely! we went to Garda in 1998. I'm in Didsbury this week"),
+                ("pauline", "and lunch at the Didsbury Boathouse after"),
+            )
+        )
+    )
+    assert "Garda" in entity(extraction, "Lake Garda").aliases
+    assert not entity(extraction, "Didsbury Boathouse").aliases
+
+
 def test_a_display_name_with_emoji_holds_the_plain_name() -> None:
     extraction = extract_offline(chat(("Wren 🌿", "home at last"), ("odile.b", "finally!! x")))
     speaker = entity(extraction, "Wren 🌿")

@@ -278,6 +278,13 @@ def extract_offline(chunks: Sequence[Chunk]) -> Extraction:
     return Extraction(tuple(entities), tuple(relations), frozenset(guessed))
 
 
+# Words of time before a month's short form: "due end Oct", "by Sept", "the 3rd Dec"
+_WHEN_BEFORE = re.compile(
+    r"\b(?:end|early|mid|late|by|in|before|after|from|until|till|since|this|next|last|"
+    r"\d{1,2}(?:st|nd|rd|th)?)\s+$",
+    re.IGNORECASE,
+)
+
 #: Words a place's name follows, and a possessive then names a place ("at Maria's").
 _VENUE_BEFORE = frozenset({"at", "to", "from"})
 
@@ -314,13 +321,18 @@ _ANSWER_KINDS = {
 _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
 
+_LONG_SHOUT = 7  # letters of a shouted word checked against the whole word list
+
+
 def _common_word_shouted(
     piece: Sequence[Token], key: str, tokens: Sequence[Token], in_run: bool
 ) -> bool:
     """Whether a name in capitals is a common word shouted: in a run of shouting ("NO WAY"),
     or alone with four letters or more ("DONE", "in a SUIT"), unless it follows a word a
-    business's name follows ("works at SHELTER") or is known initials ("NASA")."""
-    if len(piece) != 1 or not is_everyday_word(key, COMMON_RANK) or is_census_name(key):
+    business's name follows ("works at SHELTER") or is known initials ("NASA"). A long word
+    is so if any dictionary knows it ("his mom has a SPREADSHEET"; "BEATRIZ" is a name)."""
+    rank = LIST_SIZE if len(key) >= _LONG_SHOUT else COMMON_RANK
+    if len(piece) != 1 or not is_everyday_word(key, rank) or is_census_name(key):
         return False
     if in_run:
         return True
@@ -546,7 +558,7 @@ class _Context(PeopleLinks):
             )
             stop = titled or (
                 (token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS)
-                and not self._named_like_a_month(token)
+                and not self._named_like_a_month(token, text)
                 # "Mr Im", "Sunny Im": a surname after a title or a name, not "I'm" unmarked
                 and not (token.folded == "im" and position > 0)
             )
@@ -588,15 +600,17 @@ class _Context(PeopleLinks):
         return teases(text[opens : token.start], token.word)
 
     @staticmethod
-    def _named_like_a_month(token: Token) -> bool:
+    def _named_like_a_month(token: Token, text: str) -> bool:
         """ "my bf Jun", "ask Jan": a month's short form capitalised inside a sentence that the
-        time reader took for no date is a name (a full month's name, "the June retest", is not)."""
+        time reader took for no date is a name (a full month's name, "the June retest", is not;
+        nor one after a word of time: "due end Oct", "by Sept", "the 3rd Dec")."""
         word = strip_possessive(token.folded)
         return (
             word in MONTH_ABBREVIATIONS
             and not token.in_time
             and not token.clause_start
             and token.word[0].isupper()
+            and not _WHEN_BEFORE.search(text, 0, token.start)
         )
 
     def _common_word(self, token: Token) -> bool:

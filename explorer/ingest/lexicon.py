@@ -436,11 +436,14 @@ KNOWN_EVENTS = _words(
     passover pongal onam navratri vesak kwanzaa hogmanay
     glastonbury coachella oktoberfest carnaval carnival lollapalooza tomorrowland sxsw eurovision
     wimbledon olympics songkran sinulog guelaguetza matariki eisteddfod sziget roskilde
-    afropunk kadayawan pahiyas ati-atihan
+    afropunk kadayawan pahiyas ati-atihan ramzan deepavali hajj lohri baisakhi vaisakhi
+    gamescom
     """
 ) | frozenset(
     {
         "mardi gras",
+        "hari raya",
+        "heritage day",
         "notting hill carnival",
         "burning man",
         "edinburgh fringe",

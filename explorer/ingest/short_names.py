@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from explorer.core.models import AliasEvidence, Entity, MemoryLayer
 from explorer.ingest.aliases import repoint
+from explorer.ingest.casing import LIST_SIZE, is_everyday_word
 from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.given_names import is_census_name, is_common_surname
@@ -185,7 +186,10 @@ def _thing_short_names(
         if entity.type in THING_FIRST and not says_whose(entity.name):
             # ("Cillian and Orla's wedding" is theirs: Cillian is no short form of it)
             owners[(entity.scope, words[0])].add(entity.id)
-            if entity.type == "event" and words[-1] in EVENT_WORDS:  # "the Fringe"
+            # "the Fringe" of the Edinburgh Fringe; "Raya" of Hari Raya (a word of no dictionary)
+            if entity.type == "event" and (
+                words[-1] in EVENT_WORDS or not is_everyday_word(words[-1], LIST_SIZE)
+            ):
                 owners[(entity.scope, words[-1])].add(entity.id)
         if entity.type == "project" and words[0] in PROJECT_HEADS:
             owners[(entity.scope, words[-1])].add(entity.id)

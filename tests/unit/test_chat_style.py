@@ -517,6 +517,25 @@ def test_a_lakes_own_word_is_the_lake_but_a_venue_named_after_a_place_is_not_it(
     assert not entity(extraction, "Didsbury Boathouse").aliases
 
 
+def test_words_of_time_and_shouting_name_no_one_and_a_holiday_is_an_event() -> None:
+    from explorer.ingest.short_names import merge_short_names
+
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("meenu", "Nimbus v2 is due end Oct so don't get ur hopes up. ask Jan"),
+                ("thandz", "at Sbu's parents doing wedding admin, his mom has a SPREADSHEET"),
+                ("nurul", "Hari Raya open house at my place, pls come hungry"),
+                ("xy", "still coming for Raya don't worry Nurul"),
+            )
+        )
+    )
+    names = {e.name for e in extraction.entities}
+    assert not {"Oct", "SPREADSHEET"} & names and "Jan" in names  # "ask Jan" is someone
+    raya = entity(extraction, "Hari Raya")
+    assert raya.type == "event" and "Raya" in raya.aliases
+
+
 def test_a_display_name_with_emoji_holds_the_plain_name() -> None:
     extraction = extract_offline(chat(("Wren 🌿", "home at last"), ("odile.b", "finally!! x")))
     speaker = entity(extraction, "Wren 🌿")

@@ -581,7 +581,8 @@ def stem_names(name: str, stem: str) -> bool:
         return True
     if len(stem) >= 4 and letters.endswith(stem):  # "Babatunde" of tunde.a
         return True
-    return len(stem) >= 4 and letters.startswith(stem)  # "Damilola" of dami💫
+    # "Damilola" of dami💫 (not "Grandad" of gran_moira: two words of kin)
+    return len(stem) >= 4 and letters.startswith(stem) and kin_word(letters) is None
 
 
 def _shortens(given: str, stem: str) -> bool:

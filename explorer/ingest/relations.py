@@ -982,6 +982,7 @@ _FIRST_DAYS = re.compile(
     r"\s+(?:at|in)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
+_STAFF = re.compile(r"\b(?:teach\w*|staff|colleagues?|boss|shift|lecturing|payroll)\b", re.I)
 _OURS_BEFORE = re.compile(r"\b(?:our|their)\s+$", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _HOW_WAS_IT = re.compile(r"\bhow(?:['’]s|['’]d|\s+(?:was|did|is))\b", re.IGNORECASE)
@@ -994,8 +995,9 @@ def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> li
         if slot.pronoun or slot.entity.type != "organization":
             continue
         if _WITHOUT_YOU.match(turn.text, slot.end):
+            # the one spoken to is leaving it, or has left
             found.extend(
-                Fact(person, slot.entity, "WORKS_AT", *span)
+                Fact(person, slot.entity, "WORKS_AT", *span, ended=person is turn.addressee)
                 for person in (turn.speaker, turn.addressee)
                 if person is not None
             )
@@ -1017,7 +1019,11 @@ def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> li
         else:
             owner = turn.speaker
         if owner is not None:
-            found.append(Fact(owner, slot.entity, "WORKS_AT", *span))
+            # "first week at Edinburgh Uni done!! halls are grim": a student's, not a job
+            school = _SCHOOL.search(turn.text.lower(), slot.start, slot.end) and not _STAFF.search(
+                turn.text
+            )
+            found.append(Fact(owner, slot.entity, "STUDIES_AT" if school else "WORKS_AT", *span))
     return found
 
 
@@ -2129,6 +2135,7 @@ def _signed_up(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> list[F
     return []
 
 
+_SET_OUT_FROM = re.compile(r"\b(?:from|via|through|out\s+of)\s+(?:the\s+)?$", re.IGNORECASE)
 _OR_BETWEEN = re.compile(r"\s*,?\s*or\s+(?:the\s+)?", re.IGNORECASE)
 
 
@@ -2149,6 +2156,8 @@ def _chosen(turn: Turn, before: Turn | None) -> list[Fact]:
         for first, second in pairwise(names)
         if _OR_BETWEEN.fullmatch(before.text, first.end, second.start)
         and venue & {first.entity.type, second.entity.type}
+        # "flying from Manchester or Leeds?" offers where to leave from, not where to go
+        and not _SET_OUT_FROM.search(before.text, 0, first.start)
         for slot in (first, second)
     }
     span = turn.sentences[0]

@@ -102,6 +102,7 @@ def test_handle_stems_name_their_speaker() -> None:
     assert stem_names("Damilola", "dami") and stem_names("Tobiloba", "tobi")
     assert not stem_names("Samantha", "sam") and not stem_names("Harriet Jones", "hamo")
     assert not stem_names("Hamid", "hamo")  # a single name must begin with the whole stem
+    assert not stem_names("Grandad", "gran")  # two words of kin are two people
 
 
 def test_handles_take_the_names_they_begin_with_even_in_lower_case_or_shouted() -> None:

@@ -3473,6 +3473,22 @@ def test_work_said_in_passing() -> None:
     assert ("jay.m", "WORKS_AT", "Sage") in found and ("rosie_b", "WORKS_AT", "Sage") not in found
     assert {("jay.m", "WORKS_AT", "Lionfish Pay"), ("rosie_b", "WORKS_AT", "Lionfish Pay")} <= found
     assert ("Thandeka", "WORKS_AT", "Naidoo Mthembu") in found
+    left = [r for r in extraction.relations if r.type == "WORKS_AT" and r.valid_to is not None]
+    assert len(left) == 1  # the one spoken to is leaving Lionfish Pay
+
+
+def test_a_first_week_at_a_university_is_study_and_a_choice_of_airports_no_plan() -> None:
+    extraction = extract_offline(
+        chat(
+            ("harriet", "first week at Edinburgh Uni done!! halls are grim"),
+            ("fin", "we flying from Manchester or Leeds?"),
+            ("sophie", "Manchester, cheaper"),
+        )
+    )
+    found = facts(extraction)
+    assert ("harriet", "STUDIES_AT", "Edinburgh Uni") in found
+    assert ("harriet", "WORKS_AT", "Edinburgh Uni") not in found
+    assert not [f for f in found if f[1] == "PLANS"]
 
 
 def test_chat_verdicts_and_a_place_one_will_miss() -> None:

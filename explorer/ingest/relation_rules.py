@@ -161,7 +161,7 @@ _NOT_A_ROUTE = re.compile(r"(?!\s+(?:to|and)\b)")
 # What makes a return a trip: "back in Leeds for the weekend", "back in Cork to see mum"
 _NOT_A_STAY = re.compile(
     r"(?!\s*,?\s+(?:for|to\s+see|visiting|till|until|on|tomorrow|tonight|next|soon|later|"
-    r"this\s+(?:week|weekend))\b)"
+    r"this\s+(?:week|weekend|month)|today|atm|rn|right\s+now|at\s+the\s+moment|again)\b)"
 )
 # "moved into Owen's place": into someone's home, not to a town of that name
 _NOT_SOMEONES_HOME = re.compile(r"(?!['’]s\b)")  # "Owen's place", "moved to Jamie's for a bit"
@@ -334,7 +334,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:(?:down|up|over|in|doon|across)\s+)?(?:from|fae)\s+" + _THE, "LIVES_IN", PLACE,
           cue=_NOT_PAST),
     # "she's in Houston", "I'm in Bangalore anyway": where someone is, said of a town.
-    _rule(r"^(?:['’](?:s|m|re)|\s+(?:is|am|are))\s+" + _ADV + r"in\s+", "LIVES_IN", PLACE),
+    _rule(r"^(?:['’](?:s|m|re)|\s+(?:is|am|are))\s+" + _ADV + r"in\s+", "LIVES_IN", PLACE,
+          after=_NOT_A_STAY),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:my|his|her|their|our)\s+(?:place|flat|apartment|house)\s+"
           r"in\s+" + _THE, "LIVES_IN", PLACE),
     _rule(_PRE + BASED_FROM + r"\s+" + _THE, "LIVES_IN", PLACE),

@@ -3505,3 +3505,15 @@ def test_chat_verdicts_and_a_place_one_will_miss() -> None:
     assert ("mozza", "LIKES", "Pigeon Hole") in found
     assert ("hamo", "LIKES", "West End") in found and ("hamo", "DISLIKES", "Lenah Valley") in found
     assert ("tams", "PLANS", "Leeds") not in found  # "Will" opening a sentence is someone
+
+
+def test_being_in_a_town_for_a_while_is_no_home() -> None:
+    extraction = extract_offline(
+        chat(
+            ("kofi", "I'm in Takoradi for work till Friday"),
+            ("ama", "and I'm in Leeds this week. my cousin Yaw is in Kumasi now"),
+        )
+    )
+    found = facts(extraction)
+    assert ("kofi", "LIVES_IN", "Takoradi") not in found and ("ama", "LIVES_IN", "Leeds") not in found
+    assert ("Yaw", "LIVES_IN", "Kumasi") in found

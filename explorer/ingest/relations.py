@@ -1006,7 +1006,10 @@ def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> li
         first = _FIRST_DAYS.search(lead)
         if first is None or _OURS_BEFORE.search(lead, 0, first.start()):
             continue  # "our first day at Legoland was fun": a day out
-        asked = _HOW_WAS_IT.search(turn.text) is not None  # "how's the first week at Sage?"
+        # "how's the first week at Sage?", "first day at NatureScot!! how was it": asked of the
+        # one spoken to, in its sentence or the next
+        following = [end for start, end in turn.sentences if start >= span[1]]
+        asked = _HOW_WAS_IT.search(turn.text, span[0], min(following, default=span[1])) is not None
         if _THE_BEFORE.search(lead, 0, first.start()) and not asked:
             continue
         whose = (first.group("whose") or "").casefold()

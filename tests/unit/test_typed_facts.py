@@ -3475,6 +3475,14 @@ def test_work_said_in_passing() -> None:
     assert ("Thandeka", "WORKS_AT", "Naidoo Mthembu") in found
     left = [r for r in extraction.relations if r.type == "WORKS_AT" and r.valid_to is not None]
     assert len(left) == 1  # the one spoken to is leaving Lionfish Pay
+    own = extract_offline(
+        chat(
+            ("big", "how was day 1 at NatureScot btw? oh wait that's me lol. ok. ok."),
+            ("big", "first week at Scottish Water done!! so tired. how was your day?"),
+            ("mozza", "haha"),
+        )
+    )
+    assert ("big", "WORKS_AT", "Scottish Water") in facts(own)  # a question later asks of her day
 
 
 def test_a_first_week_at_a_university_is_study_and_a_choice_of_airports_no_plan() -> None:

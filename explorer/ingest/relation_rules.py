@@ -159,7 +159,8 @@ _HOME_IN = r"(?:(?:flat|place|house|apartment|home|condo|bto|studio)\s+in\s+)?"
 
 _NOT_A_ROUTE = re.compile(r"(?!\s+(?:to|and)\b)")
 # What makes a return a trip: "back in Leeds for the weekend", "back in Cork to see mum"
-_NOT_A_STAY = re.compile(
+#: What makes a stay a trip, not a home (a lookahead, matched on lower-case text).
+NOT_A_STAY = re.compile(
     r"(?!\s*,?\s+(?:for|to\s+see|visiting|till|until|on|tomorrow|tonight|next|soon|later|"
     r"this\s+(?:week|weekend|month)|today|atm|rn|right\s+now|at\s+the\s+moment|again)\b)"
 )
@@ -335,7 +336,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           cue=_NOT_PAST),
     # "she's in Houston", "I'm in Bangalore anyway": where someone is, said of a town.
     _rule(r"^(?:['’](?:s|m|re)|\s+(?:is|am|are))\s+" + _ADV + r"in\s+", "LIVES_IN", PLACE,
-          after=_NOT_A_STAY),
+          after=NOT_A_STAY),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:my|his|her|their|our)\s+(?:place|flat|apartment|house)\s+"
           r"in\s+" + _THE, "LIVES_IN", PLACE),
     _rule(_PRE + BASED_FROM + r"\s+" + _THE, "LIVES_IN", PLACE),
@@ -442,7 +443,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           PLACE, after=_STAYED_FOR),
     # "Back in Manila, back to the grind", "back in welly": home again after a trip (not
     # "back in Leeds for the weekend")
-    _rule(_PRE + r"(?:finally\s+)?back\s+in\s+" + _THE, "LIVES_IN", PLACE, after=_NOT_A_STAY),
+    _rule(_PRE + r"(?:finally\s+)?back\s+in\s+" + _THE, "LIVES_IN", PLACE, after=NOT_A_STAY),
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),

@@ -18,7 +18,9 @@ facts (see ``relation_rules`` for the vocabulary and the patterns):
 * nothing asked is a fact: a question's facts wait for a "yes" from the one asked (or an answer
   opening on the name as the question put it: "still at DBS ah?" / "still at DBS lah"), and a
   question frame ("Where do you work now?") takes the first fitting name of the answer;
-* across turns: someone "coming too" joins the plan on the table (``joining_facts``), "I
+* across turns: someone "coming too", signing up ("im in", "count me in"), brought along ("I'll
+  bring Cathal") or picking a venue offered ("Crane Lane or Sin É?" / "Sin É obviously") joins
+  the plan on the table (``joining_facts``), "I
   love it here" is about the speaker's home as the conversation last stated it
   (``here_facts``), and a pet no fact gives an owner is whoever first speaks of it as theirs
   (``pet_owner``).
@@ -49,6 +51,7 @@ from explorer.ingest.relation_rules import (
     IS_HOME,
     KIN_PHRASE_WORDS,
     KIN_RELATIONS,
+    NOT_A_STAY,
     PAIR_MET,
     PETS,
     PROPOSAL_WORDS,
@@ -938,10 +941,6 @@ _AT_HOME_OF = re.compile(
     re.IGNORECASE,
 )
 _HERE_IN = re.compile(r"\bhere\s+in\s+(?:the\s+)?$", re.IGNORECASE)
-_HERE_FOR_A_WHILE = re.compile(
-    r"\s*,?\s+(?:for|to\s+see|visiting|till|until|on|tomorrow|tonight|next|soon|this\s+week)\b",
-    re.IGNORECASE,
-)
 
 
 def _homes_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
@@ -966,7 +965,7 @@ def _homes_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> l
                     if s.entity.type == "person" and not s.pronoun and s.start < slot.start
                 ]
                 owner = people[-1] if people else None
-        elif _HERE_IN.search(lead) and not _HERE_FOR_A_WHILE.match(turn.text, slot.end):
+        elif _HERE_IN.search(lead) and NOT_A_STAY.match(turn.text.lower(), slot.end):
             owner = turn.speaker
         if owner is not None and owner.id != slot.entity.id:
             found.append(Fact(owner, slot.entity, "LIVES_IN", *span))

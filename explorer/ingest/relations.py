@@ -1951,7 +1951,11 @@ _SOMEONE_ELSE = re.compile(
 _COMING = re.compile(
     r"\b(?:i['’]?ll\s+(?:come|be\s+there)\b(?!\s+(?:back|next|in\s+spirit|to\s+\w+\s+instead))|"
     r"i['’]?m\s+coming\b(?!\s+(?:down\s+with|round|around|back))|count\s+me\s+in\b|"
-    r"see\s+(?:you|u)\s+there\b|i['’]?m\s+(?:in|down)(?=\s*(?:$|[^\w\s]))|"
+    r"see\s+(?:you|u)\s+there\b|sign\s+me\s+up\b|"
+    # "im in", "I'm so in", "I'm down", "I'm there o!" (not "I'm in Leeds", "I'm down with a
+    # cold", "I'm there in 5")
+    r"i['’]?m\s+(?:so\s+|totally\s+|def(?:initely)?\s+)?(?:in|down|there)"
+    r"(?=\s*(?:$|[^\w\s'’]|(?:too|tbh|lol|haha|o)\b))|"
     # "wouldn't miss it", "not missing it for the world"
     r"(?:wouldn['’]?t|would\s+not|not)\s+miss(?:ing)?\s+it\b)",
     re.IGNORECASE,
@@ -2113,14 +2117,9 @@ _MOVES_ON = re.compile(
 )
 
 
-# A reply that signs up for the plan on the table, whoever put it: "im in", "I'm so in",
-# "count me in", "I'm down" (not "I'm in Leeds", "I'm down with a cold")
-_SIGNS_UP = re.compile(
-    r"\W*(?:(?:omg|ok|okay|oh|yes+|yeah+|yep|obviously|same|and|honestly)\b\W*)*"
-    r"(?:(?:i['’]?m|i\s+am)\s+(?:so\s+|totally\s+|def(?:initely)?\s+|100%\s+)?(?:in|down)|"
-    r"count\s+me\s+in|sign\s+me\s+up|i['’]?m\s+there|i['’]?ll\s+be\s+there)"
-    r"(?=\s*(?:$|[^\w\s'’]|(?:too|tbh|lol|haha|as\s+long\s+as|obviously)\b))",
-    re.IGNORECASE,
+# What may open a sentence that signs up: "omg YES im in", "obviously. count me in"
+_SIGN_UP_OPENERS = re.compile(
+    r"\W*(?:(?:omg|ok|okay|oh|yes+|yeah+|yep|obviously|same|and|honestly)\b\W*)*", re.IGNORECASE
 )
 
 
@@ -2131,7 +2130,9 @@ def _signed_up(turn: Turn, before: Turn | None, plans: Sequence[Fact]) -> list[F
     if turn.speaker is None or before is None:
         return []
     for span in turn.sentences:
-        if _SIGNS_UP.match(turn.text, span[0], span[1]):
+        opens = _SIGN_UP_OPENERS.match(turn.text, span[0], span[1])
+        start = opens.end() if opens else span[0]
+        if _COMING.match(turn.text, start, span[1]) and not _NOT_COMING.search(turn.text, *span):
             targets = _plan_on_the_table(before, [f for f in plans if f.earlier], None)
             return [Fact(turn.speaker, target, "PLANS", *span) for target in targets]
     return []

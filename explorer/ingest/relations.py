@@ -701,16 +701,17 @@ _PRESUPPOSED = frozenset({"WORKS_AT", "STUDIES_AT", "LIVES_IN", "MOVED_TO"})
 
 # A meeting put forward in a name and a time, nothing more: "Crwst tonight?", "ok Saturday
 # then, Nyama Mama at Yaya, 1pm?" ("ok Vintage Kitchen then" names a place, no meeting)
-_PROPOSAL_TIME = re.compile(
-    r"\b(?:tonight|tomorrow|tmrw?|weekend|(?:mon|tues?|wednes|thurs?|fri|satur|sun)(?:day)?|"
-    r"\d{1,2}(?::\d\d)?\s*(?:am|pm))\b",
-    re.IGNORECASE,
+_DAYS_AND_HOURS = (
+    r"tonight|tomorrow|tmrw?|weekend|(?:mon|tues?|wednes|thurs?|fri|satur|sun)(?:day)?|"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)"
 )
+_PROPOSAL_TIME = re.compile(r"\b(?:" + _DAYS_AND_HOURS + r")\b", re.IGNORECASE)
 # An answer that says when: "prob sat 7th feb?", "july holidays probably", "next sat actually!",
 # "we've moved it to December" (to "are you through in Glasgow any time soon?", "will you still
 # go out in October?"): a plan asked of the one answering, kept
 _WHEN_GIVEN = re.compile(
-    _PROPOSAL_TIME.pattern[:-3]
+    r"\b(?:"
+    + _DAYS_AND_HOURS
     + r"|(?:next|this|on)\s+sat|sat\s+\d|"
     + "|".join(sorted((set(MONTHS) - {"may"}) | MONTH_ABBREVIATIONS))
     + r"|\d{1,2}(?:st|nd|rd|th)|(?:next|this)\s+(?:week|month|year|summer|spring|autumn|fall|"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from explorer.adapters.embedded import EmbeddedServers
-from explorer.adapters.falkor import FalkorGraphStore
-from explorer.adapters.falkor.store import SPLIT_SPREAD_AT
+from explorer.adapters.falkor import FalkorGraphStore, cypher
+from explorer.adapters.falkor.store import MIN_CANDIDATES, SPLIT_SPREAD_AT
 from explorer.core.errors import (
     EmbeddingMismatch,
     InvalidArgument,
@@ -217,6 +217,25 @@ async def test_full_text_search_finds_names_aliases_and_descriptions(
     assert 0.0 < by_description[0].lexical <= 1.0
     assert await graph_store.search_entities("zeppelin", 5) == []
     assert await graph_store.search_entities("who is the", 5) == []
+
+
+async def test_equal_full_text_scores_are_cut_in_the_order_entities_were_written(
+    graph_store: FalkorGraphStore,
+) -> None:
+    # More entities tie on one word than the candidate read fetches: the ones kept are the
+    # first written (ids that sort the other way round), so no tie needs its id read.
+    tied = [
+        Entity(id=f"z{99 - n:02d}", name=f"Lamp {n}", type="product", description="a brass lamp")
+        for n in range(MIN_CANDIDATES + 20)
+    ]
+    for entity in tied:  # one write each, in this order
+        await graph_store.upsert([entity], [])
+    rows = await graph_store._conn.read(
+        cypher.FULLTEXT_ANY.format(period=""),
+        {"query": "brass", "fetch": MIN_CANDIDATES, "vector": None},
+    )
+    assert len({row[1] for row in rows}) == 1  # one score: every match ties
+    assert [row[0] for row in rows] == [e.id for e in tied[:MIN_CANDIDATES]]
 
 
 async def test_a_detached_alias_is_no_longer_found_nor_shown_with_evidence(

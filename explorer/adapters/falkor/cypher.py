@@ -185,12 +185,15 @@ CANDIDATE_COLUMNS = """node.id, score, node.name, node.alias_text, node.descript
         ELSE vec.cosineDistance(node.embedding, vecf32($vector)) END"""
 
 
+# Equal scores are common (a word in thousands of descriptions scores them alike): they are
+# ordered by the node's internal id, the order entities were written, which needs no property
+# read. Ordering them by ``node.id`` read it from every tied match and doubled the read's cost.
 def _fulltext_candidates(scope_test: str) -> str:
     return f"""
 CALL db.idx.fulltext.queryNodes('Entity', $query) YIELD node, score
 {scope_test}{{period}}
 WITH node, score
-ORDER BY score DESC, node.id
+ORDER BY score DESC, id(node)
 LIMIT $fetch
 RETURN {CANDIDATE_COLUMNS}
 """

@@ -63,12 +63,13 @@ _CANDIDATE_COLUMNS = """node.uuid, score, node.name, '', node.summary, node.grou
     CASE WHEN $vector IS NULL OR node.name_embedding IS NULL THEN NULL
         ELSE vec.cosineDistance(node.name_embedding, vecf32($vector)) END"""
 
+# Ties in write order, as the memory's own full-text read breaks them (no property read each).
 FULLTEXT_ENTITIES = f"""
 CALL db.idx.fulltext.queryNodes('Entity', $query) YIELD node, score
 WITH node, score WHERE {GROUP.format(n="node")}
 {{period}}
 WITH node, score
-ORDER BY score DESC, node.uuid
+ORDER BY score DESC, id(node)
 LIMIT $fetch
 RETURN {_CANDIDATE_COLUMNS}
 """

@@ -182,19 +182,7 @@ def _run(coro_factory: Callable[[], Coroutine[Any, Any, int]]) -> int:
             print("scour-explorer: terminated", file=sys.stderr)
             return 143  # 128 + SIGTERM
 
-    return run_loop(command())
-
-
-def run_loop(main: Coroutine[Any, Any, int]) -> int:
-    """Run a headless command on uvloop where it is installed (every platform but Windows):
-    a scour makes about nine store round trips, and uvloop's loop and transports spend a
-    tenth to a fifth less of the process's CPU on them than the standard library's (*Performance*
-    in the README). The window runs on Qt's loop (qasync) instead."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.run(main)
-    return uvloop.run(main)
+    return asyncio.run(command())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

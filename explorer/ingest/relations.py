@@ -758,6 +758,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
     for sentence, members in sorted(by_sentence.items()):
         span = turn.sentences[sentence]
         found = _sentence_facts(turn, span, members, companion)
+        found += _going_with(turn, span, members, found)
         proposed = _proposal(turn, span, members)
         if proposed is not None:
             # "Crwst tonight?", "ok Saturday then, Nyama Mama at Yaya, 1pm?": a plan of both
@@ -1478,6 +1479,42 @@ def _companion(turn: Turn) -> Slot | None:
         )
     ]
     return paired[0] if len({slot.entity.id for slot in paired}) == 1 else None
+
+
+# Someone a plan is made with: "going to TIFF with my friend Leah", "are you still going to
+# Sinulog with Enzo?" (not "staying with Enzo's cousin": the owner names someone else, nor
+# "moving to Melbourne to be with Jun Hao": he is there already)
+_GOING_WITH = re.compile(
+    r"(?<!\bbe\s)\bw(?:ith|/)\s+(?:(?:my|our|your|ur|his|her)\s+(?:[\w-]+\s+){0,2})?$",
+    re.IGNORECASE,
+)
+_WITH_REACH = 40  # characters from the plan's target to "with": "Sinulog in January with Enzo"
+
+
+def _going_with(
+    turn: Turn, span: tuple[int, int], members: list[Slot], found: list[Fact]
+) -> list[Fact]:
+    """The person a plan of this sentence is made with, named right after its target: their
+    plan too."""
+    plans = [f for f in found if f.relation == "PLANS" and not f.ended]
+    if len({f.target.id for f in plans}) != 1:
+        return []
+    target = plans[0].target
+    where = [s for s in members if s.entity.id == target.id and not s.pronoun]
+    people = [
+        slot
+        for slot in members
+        if not slot.pronoun
+        and slot.entity.type == "person"
+        and where
+        and where[0].end < slot.start <= where[0].end + _WITH_REACH
+        and _GOING_WITH.search(turn.text, where[0].end, slot.start)
+        and not _OWNER_OF_NEXT.match(turn.text, slot.end)
+        and slot.entity.id not in {f.source.id for f in plans}
+    ]
+    if not people:
+        return []
+    return [Fact(people[0].entity, target, "PLANS", *span)]
 
 
 # Calling as naming, and the words of getting in touch (``_sentence_facts`` on KNOWS).

@@ -3443,6 +3443,26 @@ def test_a_venue_picked_from_those_offered_is_the_plan_of_both_and_of_who_comes_
     assert ("Sbu", "PLANS", "Leeds") not in found and ("sile", "PLANS", "Crane Lane") not in found
 
 
+def test_the_one_a_plan_is_made_with_plans_it_too() -> None:
+    said = extract_offline(
+        chat(
+            ("marcus", "what are you up to sat?"),
+            ("dani", "going to TIFF with my friend Leah!"),
+            ("xy", "I'm moving to Melbourne in July to be with Jun Hao"),
+        )
+    )
+    asked = extract_offline(
+        chat(
+            ("jaja", "Are you still going to Sinulog with Enzo?"),
+            ("kit", "Yes! Flying out on the 16th, staying with Tala's cousin in Mandaue"),
+        )
+    )
+    found = facts(said) | facts(asked)
+    assert {("Leah", "PLANS", "TIFF"), ("Enzo", "PLANS", "Sinulog")} <= found
+    assert ("Tala", "PLANS", "Mandaue") not in found
+    assert ("Jun Hao", "PLANS", "Melbourne") not in found
+
+
 def test_homes_said_in_passing() -> None:
     extraction = extract_offline(
         chat(

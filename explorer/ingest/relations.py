@@ -715,7 +715,9 @@ _WHEN_GIVEN = re.compile(
     + r"|(?:next|this|on)\s+sat|sat\s+\d|"
     + "|".join(sorted((set(MONTHS) - {"may"}) | MONTH_ABBREVIATIONS))
     + r"|\d{1,2}(?:st|nd|rd|th)|(?:next|this)\s+(?:week|month|year|summer|spring|autumn|fall|"
-    r"winter)|holidays|christmas|easter|half[-\s]term)\b",
+    r"winter)|holidays|christmas|easter|half[-\s]term|"
+    # how long: "12 days", "a fortnight", "two weeks" (not "3 weeks ago")
+    r"(?:\d+|a|two|three|four|five|six|ten)\s+(?:days|nights|weeks|fortnight)(?!\s+ago))\b",
     re.IGNORECASE,
 )
 # A time given as when one cannot: "Saturday I'm working sadly", "away till June"

@@ -3427,6 +3427,23 @@ def test_a_plan_asked_and_answered_with_when_is_the_answerers() -> None:
     assert ("bo", "PLANS", "Lisbon") not in found and ("bo", "PLANS", "Kumasi") not in found
 
 
+def test_a_plan_asked_and_answered_with_how_long_is_the_answerers() -> None:
+    going = extract_offline(
+        chat(
+            ("jiwoo", "AHHH finally!! how long? are you going to Busan too?"),
+            ("amz", "12 days. Seoul then Busan for 4 nights"),
+        )
+    )
+    gone = extract_offline(
+        chat(
+            ("ana", "are you going to Lisbon this year?"),
+            ("bo", "was there 3 weeks ago actually"),
+        )
+    )
+    assert ("amz", "PLANS", "Busan") in facts(going)
+    assert ("bo", "PLANS", "Lisbon") not in facts(gone)
+
+
 def test_a_venue_picked_from_those_offered_is_the_plan_of_both_and_of_who_comes_along() -> None:
     extraction = extract_offline(
         chat(

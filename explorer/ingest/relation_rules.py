@@ -164,6 +164,12 @@ NOT_A_STAY = re.compile(
     r"(?!\s*,?\s+(?:for|to\s+see|visiting|till|until|on|tomorrow|tonight|next|soon|later|"
     r"this\s+(?:week|weekend|month)|today|atm|rn|right\s+now|at\s+the\s+moment|again)\b)"
 )
+# After a place left: how long it was home, or that the going is for good
+_LEFT_FOR_GOOD = re.compile(
+    r",?\s+(?:after\s+(?:" + _HOW_MANY + r"\s+years?|all\s+(?:these|those)\s+years)|"
+    r"for\s+(?:real|good)|since\s+(?:varsity|uni|school|college|forever))\b",
+    re.IGNORECASE,
+)
 # "moved into Owen's place": into someone's home, not to a town of that name
 _NOT_SOMEONES_HOME = re.compile(r"(?!['’]s\b)")  # "Owen's place", "moved to Jamie's for a bit"
 # After what one is "not missing": glad to be gone, not going ("London one bit", "at all").
@@ -275,6 +281,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # Austin after lunch" is a trip's end)
     _rule(r"^\s+(?:[\w'’]+\s+){0,2}?(?:finally|really|actually|officially)\s+(?:leaving|leave)\s+"
           + _THE, "LIVES_IN", PLACE),
+    # "Leaving Nottingham after 6 years?", "you left Kisumu for real?", "wanted to leave joburg
+    # since varsity": a home, by how long it was one or how final the going is
+    _rule(_PRE + r"(?:leaving|leave|left)\s+" + _THE, "LIVES_IN", PLACE, after=_LEFT_FOR_GOOD),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
     _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+(?:in\s+)?"
           r"(?:my|his|her|their|a)\s+notice\s+(?:in\s+)?at\s+" + _THE, "WORKS_AT", ORG),

@@ -181,6 +181,7 @@ _DROPPED_SUBJECT = frozenset(
         "starting",
         "quit",
         "left",
+        "leaving",  # "Leaving Nottingham after 6 years?"
         "joined",
         "joining",
         "took",  # "took 2 days off from JLR"

@@ -3480,6 +3480,25 @@ def test_the_one_a_plan_is_made_with_plans_it_too() -> None:
     assert ("Jun Hao", "PLANS", "Melbourne") not in found
 
 
+def test_a_home_left_after_years_or_for_good() -> None:
+    moving = extract_offline(
+        chat(
+            ("rosie", "So you're actually moving up north? Leaving Nottingham after 6 years?"),
+            ("jay", "ya honestly im ready"),
+        )
+    )
+    gone = extract_offline(
+        chat(
+            ("wanjiru", "saw your post from Nairobi, you left Kisumu for real?"),
+            ("brian", "haha yes moved in January"),
+            ("wanjiru", "Leaving Austin after lunch btw, and I left Ibadan on Friday"),
+        )
+    )
+    assert ("jay", "LIVES_IN", "Nottingham") in facts(moving)
+    assert ("brian", "LIVES_IN", "Kisumu") in facts(gone)
+    assert not {("wanjiru", "LIVES_IN", "Austin"), ("wanjiru", "LIVES_IN", "Ibadan")} & facts(gone)
+
+
 def test_homes_said_in_passing() -> None:
     extraction = extract_offline(
         chat(

@@ -1040,6 +1040,9 @@ def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> li
 _PASSED_ON = re.compile(
     # "Shireen aunty mentioned", "Marlon went last summer and says"
     r"(?:\s+(?:aunty|auntie|uncle|anna|akka|didi|bhai|tita|tito|lola))?"
+    # "Bec from uni says", "Kiran from work reckons"
+    r"(?:\s+from\s+(?:uni|work|college|school|church|the\s+gym|next\s+door|upstairs|"
+    r"[A-Z][\w'’]+))?"
     r"(?:\s+[a-z'’]+(?:\s+[a-z'’]+){0,4}\s+and)?"
     r"\s+(?:says|said|reckons|swears|mentioned|recommends|suggested)\b(?:\s+that)?"
 )
@@ -1544,12 +1547,24 @@ _MUST = (
 _MUST_GO = re.compile(r"^\s+" + _MUST + r"(?:go|visit)\b")
 # Advice opening a clause, up to the name it points at: "Try Stoneybatter or Phibsboro", "but go
 # to Declan Furlong at the clinic", "go and see Linh", "use Mama Tee" (not "don't go to …").
+_ADVISED_DOING = (
+    r"(?:try|use|take|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for|watch|read|"
+    r"listen\s+to|visit)"
+)
 _ADVICE = re.compile(
-    r"(?:(?:^|[,;:.!?]|\b(?:but|so|just|then|and|or|yes|yeah|ok|okay|honestly|defo|definitely))\W*"
+    r"(?:(?:(?:^|[,;:.!?]|\b(?:but|so|just|then|and|or|yes|yeah|ok|okay|honestly|defo|"
+    r"definitely|maybe|also))\W*"
     # "you HAVE to go to Gwangjang Market", "u should try Nando's": told, not done
-    r"|\b(?:you|u)\s+" + _MUST + r")"
-    r"(?:try|use|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for|watch|read|listen\s+to|"
-    r"visit)\s+(?:the\s+)?(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?"
+    r"|\b(?:you|u)\s+"
+    + _MUST
+    + r")"
+    + _ADVISED_DOING
+    # "you HAVE to do Shaw's Lobster Pound when you come" (not "so do Tom and I")
+    + r"|\b(?:you|u)\s+"
+    + _MUST
+    + r"do)"
+    # "take Pendolino, it's faster", "maybe try Headspace"
+    r"\s+(?:the\s+)?(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?"
     r"(?:(?:" + "|".join(sorted(TITLES)) + r")\.?\s+)?$"  # "go to Dr. Mensah at Nyaho"
     # "you'd love Grano", "you'll love the Stag's Head": what one is sure the other will like
     r"|\b(?:you|u)(?:['’]d|['’]ll|\s+would|\s+will)\s+(?:(?:really|absolutely|totally)\s+)?"
@@ -1574,6 +1589,8 @@ def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered:
             continue
         if target.type == "place" and advice.group(0).rstrip().endswith(("love", "love the")):
             continue  # "you'll love Cape Town": a town the other is moving to, no tip
+        if target.type == "person" and _DO_SOMEONE.search(advice.group(0)):
+            continue  # "you have to do Shaw's Lobster Pound": a place, whatever "Shaw" is
         # "Gary says you have to try Zombie Burger": the advice is Gary's, passed on
         reported = list(_REPORTED.finditer(before, 0, advice.start()))
         adviser: Named | None = speaker
@@ -1586,6 +1603,7 @@ def _advice_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered:
     return found
 
 
+_DO_SOMEONE = re.compile(r"\bdo\s+(?:the\s+)?$")
 _NEGATED_ADVICE = re.compile(r"\b(?:don't|don’t|do\s+not|never)\s*$")
 _REPORTED = re.compile(r"\b(?:says|said|reckons|thinks|swears)\b")
 

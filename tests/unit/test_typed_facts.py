@@ -3499,6 +3499,26 @@ def test_a_home_left_after_years_or_for_good() -> None:
     assert not {("wanjiru", "LIVES_IN", "Austin"), ("wanjiru", "LIVES_IN", "Ibadan")} & facts(gone)
 
 
+def test_advice_to_take_maybe_try_or_do_something_and_praise_from_a_friend_from_uni() -> None:
+    extraction = extract_offline(
+        chat(
+            ("aga", "PKP Intercity permitting, I can't stand their delays"),
+            ("kuba", "take Pendolino, it's faster."),
+            ("thabz", "Can't sleep with this move"),
+            ("naledi", "and maybe try Headspace for the sleep thing"),
+            ("matty", "Anouk's never been east of Montreal"),
+            ("genvlv", "you HAVE to do Halifax when you come, and so do Tom and Ann"),
+            ("hamo", "Bec is coming too. where should I live?"),
+            ("tams", "Bec from uni says Sandy Bay is closer to campus"),
+        )
+    )
+    found = facts(extraction)
+    assert {("kuba", "RECOMMENDED", "Pendolino"), ("naledi", "RECOMMENDED", "Headspace")} <= found
+    assert ("genvlv", "RECOMMENDED", "Halifax") in found
+    assert ("Bec", "RECOMMENDED", "Sandy Bay") in found
+    assert ("genvlv", "RECOMMENDED", "Tom") not in found
+
+
 def test_homes_said_in_passing() -> None:
     extraction = extract_offline(
         chat(

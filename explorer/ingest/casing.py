@@ -26,7 +26,10 @@ name when it is
   telling, "in", "at", "from" or "moved to", or before "said", "says", a verb in -s or -ed, "and i";
 - outside the 30,000 most frequent words and used in two turns or more;
 
-and never right after a determiner ("the recruiter said", "which homestay?"). Once shown, a
+and never right after a determiner ("the recruiter said", "which homestay?"). A name of several
+words that a turn writes with capitals, not at a sentence's start, gets them back wherever a
+casual turn writes it in lower case ("west end" after "Looking at West End"), however common
+its words. Once shown, a
 word is a name in every lower-case turn of the context, and the word a place's, a business's or
 an event's name ends on keeps its capital after it ("pennine motors", "fulton market"), as
 does a title before a name ("uncle samir"). In a turn typed all in lower case, words in
@@ -478,13 +481,61 @@ def _shouted(word: str, names: set[str], before: str) -> str:
 def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
     """``chunks`` with the names of their lower-case turns capitalised; the others as given."""
     names = names_in_lower_case(chunks)
+    phrases = _phrase_names(chunks)
     casual = {id(chunk) for chunk in casual_chunks(chunks)}
     return [
-        replace(chunk, text=_restored(chunk.text, names, in_lower_case(chunk.text)))
+        replace(
+            chunk,
+            text=_phrases_cased(_restored(chunk.text, names, in_lower_case(chunk.text)), phrases),
+        )
         if id(chunk) in casual
         else chunk
         for chunk in chunks
     ]
+
+
+# A name of several words as a turn writes it with capitals: "West End", "Ox and Finch",
+# "Trade Me" (joined by a lower-case "and", "of" or "the" at most).
+_PHRASE = re.compile(
+    r"\b[A-Z][^\W\d_]+(?:\s+(?:(?:and|of|the|on|de|da|del)\s+)?[A-Z][^\W\d_]+)+(?!['’])\b"
+)
+
+
+def _phrase_names(chunks: Sequence[Chunk]) -> set[str]:
+    """The names of several words some turn writes capitalised, not at a sentence's start
+    (where "Happy New Year" is a greeting), as case-folded texts."""
+    found: set[str] = set()
+    for chunk in chunks:
+        if in_lower_case(chunk.text):
+            continue
+        openings = {start for start, _ in sentence_spans(chunk.text)}
+        for match in _PHRASE.finditer(chunk.text):
+            if match.start() not in openings and not match.group(0).isupper():
+                found.add(" ".join(match.group(0).casefold().split()))
+    return found
+
+
+_CONNECTORS = frozenset({"and", "of", "the", "on", "de", "da", "del"})
+
+
+def _phrases_cased(text: str, phrases: set[str]) -> str:
+    """``text`` with each name of ``phrases`` written in lower case given its capitals back
+    ("ox and finch" as "Ox and Finch"); only first letters change."""
+    if not phrases:
+        return text
+    folded = text.casefold()
+    if len(folded) != len(text):
+        return text  # a letter whose case-folding changes its length: spans would not hold
+    letters = list(text)
+    for phrase in phrases:
+        for match in re.finditer(r"(?<![\w'’])" + re.escape(phrase) + r"(?![\w])", folded):
+            if not text[match.start() : match.end()].islower():
+                continue  # written with capitals of its own
+            for word in re.finditer(r"[^\W\d_]+", phrase):
+                if word.group(0) not in _CONNECTORS or word.start() == 0:
+                    at = match.start() + word.start()
+                    letters[at] = letters[at].upper()
+    return "".join(letters)
 
 
 def _restored(text: str, names: set[str], all_lower: bool = True) -> str:

@@ -843,7 +843,9 @@ _VERDICT = re.compile(
     r"(?P<good>good|great|amazing|lovely|brilliant|excellent|gorgeous|beautiful|incredible|"
     r"fantastic|awesome|perfect|wonderful|stunning|unreal|a\s+gem|the\s+best|my\s+fav(?:ourite|"
     r"orite)?|elite|class|sound|deadly|epic|magic|legendary|immaculate|iconic|fire|banging|"
-    r"a\s+(?:whole\s+)?vibe)|(?P<bad>awful|terrible|horrible|hell|the\s+worst|rubbish|"
+    r"a\s+(?:whole\s+)?vibe|lekker|lush|mint|ace|gas|savage|goated|a\s+banger|"
+    # "west end is sick" (a pet or a thing that is sick is ill: left to ``_verdicts``)
+    r"(?P<sick>sick))|(?P<bad>awful|terrible|horrible|hell|the\s+worst|rubbish|"
     r"a\s+nightmare|useless|shit|crap|a\s+joke|trash|garbage|mid|overrated|grim|rank|minging|"
     r"boring|shocking|a\s+disaster)"
     # a night out told of, neither praised nor run down: "Hootananny was carnage"
@@ -883,6 +885,8 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
         said = _VERDICT.match(text[slot.end : span[1]].casefold())
         if said is None or negated(said.group(0)):
             continue
+        if said.group("sick") and thing.type not in WHERE | {"event"}:
+            continue  # "Bingo is sick", "the laptop is sick again": ill or broken
         if not said.group("wild"):
             relation = "LIKES" if said.group("good") else "DISLIKES"
             found.append(Fact(speaker, thing, relation, span[0], span[1]))

@@ -117,6 +117,16 @@ def test_a_frequent_word_capitalised_elsewhere_stays_a_word_in_lower_case() -> N
     assert restored[1].text == "i will ask Sunniva if it may rain"
 
 
+def test_a_name_of_several_words_written_with_capitals_elsewhere_gets_them_back() -> None:
+    turns = chat(
+        ("tash", "Looking at West End. Happy New Year btw"),
+        ("hamo", "west end is sick, the end of the west line. happy new year!!"),
+    )
+    restored = restore_names(turns)
+    assert restored[1].text == "West End is sick, the end of the west line. happy new year!!"
+    assert ("hamo", "LIKES", "West End") in facts(extract_offline(turns))
+
+
 def test_a_rare_word_called_like_a_name_is_the_other_speakers_nickname() -> None:
     extraction = extract_offline(
         chat(("wren.o", "made it home"), ("odile.b", "night pipsy x"), ("wren.o", "night!!"))

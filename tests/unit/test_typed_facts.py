@@ -3519,6 +3519,21 @@ def test_advice_to_take_maybe_try_or_do_something_and_praise_from_a_friend_from_
     assert ("genvlv", "RECOMMENDED", "Tom") not in found
 
 
+def test_chat_praise_sick_savage_lush_and_a_pet_that_is_sick() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ro", "ngl Dublin is savage"),
+                ("jo", "and Cardiff is lush. my dog Bingo is sick again tho"),
+                ("ro", "ngl Leeds is sick"),
+            )
+        )
+    )
+    assert {("ro", "LIKES", "Dublin"), ("jo", "LIKES", "Cardiff")} <= found
+    assert ("ro", "LIKES", "Leeds") in found
+    assert ("jo", "LIKES", "Bingo") not in found
+
+
 def test_homes_said_in_passing() -> None:
     extraction = extract_offline(
         chat(

@@ -851,6 +851,11 @@ _VERDICT = re.compile(
     # a night out told of, neither praised nor run down: "Hootananny was carnage"
     r"|(?P<wild>carnage|mental|mad|wild|chaos|packed|rammed|heaving))\b"
 )
+# Praise that tells of a visit: "Iloilo never disappoints", "Milwaukee was worth it tho"
+_BORNE_OUT = re.compile(
+    r"\s+(?:never\s+(?:disappoints|misses|fails)|lived\s+up\s+to\s+(?:the|all\s+the)\s+hype|"
+    r"was\s+(?:so\s+|totally\s+|well\s+|def(?:initely)?\s+)?worth\s+it)\b"
+)
 # What may come before a verdict's name in its sentence: "ngl Linear is genuinely good".
 _VERDICT_OPENING = re.compile(
     r"^\W*(?:(?:ngl|tbh|honestly|omg|ok|okay|and|but|also|yes|yeah|ya|ugh|wow|god)\W+)*"
@@ -882,7 +887,14 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
             opening = opening[clauses[-1].end() :]
         if not _VERDICT_OPENING.match(opening):
             continue
-        said = _VERDICT.match(text[slot.end : span[1]].casefold())
+        after = text[slot.end : span[1]].casefold()
+        if _BORNE_OUT.match(after) and thing.type in WHERE | {"event"}:
+            # "ox and finch never misses", "Grano lived up to the hype": been, and liked
+            found.append(Fact(speaker, thing, "LIKES", span[0], span[1]))
+            if thing.type in WHERE:
+                found.append(Fact(speaker, thing, "VISITED", span[0], span[1]))
+            continue
+        said = _VERDICT.match(after)
         if said is None or negated(said.group(0)):
             continue
         if said.group("sick") and thing.type not in WHERE | {"event"}:
@@ -2033,6 +2045,7 @@ _REFUSED = re.compile(
     r"\bnot\s+me\b",
     re.IGNORECASE,
 )
+_ANOTHER_TIME = re.compile(r"\b(?:next\s+time|instead|only\s+\w+|skip(?:ping)?)\b", re.I)
 _NOT_COMING = re.compile(
     r"\b(?:no|not(?!\s+missing)|nah|can['’]?t|cannot|won['’]?t|wish|next\s+(?:time|year|week|month)|instead|"
     r"probably\s+not)\b",
@@ -2575,17 +2588,25 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
     # "yes I know, but I'm not coming", "yes, sadly I can't though": no plan for all the yes
     refused = _REFUSED.search(answer.text, reply[0], reply[1]) is not None
     asker = question.speaker.id if question.speaker is not None else None
+    # "yes! but he's not coming anymore": whoever was to come along is not
+    dropped_out = _REFUSED.search(answer.text, reply[1]) is not None
     for fact in asked:
         # taken up, a plan is the one answering's and, put forward, the one asking's too
         joins = coming and fact.relation == "PLANS" and fact.source.id in (answerer.id, asker)
         if fact.relation == "PLANS" and refused:
             continue
+        if fact.relation == "PLANS" and dropped_out and fact.source.id not in (answerer.id, asker):
+            continue
+        if fact.relation == "LIVES_IN" and fact.ended and _TRIP_SAID.search(answer.text):
+            continue  # "you left Ibadan for real?" / "yes, the party ended so we drove back"
         timed = (
             fact.relation == "PLANS"
             and fact.source.id == answerer.id
             and _WHEN_GIVEN.search(answer.text, *reply) is not None
             and not denied
             and _NOT_COMING.search(answer.text, *reply) is None
+            # "5 days. but only Taipei, Tainan next time": the rest of the answer may say no
+            and _ANOTHER_TIME.search(answer.text, reply[1]) is None
             and _PAST_VISIT.search(answer.text.casefold(), *reply) is None  # "went in June"
             and _BUSY_THEN.search(answer.text, *reply) is None
         )

@@ -3534,6 +3534,40 @@ def test_chat_praise_sick_savage_lush_and_a_pet_that_is_sick() -> None:
     assert ("jo", "LIKES", "Bingo") not in found
 
 
+def test_a_trip_left_a_plan_turned_down_and_a_companion_dropping_out_state_nothing() -> None:
+    trip = extract_offline(
+        chat(
+            ("tolu", "ehn? you left Ibadan for real? i thought you'd stay for the service"),
+            ("femi", "yes for real, the party ended by 4 so we drove back to Lagos"),
+        )
+    )
+    later = extract_offline(
+        chat(("mei", "going Tainan also?"), ("jx", "5 days. but only Taipei, Tainan next time"))
+    )
+    alone = extract_offline(
+        chat(
+            ("tessa", "oh are you still going to Vancouver with Marcus?"),
+            ("benji", "yes! but he's not coming anymore, his kid is sick"),
+        )
+    )
+    assert ("femi", "LIVES_IN", "Ibadan") not in facts(trip)
+    assert ("jx", "PLANS", "Tainan") not in facts(later)
+    assert ("benji", "PLANS", "Vancouver") in facts(alone)
+    assert ("Marcus", "PLANS", "Vancouver") not in facts(alone)
+
+
+def test_praise_that_tells_of_a_visit() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("kit", "we'll pick you up at the port"),
+                ("jaja", "Thank you for today Kit!! Iloilo never disappoints."),
+            )
+        )
+    )
+    assert {("jaja", "VISITED", "Iloilo"), ("jaja", "LIKES", "Iloilo")} <= found
+
+
 def test_homes_said_in_passing() -> None:
     extraction = extract_offline(
         chat(

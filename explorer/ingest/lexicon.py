@@ -70,6 +70,7 @@ INTERJECTIONS = _words(
     dieu deus dios kkk kkkk kkkkk agora hoje amanhã né tbm
     ciao namaste sawubona howzit habari mambo jambo karibu poa sawa yebo haan nahi chalo theek
     abeg wahala oya sef jare ehn ehen biko dey craic
+    naw och aye nae fae frae tae wi oot doon intae cannae dinnae wouldnae didnae lekker
     yung lang pala daw ako ikaw siya kami sila natin mga nga
     """
 )

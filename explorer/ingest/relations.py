@@ -325,8 +325,18 @@ def _news_asked(said: str, after: str = "") -> bool:
     return not news.group("seen") or _NEWS_VERB.search(said, news.end()) is not None
 
 
+# A question chat leaves without its mark: "are you going to Fiji for her wedding btw"
+_ASKED_UNMARKED = re.compile(
+    r"\W*(?:(?:so|and|but|also|oh|wait|btw|ok)\W+)?(?:are|r|will|did|do|have|were)\s+(?:you|u|ya)\s+"
+    r"(?:still\s+)?(?:going|coming|gonna|moving|staying|living|working|flying|heading|off)\b",
+    re.IGNORECASE,
+)
+
+
 def _is_question(text: str, span: tuple[int, int]) -> bool:
     said = text[span[0] : span[1]].rstrip()
+    if not said.endswith("?") and _ASKED_UNMARKED.match(said) and not said.endswith((".", "!")):
+        return True
     if not said.endswith("?") or _news_asked(said, text[span[1] :]):
         return False
     tag = _TAG_QUESTION.search(said)
@@ -2045,7 +2055,11 @@ _REFUSED = re.compile(
     r"\bnot\s+me\b",
     re.IGNORECASE,
 )
-_ANOTHER_TIME = re.compile(r"\b(?:next\s+time|instead|only\s+\w+|skip(?:ping)?)\b", re.I)
+_ANOTHER_TIME = re.compile(r"\b(?:next\s+time|instead|only\s+\w+|skip(?:ping)?)\b|\bno+\W*$", re.I)
+# "two weeks in august was the plan but we cancelled"
+_CALLED_OFF = re.compile(
+    r"\b(?:cancell?ed|cancelling|called\s+(?:it\s+)?off|fell\s+through)\b", re.IGNORECASE
+)
 _NOT_COMING = re.compile(
     r"\b(?:no|not(?!\s+missing)|nah|can['’]?t|cannot|won['’]?t|wish|next\s+(?:time|year|week|month)|instead|"
     r"probably\s+not)\b",
@@ -2604,9 +2618,11 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
             and fact.source.id == answerer.id
             and _WHEN_GIVEN.search(answer.text, *reply) is not None
             and not denied
+            and not _is_question(answer.text, reply)  # "a week in fiji? on my salary? no"
             and _NOT_COMING.search(answer.text, *reply) is None
             # "5 days. but only Taipei, Tainan next time": the rest of the answer may say no
             and _ANOTHER_TIME.search(answer.text, reply[1]) is None
+            and _CALLED_OFF.search(answer.text, reply[0]) is None
             and _PAST_VISIT.search(answer.text.casefold(), *reply) is None  # "went in June"
             and _BUSY_THEN.search(answer.text, *reply) is None
         )

@@ -3556,6 +3556,44 @@ def test_a_trip_left_a_plan_turned_down_and_a_companion_dropping_out_state_nothi
     assert ("Marcus", "PLANS", "Vancouver") not in facts(alone)
 
 
+def test_a_plan_asked_without_its_mark_and_turned_down_or_called_off_is_none() -> None:
+    unmarked = extract_offline(
+        chat(
+            ("hugo", "are you going to Fiji for her wedding btw"),
+            ("nat", "a week in fiji? on my salary? no"),
+        )
+    )
+    called_off = extract_offline(
+        chat(
+            ("b", "you going to Busan?"),
+            ("nat", "two weeks in august was the plan but we cancelled"),
+        )
+    )
+    taken_up = extract_offline(
+        chat(("hugo", "are you going to Fiji for her wedding btw"), ("nat", "yes! a week in june"))
+    )
+    assert ("nat", "PLANS", "Fiji") not in facts(unmarked)
+    assert ("nat", "PLANS", "Busan") not in facts(called_off)
+    assert ("nat", "PLANS", "Fiji") in facts(taken_up)
+
+
+def test_scots_small_words_name_no_one() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("ewan", "you still in Glasgow?"),
+                ("paddy", "Naw, moved to Bangor in March"),
+                ("eilidh", "Fae Aberdeen but I hate the Glasgow rain"),
+            )
+        )
+    )
+    assert ("paddy", "LIVES_IN", "Bangor") in found
+    assert ("eilidh", "DISLIKES", "Glasgow") in found
+    said = extract_offline(chat(("x", "Fae Aberdeen but I hate the rain")))
+    names = {e.name for e in said.entities}
+    assert "Aberdeen" in names and "Fae Aberdeen" not in names
+
+
 def test_praise_that_tells_of_a_visit() -> None:
     found = facts(
         extract_offline(

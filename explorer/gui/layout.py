@@ -29,6 +29,11 @@ NODE_GAP = 14.0
 SEPARATION_ROUNDS = 20
 #: The most a fresh layout is scaled up to clear its circles of each other.
 MAX_SPREAD = 3.0
+#: Space kept between a circle and a line it is not an end of, in layouts of up to
+#: ``CLEAR_EDGES_UP_TO`` nodes (a larger one is a shape to read, not a set of lines).
+EDGE_CLEARANCE = 6.0
+CLEAR_EDGES_UP_TO = 300
+EDGE_CLEARING_ROUNDS = 4
 
 
 @dataclass(frozen=True)
@@ -221,7 +226,10 @@ def compute_layout(request: LayoutRequest) -> LayoutResult:
         if not fixed.any():
             _spread_out(pos, radii)
             _pack_components(pos, adjacency, k)
+        edges = np.asarray(edge_pairs, dtype=np.int64).reshape(-1, 2)
+        _clear_edges(pos, free, edges, radii)
         _separate(pos, free, radii)
+        _clear_edges(pos, free, edges, radii)
     positions = {node: (float(pos[i, 0]), float(pos[i, 1])) for node, i in index.items()}
     for node, point in request.fixed.items():
         if node in positions:
@@ -368,6 +376,39 @@ def _separate(pos: np.ndarray, free: np.ndarray, radii: np.ndarray) -> None:
             push = overlap * share[other] / np.maximum(np.hypot(dx, dy), 1e-6)
             pos[:, 0] += np.bincount(near, weights=dx * push, minlength=n)
             pos[:, 1] += np.bincount(near, weights=dy * push, minlength=n)
+
+
+def _clear_edges(pos: np.ndarray, free: np.ndarray, edges: np.ndarray, radii: np.ndarray) -> None:
+    """Move each ``free`` node whose circle lies across an edge it is not an end of off that
+    edge, square to it: drawn over a line, a node looks like one of its ends ("Jaja R" on the
+    line from Enzo to Sinulog reads as Jaja's plan). Only for neighbourhoods a reader follows
+    line by line (up to ``CLEAR_EDGES_UP_TO`` nodes); a few rounds, as one push may land on
+    another line."""
+    n = pos.shape[0]
+    if edges.size == 0 or free.size == 0 or n > CLEAR_EDGES_UP_TO:
+        return
+    ends_a, ends_b = edges[:, 0], edges[:, 1]
+    own = (ends_a[None, :] == free[:, None]) | (ends_b[None, :] == free[:, None])
+    need = radii[free][:, None] + EDGE_CLEARANCE
+    for _ in range(EDGE_CLEARING_ROUNDS):
+        start, span = pos[ends_a], pos[ends_b] - pos[ends_a]
+        length2 = np.maximum((span * span).sum(axis=1), 1e-9)
+        offset = pos[free][:, None, :] - start[None, :, :]
+        along = (offset * span[None, :, :]).sum(axis=2) / length2[None, :]
+        away = offset - along[:, :, None] * span[None, :, :]
+        distance = np.hypot(away[:, :, 0], away[:, :, 1])
+        # Across the line between its ends only: near an end, ``_separate`` keeps circles apart.
+        across = (distance < need) & ~own & (along > 0.0) & (along < 1.0)
+        if not across.any():
+            return
+        normal = np.stack([-span[:, 1], span[:, 0]], axis=1) / np.sqrt(length2)[:, None]
+        side = np.where(
+            (distance > 1e-6)[:, :, None],
+            away / np.maximum(distance, 1e-6)[:, :, None],
+            normal[None, :, :],
+        )
+        push = np.where(across, need - distance, 0.0)
+        pos[free] += (side * push[:, :, None]).sum(axis=1)
 
 
 def _near_pairs(

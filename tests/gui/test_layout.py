@@ -218,3 +218,33 @@ def test_the_circles_of_a_dense_cluster_do_not_overlap() -> None:
     ).positions
     assert all(grown[node] == fresh[node] for node in nodes)
     assert _clearance(grown, {**radii, **dict.fromkeys(more, 7.0)}) >= NODE_GAP - 0.5
+
+
+def _across_lines(positions: dict[str, tuple[float, float]], edges: list[tuple[str, str]]) -> int:
+    """How many times a circle of the default radius lies across a line it is not an end of."""
+    from explorer.gui.layout import DEFAULT_RADIUS
+
+    found = 0
+    for a, b in edges:
+        (ax, ay), (bx, by) = positions[a], positions[b]
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        for node, (px, py) in positions.items():
+            along = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 else -1.0
+            if node in (a, b) or not 0.0 < along < 1.0:
+                continue
+            if math.hypot(px - ax - along * dx, py - ay - along * dy) < DEFAULT_RADIUS - 2.0:
+                found += 1
+    return found
+
+
+def test_a_small_neighbourhood_draws_no_circle_across_a_line_it_is_not_on() -> None:
+    # A node drawn over a line reads as one of its ends (a third person on the line from
+    # someone to their plan): forty small fresh layouts keep their circles off lines.
+    across = 0
+    for seed in range(40):
+        n = 6 + seed % 25
+        nodes, edges = _random_graph(n, n + seed % 15, seed)
+        fresh = compute_layout(LayoutRequest(nodes, edges)).positions
+        across += _across_lines(fresh, edges)
+    assert across <= 8

@@ -29,13 +29,12 @@ name when it is
 and never right after a determiner ("the recruiter said", "which homestay?"). A name of several
 words that a turn writes with capitals, not at a sentence's start, gets them back wherever a
 casual turn writes it in lower case ("west end" after "Looking at West End"), however common
-its words. Once shown, a
-word is a name in every lower-case turn of the context, and the word a place's, a business's or
-an event's name ends on keeps its capital after it ("pennine motors", "fulton market"), as
-does a title before a name ("uncle samir"). In a turn typed all in lower case, words in
-capitals that are everyday words ("PREGNANT", "LMAOOO") are shouting and go to lower case, so
-they are read as no acronym, unless short, rare and no chat shorthand: "still at DBS" keeps
-its initials.
+its words. Once shown, a word is a name in every lower-case turn of the context, and the word a
+place's, a business's or an event's name ends on keeps its capital after it ("pennine motors",
+"fulton market"), as does a title before a name ("uncle samir"). In a turn typed all in lower
+case, words in capitals that are everyday words ("PREGNANT", "LMAOOO") are shouting and go to
+lower case, so they are read as no acronym, unless short, rare and no chat shorthand: "still at
+DBS" keeps its initials.
 
 Everyday words are ``everyday_words.txt`` beside this module: the 30,000 most frequent English
 words of the ``wordfreq`` package, most frequent first (data CC BY-SA 4.0; a test dependency, so

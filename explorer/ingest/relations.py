@@ -899,7 +899,7 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
             continue
         after = text[slot.end : span[1]].casefold()
         if _BORNE_OUT.match(after) and thing.type in WHERE | {"event"}:
-            # "ox and finch never misses", "Grano lived up to the hype": been, and liked
+            # "Iloilo never disappoints", "Milwaukee was worth it": been, and liked
             found.append(Fact(speaker, thing, "LIKES", span[0], span[1]))
             if thing.type in WHERE:
                 found.append(Fact(speaker, thing, "VISITED", span[0], span[1]))
@@ -1573,6 +1573,7 @@ _MUST = (
 _MUST_GO = re.compile(r"^\s+" + _MUST + r"(?:go|visit)\b")
 # Advice opening a clause, up to the name it points at: "Try Stoneybatter or Phibsboro", "but go
 # to Declan Furlong at the clinic", "go and see Linh", "use Mama Tee" (not "don't go to …").
+# "take Pendolino, it's faster", "maybe try Headspace"
 _ADVISED_DOING = (
     r"(?:try|use|take|go\s+to|go\s+and\s+see|go\s+see|check\s+out|ask\s+for|watch|read|"
     r"listen\s+to|visit)"
@@ -1589,7 +1590,6 @@ _ADVICE = re.compile(
     + r"|\b(?:you|u)\s+"
     + _MUST
     + r"do)"
-    # "take Pendolino, it's faster", "maybe try Headspace"
     r"\s+(?:the\s+)?(?:[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+(?:or|and)\s+)?"
     r"(?:(?:" + "|".join(sorted(TITLES)) + r")\.?\s+)?$"  # "go to Dr. Mensah at Nyaho"
     # "you'd love Grano", "you'll love the Stag's Head": what one is sure the other will like

@@ -227,9 +227,10 @@ def compute_layout(request: LayoutRequest) -> LayoutResult:
             _spread_out(pos, radii)
             _pack_components(pos, adjacency, k)
         edges = np.asarray(edge_pairs, dtype=np.int64).reshape(-1, 2)
-        _clear_edges(pos, free, edges, radii)
-        _separate(pos, free, radii)
-        _clear_edges(pos, free, edges, radii)
+        # Off the lines, then apart, twice: the circles' clearance has the last word.
+        for _ in range(2):
+            _clear_edges(pos, free, edges, radii)
+            _separate(pos, free, radii)
     positions = {node: (float(pos[i, 0]), float(pos[i, 1])) for node, i in index.items()}
     for node, point in request.fixed.items():
         if node in positions:

@@ -1012,6 +1012,11 @@ _FIRST_DAYS = re.compile(
     r"\s+(?:at|in)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
+_SHIFT_AT = re.compile(
+    r"\b(?P<whose>my|your|ur)\s+(?:(?:night|day|late|early|long|double|next|last)\s+)?"
+    r"(?:shift|shifts|rota)\s+(?:at|in)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 _STAFF = re.compile(r"\b(?:teach\w*|staff|colleagues?|boss|shift|lecturing|payroll)\b", re.I)
 _OURS_BEFORE = re.compile(r"\b(?:our|their)\s+$", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
@@ -1019,7 +1024,7 @@ _HOW_WAS_IT = re.compile(r"\bhow(?:['’]s|['’]d|\s+(?:was|did|is))\b", re.IGN
 
 
 def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
-    """Work said in passing (``_WITHOUT_YOU``, ``_FIRST_DAYS``)."""
+    """Work said in passing (``_WITHOUT_YOU``, ``_SHIFT_AT``, ``_FIRST_DAYS``)."""
     found: list[Fact] = []
     for slot in slots:
         if slot.pronoun or slot.entity.type != "organization":
@@ -1033,6 +1038,14 @@ def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> li
             )
             continue
         lead = turn.text[max(span[0], slot.start - 40) : slot.start]
+        shift = _SHIFT_AT.search(lead)
+        if shift is not None:
+            # "after my shift at St. Luke's", "your night shift at the Mater"
+            mine = shift.group("whose").casefold() == "my"
+            owner = turn.speaker if mine else turn.addressee
+            if owner is not None:
+                found.append(Fact(owner, slot.entity, "WORKS_AT", *span))
+            continue
         first = _FIRST_DAYS.search(lead)
         if first is None or _OURS_BEFORE.search(lead, 0, first.start()):
             continue  # "our first day at Legoland was fun": a day out

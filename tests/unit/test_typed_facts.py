@@ -3606,6 +3606,20 @@ def test_praise_that_tells_of_a_visit() -> None:
     assert {("jaja", "VISITED", "Iloilo"), ("jaja", "LIKES", "Iloilo")} <= found
 
 
+def test_a_shift_at_a_place_said_as_mine_is_a_job_there() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("jaja", "OMG CONGRATS KITKAT 🎉🎉 libre mo kami sa Manam ha"),
+                ("kit", "Sige sige HAHAHA tomorrow after my shift at St. Luke's?"),
+                ("jaja", "and Tom's shift at Mercy Hospital ends at 6"),
+            )
+        )
+    )
+    assert ("kit", "WORKS_AT", "St. Luke's") in found
+    assert ("jaja", "WORKS_AT", "Mercy Hospital") not in found
+
+
 def test_homes_said_in_passing() -> None:
     extraction = extract_offline(
         chat(

@@ -1013,8 +1013,10 @@ _FIRST_DAYS = re.compile(
     re.IGNORECASE,
 )
 _SHIFT_AT = re.compile(
-    r"\b(?P<whose>my|your|ur)\s+(?:(?:night|day|late|early|long|double|next|last)\s+)?"
-    r"(?:shift|shifts|rota)\s+(?:at|in)\s+(?:the\s+)?$",
+    r"\b(?P<whose>my|your|ur|our)\s+(?:(?P<was>old|former|ex)\s+|(?:night|day|late|early|long|"
+    r"double|next|last|new)\s+)?"
+    r"(?:shift|shifts|rota|team|boss|manager|colleagues|coworkers|co-workers)\s+(?:at|in)\s+"
+    r"(?:the\s+)?$",
     re.IGNORECASE,
 )
 _STAFF = re.compile(r"\b(?:teach\w*|staff|colleagues?|boss|shift|lecturing|payroll)\b", re.I)
@@ -1040,11 +1042,13 @@ def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> li
         lead = turn.text[max(span[0], slot.start - 40) : slot.start]
         shift = _SHIFT_AT.search(lead)
         if shift is not None:
-            # "after my shift at St. Luke's", "your night shift at the Mater"
-            mine = shift.group("whose").casefold() == "my"
+            # "after my shift at St. Luke's", "Jonas from my team at Bosch", "your night shift
+            # at the Mater"
+            mine = shift.group("whose").casefold() in ("my", "our")
             owner = turn.speaker if mine else turn.addressee
             if owner is not None:
-                found.append(Fact(owner, slot.entity, "WORKS_AT", *span))
+                was = shift.group("was") is not None  # "my old boss at Deloitte": a job left
+                found.append(Fact(owner, slot.entity, "WORKS_AT", *span, ended=was))
             continue
         first = _FIRST_DAYS.search(lead)
         if first is None or _OURS_BEFORE.search(lead, 0, first.start()):

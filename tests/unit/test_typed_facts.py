@@ -3606,7 +3606,7 @@ def test_praise_that_tells_of_a_visit() -> None:
     assert {("jaja", "VISITED", "Iloilo"), ("jaja", "LIKES", "Iloilo")} <= found
 
 
-def test_a_shift_at_a_place_said_as_mine_is_a_job_there() -> None:
+def test_a_shift_a_team_or_a_boss_at_a_place_said_as_mine_is_a_job_there() -> None:
     found = facts(
         extract_offline(
             chat(
@@ -3618,6 +3618,17 @@ def test_a_shift_at_a_place_said_as_mine_is_a_job_there() -> None:
     )
     assert ("kit", "WORKS_AT", "St. Luke's") in found
     assert ("jaja", "WORKS_AT", "Mercy Hospital") not in found
+    team = extract_offline(
+        chat(
+            ("aylin", "is Jonas there too?"),
+            ("henne", "ja, Jonas and Mirela from my team at Bosch. we're at the booth all week"),
+            ("aylin", "my old boss at Deloitte called me today"),
+        )
+    )
+    assert {("henne", "WORKS_AT", "Bosch"), ("Jonas", "WORKS_AT", "Bosch")} <= facts(team)
+    deloitte = entity(team, "Deloitte").id
+    (left,) = [r for r in team.relations if r.type == "WORKS_AT" and r.target_id == deloitte]
+    assert left.valid_to is not None  # a job left
 
 
 def test_homes_said_in_passing() -> None:

@@ -227,9 +227,12 @@ def compute_layout(request: LayoutRequest) -> LayoutResult:
             _spread_out(pos, radii)
             _pack_components(pos, adjacency, k)
         edges = np.asarray(edge_pairs, dtype=np.int64).reshape(-1, 2)
-        # Off the lines, then apart, twice: the circles' clearance has the last word.
-        for _ in range(2):
-            _clear_edges(pos, free, edges, radii)
+        # A neighbourhood read line by line: off the lines, then apart, twice (the circles'
+        # clearance has the last word). A larger graph is a shape to read: apart once.
+        clearing = edges.size > 0 and n <= CLEAR_EDGES_UP_TO
+        for _ in range(2 if clearing else 1):
+            if clearing:
+                _clear_edges(pos, free, edges, radii)
             _separate(pos, free, radii)
     positions = {node: (float(pos[i, 0]), float(pos[i, 1])) for node, i in index.items()}
     for node, point in request.fixed.items():
@@ -382,11 +385,9 @@ def _separate(pos: np.ndarray, free: np.ndarray, radii: np.ndarray) -> None:
 def _clear_edges(pos: np.ndarray, free: np.ndarray, edges: np.ndarray, radii: np.ndarray) -> None:
     """Move each ``free`` node whose circle lies across an edge it is not an end of off that
     edge, square to it: drawn over a line, a node looks like one of its ends ("Jaja R" on the
-    line from Enzo to Sinulog reads as Jaja's plan). Only for neighbourhoods a reader follows
-    line by line (up to ``CLEAR_EDGES_UP_TO`` nodes); a few rounds, as one push may land on
+    line from Enzo to Sinulog reads as Jaja's plan). A few rounds, as one push may land on
     another line."""
-    n = pos.shape[0]
-    if edges.size == 0 or free.size == 0 or n > CLEAR_EDGES_UP_TO:
+    if edges.size == 0 or free.size == 0:
         return
     ends_a, ends_b = edges[:, 0], edges[:, 1]
     own = (ends_a[None, :] == free[:, None]) | (ends_b[None, :] == free[:, None])

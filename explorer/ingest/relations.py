@@ -1012,7 +1012,8 @@ _FIRST_DAYS = re.compile(
     r"\s+(?:at|in)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
-_SHIFT_AT = re.compile(
+# One's post at a place: "my shift at", "my team at", "my old boss at", "your rota at"
+_POST_AT = re.compile(
     r"\b(?P<whose>my|your|ur|our)\s+(?:(?P<was>old|former|ex)\s+|(?:night|day|late|early|long|"
     r"double|next|last|new)\s+)?"
     r"(?:shift|shifts|rota|team|boss|manager|colleagues|coworkers|co-workers)\s+(?:at|in)\s+"
@@ -1026,7 +1027,7 @@ _HOW_WAS_IT = re.compile(r"\bhow(?:['’]s|['’]d|\s+(?:was|did|is))\b", re.IGN
 
 
 def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
-    """Work said in passing (``_WITHOUT_YOU``, ``_SHIFT_AT``, ``_FIRST_DAYS``)."""
+    """Work said in passing (``_WITHOUT_YOU``, ``_POST_AT``, ``_FIRST_DAYS``)."""
     found: list[Fact] = []
     for slot in slots:
         if slot.pronoun or slot.entity.type != "organization":
@@ -1040,14 +1041,14 @@ def _work_by_the_way(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> li
             )
             continue
         lead = turn.text[max(span[0], slot.start - 40) : slot.start]
-        shift = _SHIFT_AT.search(lead)
-        if shift is not None:
-            # "after my shift at St. Luke's", "Jonas from my team at Bosch", "your night shift
-            # at the Mater"
-            mine = shift.group("whose").casefold() in ("my", "our")
+        post = _POST_AT.search(lead)
+        if post is not None:
+            # one's post said as mine or yours: "after my shift at St. Luke's", "Jonas from my
+            # team at Bosch", "your night shift at the Mater"
+            mine = post.group("whose").casefold() in ("my", "our")
             owner = turn.speaker if mine else turn.addressee
             if owner is not None:
-                was = shift.group("was") is not None  # "my old boss at Deloitte": a job left
+                was = post.group("was") is not None  # "my old boss at Deloitte": a job left
                 found.append(Fact(owner, slot.entity, "WORKS_AT", *span, ended=was))
             continue
         first = _FIRST_DAYS.search(lead)

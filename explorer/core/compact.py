@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from explorer.core.asked import asked_kinds
 from explorer.core.models import WEAK_RELATIONS
 
 #: Relations shown per entity; the strongest first, one per distinct fact.
@@ -27,31 +28,6 @@ FACT_CHARS = 120
 SCORE_DIGITS = 3
 
 SEED_FIELDS = ("kg_error", "chunks_error", "domain_filter", "temporal_filter")
-
-#: Words of a question that ask for a kind of fact: its facts of that kind come first ("where
-#: does Jonas work?" shows where he works before his dog).
-ASKED_BY = {
-    "WORKS_AT": "work works working worked job jobs employer company employed",
-    "STUDIES_AT": "study studies studying studied school university uni college student",
-    "LIVES_IN": "live lives living lived home based",
-    "MOVED_TO": "move moves moved moving",
-    "FROM": "from born grew",
-    "VISITED": "visit visits visited trip trips travel travelled traveled holiday",
-    "MARRIED_TO": "married marry wife husband spouse",
-    "PARTNER_OF": "partner partners boyfriend girlfriend dating",
-    "FAMILY_OF": "family sister brother mum mom dad mother father son daughter parents cousin",
-    "FRIEND_OF": "friend friends",
-    "OWNS": "own owns owned pet pets dog dogs cat cats car",
-    "LIKES": "like likes love loves enjoy enjoys favourite favorite",
-    "DISLIKES": "hate hates dislike dislikes",
-    "RECOMMENDED": "recommend recommends recommended suggest suggested",
-    "HIRED": "hire hired hires",
-    "LEADS": "lead leads led runs manage manages boss",
-    "SEES": "see sees seeing doctor therapist",
-    "ATTENDED": "attend attended went",
-    "PLANS": "plan plans planning planned",
-}
-_ASKED = {word: kind for kind, words in ASKED_BY.items() for word in words.split()}
 
 
 def _day(value: Any) -> str | None:
@@ -82,12 +58,6 @@ def _fact(name: str, item: Mapping[str, Any]) -> str:
         line += f" ({dates})"
     fact = str(item.get("fact") or "")
     return f"{line}: {_short(fact)}" if fact else line
-
-
-def asked_kinds(query: str) -> frozenset[str]:
-    """The kinds of fact a question's words ask for (``ASKED_BY``)."""
-    words = "".join(char if char.isalnum() else " " for char in query.casefold()).split()
-    return frozenset(_ASKED[word] for word in words if word in _ASKED)
 
 
 def _facts(

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from explorer.core.activation import ActivationLog, AdjacencyIndex, SpreadingActivation
+from explorer.core.asked import asked_kinds
 from explorer.core.candidates import (
     ROUTE_ASSOCIATIONS,
     Associations,
@@ -311,7 +312,14 @@ def decide(
         signal = {node: min(1.0, amount / strongest) for node, amount in log.received.items()}
         kept = [_rescored(item, scorer, signal) for item in kept]
         kept, credits = credit_chunks(
-            kept, scorer, log, strongest, associations, candidates, policy.activation
+            kept,
+            scorer,
+            log,
+            strongest,
+            associations,
+            candidates,
+            policy.activation,
+            asked_kinds(query.text),
         )
         kept_ids = {
             item.candidate.id for item in kept if item.candidate.kind is not CandidateKind.CHUNK

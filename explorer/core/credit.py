@@ -8,6 +8,9 @@ mean (``ActivationParams``):
   person entity of that name with the most energy), or ``mention_weight`` of the strongest
   entity the chunk mentions if that is more; in a conversation the other side names the person
   they answer, so naming someone says less about a turn than saying it does;
+  a turn that names one end of a fact of a kind the question asks for (``asked``: "where does
+  Tama work?" asks for ``WORKS_AT``) is tied to the other end in full, as if that one said it:
+  "you work at Xero" is Tama's answer whoever typed it;
 - **what it is about** (``topic_weight``): the energy of the strongest entity the chunk mentions
   that is no person. Every turn of a person the query names takes that person's full energy,
   so without this the graph could not tell their turns apart;
@@ -48,13 +51,16 @@ SPEAKER_TYPES = frozenset({"person", "agent"})
 SESSION_GAP = LexicalParams().session_gap
 
 _Place = tuple[str, str, int]  # scope, conversation id, position
+_Fact = tuple[str, str]  # the kind of an asked-for fact, the end a chunk names
 
 
 class ChunkCredit(NamedTuple):
     """Where a kept chunk's activation credit came from (energies relative to the top seed).
 
     ``said_by`` is the entity behind the first tie: the speaker, or the mentioned entity when
-    ``mention_weight`` of its energy was more (``by_speaker`` tells which); ``topic_of`` the
+    ``mention_weight`` of its energy was more (``by_speaker`` tells which), or the one end of an
+    asked-for fact whose other end, ``fact_end``, the chunk names (``fact_type`` its kind,
+    ``None`` for the other two); ``topic_of`` the
     non-person entity of the second; ``next_to`` the neighbouring chunk of the third, with its
     match relative to the best-matching chunk. ``credit`` is the weighted mean, the
     activation signal the chunk was scored with when it lifted the chunk.
@@ -68,6 +74,8 @@ class ChunkCredit(NamedTuple):
     contiguity: float
     next_to: str | None
     credit: float
+    fact_type: str | None = None
+    fact_end: str | None = None
 
 
 def speaker_key(name: str) -> str:
@@ -125,6 +133,28 @@ def _lift(item: Scored, amount: float, scorer: Scorer) -> Scored:
     return lifted if lifted.score > item.score else item
 
 
+def _asked_facts(
+    associations: Associations, relative: Mapping[str, float], asked: frozenset[str]
+) -> dict[str, tuple[float, str, str]]:
+    """For each end of a fact of an asked kind: the other end's energy, that end and the kind,
+    from the strongest such fact (ties: the smaller relation id, so input order never counts)."""
+    best: dict[str, tuple[float, str, str, str]] = {}
+    for relation in associations.subgraph.relations:
+        if relation.type not in asked:
+            continue
+        for near, far in (
+            (relation.source_id, relation.target_id),
+            (relation.target_id, relation.source_id),
+        ):
+            energy = relative.get(far, 0.0)
+            if not energy > 0.0:
+                continue
+            held = best.get(near)
+            if held is None or energy > held[0] or (energy == held[0] and relation.id < held[3]):
+                best[near] = (energy, far, relation.type, relation.id)
+    return {node: (energy, far, kind) for node, (energy, far, kind, _) in best.items()}
+
+
 def _place(chunk: Chunk) -> _Place:
     return (chunk.scope, chunk.conversation_id, chunk.position)
 
@@ -137,15 +167,17 @@ def credit_chunks(
     associations: Associations,
     candidates: Sequence[Candidate],
     params: ActivationParams,
+    asked: frozenset[str] = frozenset(),
 ) -> tuple[list[Scored], dict[str, ChunkCredit]]:
     """``kept`` with every chunk re-scored with its credit (see the module docstring), and
-    where each chunk's credit came from."""
+    where each chunk's credit came from; ``asked`` are the kinds of fact the query asks for."""
     if not strongest > 0.0:
         return list(kept), {}
     speakers = _speakers(log, associations, candidates)
     persons = _persons(log, associations, candidates) if params.topic_weight > 0.0 else set[str]()
     mentions = associations.chunk_entities
     relative = {node: min(1.0, amount / strongest) for node, amount in log.energy.items()}
+    facts = _asked_facts(associations, relative, asked) if asked else {}
     topic_weight, contiguity, mention_weight = (
         params.topic_weight,
         params.contiguity,
@@ -171,13 +203,20 @@ def credit_chunks(
             if amount > topic and node not in persons:
                 topic, topic_node = amount, node
         said, said_by, by_speaker = mention_weight * mentioned, mentioned_node, False
+        fact: _Fact | None = None
+        for node in sorted(mentions.get(candidate.id, ())) if facts else ():
+            found = facts.get(node)
+            if found is not None and found[0] > said:
+                said, said_by, fact = found[0], found[1], (found[2], node)
         record = candidate.record
         if isinstance(record, Chunk) and record.speaker:
             speaker = speakers.get(speaker_key(record.speaker))
             if speaker is not None and relative.get(speaker, 0.0) >= said:
-                said, said_by, by_speaker = relative.get(speaker, 0.0), speaker, True
+                said, said_by, by_speaker, fact = relative.get(speaker, 0.0), speaker, True, None
         own = said_weight * said + topic_weight * topic
-        owns[index] = ChunkCredit(said, said_by, by_speaker, topic, topic_node, 0.0, None, own)
+        owns[index] = ChunkCredit(
+            said, said_by, by_speaker, topic, topic_node, 0.0, None, own, *(fact or (None, None))
+        )
         if contiguity > 0.0 and isinstance(record, Chunk):
             # What the turn matched and what it is about, not who said it (module docstring).
             about = (said_weight * mention_weight * mentioned + topic_weight * topic) * first_scale

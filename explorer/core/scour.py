@@ -205,7 +205,11 @@ def _credit_json(credit: ChunkCredit | None, names: Mapping[str, str]) -> dict[s
         return {"id": entity_id, "name": names.get(entity_id, entity_id), "energy": energy}
 
     said = node(credit.said_by, credit.said)
-    if said is not None:
+    if said is not None and credit.fact_type is not None:
+        said["by"] = "fact"
+        end = credit.fact_end or ""
+        said["fact"] = {"type": credit.fact_type, "named": {"id": end, "name": names.get(end, end)}}
+    elif said is not None:
         said["by"] = "speaker" if credit.by_speaker else "mention"
     return {
         "credit": credit.credit,

@@ -41,9 +41,13 @@ def credit_notes(credit: ChunkCredit | None, names: Mapping[str, str]) -> list[s
         return []
     lines = [f"activation credit {credit.credit:.3f}, from:"]
     if credit.said_by is not None and credit.said > 0.0:
-        how = "who said it" if credit.by_speaker else "whom it names"
         name = names.get(credit.said_by, credit.said_by)
-        lines.append(f"  {how}: {name} ({credit.said:.2f})")
+        if credit.fact_type is not None and credit.fact_end is not None:
+            end = names.get(credit.fact_end, credit.fact_end)
+            how = f"the {credit.fact_type} asked of {name}, as it names {end}"
+        else:
+            how = f"{'who said it' if credit.by_speaker else 'whom it names'}: {name}"
+        lines.append(f"  {how} ({credit.said:.2f})")
     if credit.topic_of is not None and credit.topic > 0.0:
         name = names.get(credit.topic_of, credit.topic_of)
         lines.append(f"  what it is about: {name} ({credit.topic:.2f})")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from explorer.core.asked import asked_kinds
 from explorer.core.compact import (
     COMPACT_FACTS,
     FACT_CHARS,
-    asked_kinds,
     compact_answer,
     compact_entity,
 )

@@ -301,3 +301,58 @@ def test_decide_ranks_the_named_speakers_topical_turn_first_and_brings_its_reply
     assert ranking(0.05, 0.0)[0] == "ana-lisbon"
     with_contiguity = ranking(0.05, 0.2)
     assert with_contiguity.index("bo-reply") < with_contiguity.index("bo-aside")
+
+
+def test_a_turn_naming_the_far_end_of_an_asked_fact_is_credited_as_the_near_ends() -> None:
+    """ "Where does Ana work?": Bo's "you work at Lisbon Labs" names the place of Ana's
+    WORKS_AT, so it is tied to Ana in full, as her own turns are; a fact of a kind not asked
+    for, or no question at all, leaves it to what it names."""
+    labs = Entity("labs", "Lisbon Labs", "organisation", scope=SCOPE)
+    works = Relation("r-works", "ana", "labs", "WORKS_AT")
+    likes = Relation("r-likes", "ana", "fado", "LIKES")
+    graph = Subgraph(entities={**SUBGRAPH.entities, "labs": labs}, relations=(works, likes))
+    turns = [chunk("you-work-there", "Bo", 1), chunk("you-like-it", "Bo", 5)]
+    mentions = {"you-work-there": ("labs",), "you-like-it": ("fado",)}
+    energy = {"ana": 1.0, "bo": 0.2, "labs": 0.1, "fado": 0.1}
+
+    def credits(asked: frozenset[str]) -> dict[str, ChunkCredit]:
+        _, found = credit_chunks(
+            [scored(c) for c in turns],
+            SCORER,
+            ActivationLog(energy=energy),
+            1.0,
+            Associations(subgraph=graph, chunk_entities=mentions),
+            turns,
+            ActivationParams(topic_weight=0.0, contiguity=0.0),
+            asked,
+        )
+        return found
+
+    told = credits(frozenset({"WORKS_AT"}))
+    assert (told["you-work-there"].said_by, told["you-work-there"].said) == ("ana", 1.0)
+    assert (told["you-work-there"].fact_type, told["you-work-there"].fact_end) == (
+        "WORKS_AT",
+        "labs",
+    )
+    assert told["you-like-it"].said_by == "bo" and told["you-like-it"].fact_type is None
+    plain = credits(frozenset())
+    assert plain["you-work-there"].said == pytest.approx(0.2)
+    assert plain["you-work-there"].fact_type is None
+
+
+def test_the_window_and_the_json_name_the_asked_fact_behind_a_credit() -> None:
+    from explorer.core.scour import _credit_json
+    from explorer.gui.score_chart import credit_notes
+
+    told = ChunkCredit(1.0, "ana", False, 0.0, None, 0.0, None, 1.0, "WORKS_AT", "labs")
+    names = {"ana": "Ana", "labs": "Lisbon Labs"}
+    assert (
+        credit_notes(told, names)[1]
+        == "  the WORKS_AT asked of Ana, as it names Lisbon Labs (1.00)"
+    )
+    said = (_credit_json(told, names) or {})["said"]
+    assert said["by"] == "fact" and said["name"] == "Ana"
+    assert said["fact"] == {"type": "WORKS_AT", "named": {"id": "labs", "name": "Lisbon Labs"}}
+    plain = told._replace(fact_type=None, fact_end=None, by_speaker=True)
+    assert credit_notes(plain, names)[1] == "  who said it: Ana (1.00)"
+    assert (_credit_json(plain, names) or {})["said"]["by"] == "speaker"

@@ -50,7 +50,6 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cache
 
 from explorer.core.models import Chunk
 from explorer.core.text import singular
@@ -72,9 +71,9 @@ from explorer.ingest.name_reading import DRAWN_OUT
 from explorer.ingest.people import EVENT_WORDS, handle_stems, speaker_type
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import UNIQUE_KIN
-from explorer.ingest.word_lists import read_list, write_list
+from explorer.ingest.word_lists import EVERYDAY_WORDS, ranks, write_list
 
-LIST_FILE = "everyday_words.txt"
+LIST_FILE = EVERYDAY_WORDS
 LIST_SIZE = 30_000
 HEADER = (
     "# Everyday English words, one a line: the most frequent of wordfreq"
@@ -185,15 +184,10 @@ GIVEN_RANK = 2_000
 CASUAL_SHARE = 0.25
 
 
-@cache
-def _ranks() -> dict[str, int]:
-    return {word: rank for rank, word in enumerate(read_list(LIST_FILE))}
-
-
 def is_everyday_word(word: str, within: int = LIST_SIZE) -> bool:
     """Whether ``word`` (lower case) is among English's ``within`` most frequent words, or
     chat shorthand, a function word, a common verb or an interjection."""
-    rank = _ranks().get(word)
+    rank = ranks(LIST_FILE).get(word)
     return (
         (rank is not None and rank < within)
         or word in _SHORTHAND

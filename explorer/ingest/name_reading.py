@@ -40,11 +40,14 @@ from explorer.ingest.lexicon import (
     TOPIC_STOPWORDS,
 )
 from explorer.ingest.places import is_known_place
+from explorer.ingest.word_lists import EVERYDAY_WORDS, ranks
 
 # Words keep their inner apostrophes, hyphens and ampersands ("O'Brien", "Jean-Luc", "B&Q"):
 # a token's span is the surface a mention points at.
 _TOKEN = re.compile(r"[^\W_]+(?:['’\-&][^\W_]+)*['’]?")
 _NAME_ABBREVIATIONS = frozenset({"st", "mt", "ft"})
+#: How far down the everyday-word list a word after a possessive may be to go on into a name.
+COMMON_WORDS = 20_000
 _NAME_CONNECTORS = frozenset({"of", "de", "la", "van", "von", "the", "du", "del"})
 
 
@@ -209,13 +212,31 @@ def continues_name(last: Token, token: Token, text: str) -> bool:
         # "St. Aldhelm's Hospital", "King's College": a possessive that an institution's own
         # word follows is part of its name; "Ada's Kwame" is two names.
         return is_name_token(token) and (
-            token.folded in ORGANISATION_SUFFIXES or token.folded in PLACE_SUFFIXES
+            token.folded in ORGANISATION_SUFFIXES
+            or token.folded in PLACE_SUFFIXES
+            or (_names_a_place(token) and not is_known_place(strip_possessive(last.folded)))
         )
     if token.folded == "for":
         return last.folded in FOR_HEADS and last.word[0].isupper()
     if token.word in POST_NOMINALS:
         return False  # "Kirsty Buchanan BSc": the degree is hers, not her name
     return token.folded in _NAME_CONNECTORS or is_name_token(token)
+
+
+def _names_a_place(token: Token) -> bool:
+    """After a possessive, a capitalised common word that is no one's name, kin or language goes
+    on into a place's name ("Peggy's Cove", "Lion's Head", "Yinka's Afro Foods"); "Ada's Mum",
+    "Ada's Kwame" and "Okafor's Portuguese" do not, nor does a town's ("Manchester's Northern
+    Quarter" is a place in a town: the caller asks)."""
+    word = token.folded
+    return (
+        token.word[1:].islower()
+        and word.isalpha()
+        and ranks(EVERYDAY_WORDS).get(word, COMMON_WORDS) < COMMON_WORDS
+        and word not in PERSON_CUES
+        and word not in LANGUAGES
+        and not is_given_name(word)
+    )
 
 
 def is_topic_token(token: Token) -> bool:
@@ -260,6 +281,8 @@ def vote(
         candidate.votes["organization"] += 2
     elif several and (words[-1] in PLACE_SUFFIXES or words[0].rstrip(".") in PLACE_PREFIXES):
         candidate.votes["place"] += 2
+    elif several and any(word.endswith(("'s", "’s")) for word in words[:-1]):
+        candidate.votes["place"] += 2  # "Peggy's Cove": a possessive inside a name names a place
     if key in KNOWN_PLACES:
         candidate.votes["place"] += 2
     elif key in KNOWN_PRODUCTS:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import cache
 from importlib.resources import files
 
 
@@ -16,6 +17,16 @@ def read_list(name: str) -> list[str]:
     """The entries of the shipped list ``name``, in file order."""
     text = files("explorer.ingest").joinpath(name).read_text(encoding="utf-8")
     return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+#: English's most frequent words, most frequent first (``casing`` builds it).
+EVERYDAY_WORDS = "everyday_words.txt"
+
+
+@cache
+def ranks(name: str) -> dict[str, int]:
+    """Each entry of the shipped list ``name`` with its place in it (0 first)."""
+    return {entry: rank for rank, entry in enumerate(read_list(name))}
 
 
 def write_list(name: str, header: str, entries: Sequence[str], what: str) -> int:

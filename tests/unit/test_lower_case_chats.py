@@ -80,9 +80,11 @@ def test_everyday_words_come_from_the_shipped_frequency_list() -> None:
 
 
 def test_the_shipped_everyday_list_is_what_the_builder_makes() -> None:
-    from explorer.ingest.casing import _ranks  # build_list needs wordfreq
+    from explorer.ingest.word_lists import ranks  # build_list needs wordfreq
 
-    assert build_list() == list(_ranks()), f"rewrite {LIST_FILE}: python -m explorer.ingest.casing"
+    assert build_list() == list(ranks(LIST_FILE)), (
+        f"rewrite {LIST_FILE}: python -m explorer.ingest.casing"
+    )
 
 
 def test_ur_is_your_in_a_kinship_phrase() -> None:

@@ -2170,6 +2170,24 @@ def test_a_saints_name_with_its_s_is_a_body_and_the_short_form_of_its_full_name(
     assert ("Oduya", "WORKS_AT", "St. Aldhelm's Hospital") in facts(extraction)
 
 
+def test_a_possessive_before_a_common_word_goes_on_into_a_places_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Ana", "you HAVE to do Shaw's Lobster Pound in Hubbards when you come"),
+            ("Bo", "is Kirsten still doing the Peggy's Cove tours? we did Lion's Head too"),
+            ("Ana", "Ada's Mum said hi, and Ada's Kwame. Okafor's Portuguese is great"),
+            ("Bo", "we ate in Manchester's Northern Quarter"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    for place in ("Shaw's Lobster Pound", "Peggy's Cove", "Lion's Head", "Northern Quarter"):
+        assert kinds[place] == "place"
+    for person in ("Ada", "Kwame"):
+        assert kinds[person] == "person"
+    joined = {"Ada's Mum", "Ada's Kwame", "Okafor's Portuguese", "Manchester's Northern Quarter"}
+    assert not ({"Shaw", "Peggy", "Cove"} | joined) & kinds.keys()
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

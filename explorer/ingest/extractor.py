@@ -1405,13 +1405,16 @@ def _joins(piece: list[Token], token: Token, rest: list[Token]) -> bool:
     "A Map of Small Hours", "the Bank of England", "Ponte de Lima": the part before it is a
     name's own start (more than one word, opened by an article, or inside a sentence), and
     a capitalised word that is no stopword follows it. "None of Ada's friends" joins nothing.
-    "for" joins after a body's own word only ("Transport for Wales").
+    "for" joins after a body's own word only ("Transport for Wales"), and "and" between two
+    common words ("Ox and Finch"; ``name_reading.continues_name`` lets no other "and" in).
     """
     if not token.word[0].islower():
         return False
     if token.folded == "for":
         if not piece or piece[-1].folded not in FOR_HEADS:
             return False
+    elif token.folded == "and":
+        pass  # the run holds it only between two common words ("Ox and Finch")
     elif token.folded not in _CONNECTORS or token.folded == "the":
         return False
     if not piece or not rest or not rest[0].word[0].isupper():

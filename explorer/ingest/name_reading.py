@@ -21,6 +21,7 @@ from explorer.ingest.lexicon import (
     BASE_WORDS,
     EATERY_HEADS,
     FOR_HEADS,
+    FUNCTION_WORDS,
     KNOWN_ACRONYM_BODIES,
     KNOWN_EVENTS,
     KNOWN_ORGANISATIONS,
@@ -216,6 +217,10 @@ def continues_name(last: Token, token: Token, text: str) -> bool:
             or token.folded in PLACE_SUFFIXES
             or (_names_a_place(token) and not is_known_place(strip_possessive(last.folded)))
         )
+    if token.word == "and":
+        return _common_half(last)  # "Ox and Finch", "Rhythm and Vines": one name
+    if last.word == "and":
+        return is_name_token(token) and _common_half(token)
     if token.folded == "for":
         return last.folded in FOR_HEADS and last.word[0].isupper()
     if token.word in POST_NOMINALS:
@@ -236,6 +241,18 @@ def _names_a_place(token: Token) -> bool:
         and word not in PERSON_CUES
         and word not in LANGUAGES
         and not is_given_name(word)
+    )
+
+
+def _common_half(token: Token) -> bool:
+    """A half of a name of two common words joined by "and" ("Ox and Finch"): no town, day or
+    small word either, so "Bath and Bristol", "Tuesday and Thursday" and "Her and Dad" stay
+    apart, as "Sanne and Giulia" do."""
+    return (
+        _names_a_place(token)
+        and not token.in_time
+        and token.folded not in FUNCTION_WORDS
+        and not is_known_place(token.folded)
     )
 
 

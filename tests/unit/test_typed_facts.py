@@ -2188,6 +2188,20 @@ def test_a_possessive_before_a_common_word_goes_on_into_a_places_name() -> None:
     assert not ({"Shaw", "Peggy", "Cove"} | joined) & kinds.keys()
 
 
+def test_two_common_words_joined_by_and_are_one_name_and_two_names_stay_two() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Ana", "scran at Ox and Finch after, my treat"),
+            ("Bo", "going to Rhythm and Vines for new year"),
+            ("Ana", "Sanne and Giulia came. Tuesday and Thursday work. Mum and Auntie say hi"),
+        )
+    )
+    names = {e.name for e in extraction.entities}
+    assert {"Ox and Finch", "Rhythm and Vines", "Sanne", "Giulia", "Mum", "Auntie"} <= names
+    assert not {"Ox", "Finch", "Rhythm", "Vines", "Sanne and Giulia"} & names
+    assert ("Bo", "PLANS", "Rhythm and Vines") in facts(extraction)
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

@@ -54,6 +54,7 @@ from explorer.ingest.lexicon import (
     LANGUAGES,
     NEXT_WORDS,
     OF_HEADS,
+    PLACE_SUFFIXES,
     PROJECT_HEADS,
 )
 from explorer.ingest.places import city_named, is_known_place, is_major_place
@@ -668,6 +669,11 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         tally["place"] += 2 * cues["travel"] + cues["trip_planned"]
     tally["event"] += 2 * cues["event"]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
+    # "the TTC", "the Koramangala flat": one word after "the" that is no given name names no one
+    # (a name of several words may start with someone's: measured, it cost relations)
+    nobody = cues["after_the"] > 0 and single and not is_census_name(key)
+    if nobody:
+        tally["person"] = max(0, tally["person"] - 2 * cues["after_the"])
     if is_major_place(key) and not (single and is_census_name(key)):
         # A country's or a big city's name, not a given name too, holds against one cue for a
         # person: "worse than Lagos and I survived" (a tie goes to the place). "Tyler and I" is
@@ -717,6 +723,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "organization", False
     if single and any(char.isdigit() for char in key):
         return "product", False  # "M25", "PS5", "A380": a code or a model, nobody's name
+    if nobody:
+        return ("organization" if plural or cues["acronym"] else "place"), False
     return ("person" if len(words) <= 3 else "other"), False
 
 
@@ -871,6 +879,10 @@ _PLATFORM_AFTER_OBJECT = re.compile(
 # name, and somewhere when nothing else says (``typed``); "the Kestrel streaming work" says
 # nothing of Kestrel, as a word after it is the noun, and "THE TALK GOT ACCEPTED" is shouting.
 _DETERMINED = re.compile(r"(?:^|\s)the$")
+_SITE_AFTER = re.compile(
+    r"^\s+(?:office|campus|flat|apartment|area|branch|site|neighbou?rhood|market|"
+    rf"{'|'.join(sorted(PLACE_SUFFIXES))})(?![\w-])"
+)
 _ENDS_A_PHRASE = re.compile(
     r"^(?:\s*[,.!?;:)]|\s*$|\s+(?:is|was|has|had|and|or|in|on|at|to|for)(?![\w-]))"
 )
@@ -1106,8 +1118,12 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         and not _NOT_A_PLATFORM_BEFORE_ON.search(tail)
     ):
         cues["on"] += 1
-    if _DETERMINED.search(before.rstrip()) and _ENDS_A_PHRASE.match(head):
-        cues["determined"] += 1
+    if _DETERMINED.search(before.rstrip()):
+        # "the TTC", "the Fridley campus": a noun of its own or a site's name, no one's ("the
+        # Quillhaven report" may be a project's)
+        ends = _ENDS_A_PHRASE.match(head) is not None
+        cues["determined"] += ends
+        cues["after_the"] += ends or _SITE_AFTER.match(head) is not None
     if _WORK_BEFORE_AT.search(tail):
         cues["organization"] += 1
     if _EMPLOYED_AT.search(tail):

@@ -2202,6 +2202,24 @@ def test_two_common_words_joined_by_and_are_one_name_and_two_names_stay_two() ->
     assert ("Bo", "PLANS", "Rhythm and Vines") in facts(extraction)
 
 
+def test_a_name_after_the_is_nobodys() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Ana", "still hating the TTC? the TTC and I are not speaking"),
+            ("Bo", "I get lost on the Fridley campus every day"),
+            ("Ana", "don't let gary start on the Vikings, tyler hates them"),
+            ("Bo", "Tom said hi, did you see the Tom at the party"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert (kinds["TTC"], kinds["Fridley"], kinds["Vikings"]) == (
+        "organization",
+        "place",
+        "organization",
+    )
+    assert kinds["Tom"] == "person"  # a given name stays someone's
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

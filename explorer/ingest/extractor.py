@@ -373,19 +373,21 @@ def _named_like_a_business(key: str) -> bool:
     )
 
 
-def _venue_name(key: str, candidate: Candidate) -> str | None:
+def _venue_name(key: str, candidate: Candidate, joined: bool = False) -> str | None:
     """The name with its "'s" when the conversation only ever writes it so, once after "at",
     "to" or "from" ("drinks at Maria's", "Maria's at 8"): a restaurant, a shop, someone's
     place; a known business written so ("Nando's") is one wherever it stands. ``None`` when
     the name is also written plainly or owns a noun ("Maria said", "Maria's brother"), or is
-    family ("at Uncle Samir's", "at Grandma's": their home, and they are people)."""
+    family ("at Uncle Samir's", "at Grandma's": their home, and they are people). ``joined``:
+    the conversation also names a place "X's ..." ("told me about Yinka's" beside Yinka's Afro
+    Foods), which the name is short for."""
     if not candidate.venues or candidate.cues["plain"]:
         return None
     if names_kin(key):
         return None
     written = candidate.venues.most_common(1)[0][0]
     known = " ".join(written.casefold().replace("’", "'").split()) in KNOWN_ORGANISATIONS
-    return written if candidate.cues["venue"] or known else None
+    return written if candidate.cues["venue"] or known or joined else None
 
 
 def _within(token: Token | None, sentence: int) -> Token | None:
@@ -575,7 +577,12 @@ class _Context(PeopleLinks):
             # that is a common verb or its "-ing" form (a chat drops its "I"), or is written
             # in lower case elsewhere in the context, is no part of the name after it, unless
             # the context also capitalises it mid-sentence.
-            while len(piece) > 1 and piece[0].clause_start and self._common_word(piece[0]):
+            while (
+                len(piece) > 1
+                and piece[0].clause_start
+                and self._common_word(piece[0])
+                and piece[1].word != "and"  # "Ox and Finch is in Sydney"
+            ):
                 piece.pop(0)
             if len(piece) == 1 and self._teased(index, text, piece[0]):
                 continue
@@ -1009,7 +1016,8 @@ class _Context(PeopleLinks):
                     kind = "person"  # "Farah" beside Dr. Farah Haddad is her, not the town
                 elif not backed and kind == "person" and _named_like_a_business(key):
                     kind = "organization"
-                venue = _venue_name(key, candidate)
+                joined = any(other.startswith(f"{key}'s ") for other in self.names)
+                venue = _venue_name(key, candidate, joined)
                 if venue is not None and kind in ("person", "place", "organization"):
                     kind, backed = ("place" if kind == "person" else kind), True
                 builder = self._builder(key, candidate, kind, BASE_CONFIDENCE[label], venue)
@@ -1414,7 +1422,8 @@ def _joins(piece: list[Token], token: Token, rest: list[Token]) -> bool:
         if not piece or piece[-1].folded not in FOR_HEADS:
             return False
     elif token.folded == "and":
-        pass  # the run holds it only between two common words ("Ox and Finch")
+        # the run holds it only between two common words ("Ox and Finch is in Sydney")
+        return bool(piece) and bool(rest) and rest[0].word[0].isupper()
     elif token.folded not in _CONNECTORS or token.folded == "the":
         return False
     if not piece or not rest or not rest[0].word[0].isupper():

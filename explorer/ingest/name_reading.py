@@ -298,8 +298,12 @@ def vote(
         candidate.votes["organization"] += 2
     elif several and (words[-1] in PLACE_SUFFIXES or words[0].rstrip(".") in PLACE_PREFIXES):
         candidate.votes["place"] += 2
-    elif several and any(word.endswith(("'s", "’s")) for word in words[:-1]):
-        candidate.votes["place"] += 2  # "Peggy's Cove": a possessive inside a name names a place
+    elif several and (
+        any(word.endswith(("'s", "’s")) for word in words[:-1]) or "and" in words[1:-1]
+    ):
+        # "Peggy's Cove", "Ox and Finch": a possessive inside a name, or two common words
+        # joined (``continues_name``), name a place
+        candidate.votes["place"] += 2
     if key in KNOWN_PLACES:
         candidate.votes["place"] += 2
     elif key in KNOWN_PRODUCTS:

@@ -146,7 +146,7 @@ def _titled(entity: Entity) -> bool:
 THING_FIRST = frozenset({"organization", "event"})
 _NOT_SHORT = frozenset({"date", "topic", "agent", "place"})  # a guessed place aside
 _PLACE_WORDS = PLACE_SUFFIXES | PLACE_PREFIXES
-_NAMED_BODY = re.compile(r"(?P<owner>\S+(?: \S+)?)'s (?P<body>\S+)")
+_NAMED_BODY = re.compile(r"(?P<owner>\S+(?: \S+)?)'s (?P<body>\S+(?: \S+){0,2})")
 _COUPLES_OCCASION = re.compile(r"(?P<one>[^\s']+) and (?P<other>[^\s']+)'s (?P<occasion>.+)")
 
 
@@ -213,8 +213,8 @@ def _thing_short_names(
     couples: dict[tuple[str, str], set[str]] = defaultdict(set)
     bodies: dict[tuple[str, str], set[str]] = defaultdict(set)
     for entity in (*known, *entities):
-        if entity.type == "organization":
-            # "St. Aldhelm's" of St. Aldhelm's Hospital
+        if entity.type in ("organization", "place"):
+            # "St. Aldhelm's" of St. Aldhelm's Hospital, "Yinka's" of Yinka's Afro Foods
             body = _NAMED_BODY.fullmatch(_plain_quote(entity.name))
             if body is not None:
                 bodies[(entity.scope, body["owner"])].add(entity.id)

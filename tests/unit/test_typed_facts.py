@@ -2186,6 +2186,16 @@ def test_a_possessive_before_a_common_word_goes_on_into_a_places_name() -> None:
         assert kinds[person] == "person"
     joined = {"Ada's Mum", "Ada's Kwame", "Okafor's Portuguese", "Manchester's Northern Quarter"}
     assert not ({"Shaw", "Peggy", "Cove"} | joined) & kinds.keys()
+    shop = merge_short_names(
+        extract_offline(
+            chat(
+                ("Ngozi", "you must go to Yinka's Afro Foods, best ogbono in London"),
+                ("Bimpe", "lol my mum already told me about Yinka's. she knows the owner"),
+            )
+        )
+    )
+    assert "Yinka's" in entity(shop, "Yinka's Afro Foods").aliases  # the shop, not a Yinka
+    assert "person" not in {e.type for e in shop.entities if e.name.startswith("Yinka")}
 
 
 def test_two_common_words_joined_by_and_are_one_name_and_two_names_stay_two() -> None:
@@ -2200,6 +2210,9 @@ def test_two_common_words_joined_by_and_are_one_name_and_two_names_stay_two() ->
     assert {"Ox and Finch", "Rhythm and Vines", "Sanne", "Giulia", "Mum", "Auntie"} <= names
     assert not {"Ox", "Finch", "Rhythm", "Vines", "Sanne and Giulia"} & names
     assert ("Bo", "PLANS", "Rhythm and Vines") in facts(extraction)
+    opening = extract_offline(chat(("Bo", "Ox and Finch is in Sydney ya goose")))
+    assert entity(opening, "Ox and Finch").type == "place"
+    assert not [fact for fact in facts(opening) if fact[1] == "LIVES_IN"]
 
 
 def test_a_name_after_the_is_nobodys() -> None:

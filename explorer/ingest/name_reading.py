@@ -324,6 +324,8 @@ def vote(
             candidate.votes["place"] += 1
         elif cue in _TASTED and not is_census_name(words[0]):
             candidate.votes["organization"] += 1  # "have you tried Nyama Mama?": a place to eat
+        elif cue in _GONE_WITHOUT_TO and not is_census_name(words[0]):
+            candidate.votes["place"] += 1  # "I'm going Langkawi", "yuh reach Kingston yet?"
         elif _bid_farewell(cue, before, earlier) and not is_census_name(words[0]):
             candidate.votes["place"] += 1  # "and then bye bye Braamfontein 😭"
         elif cue in PLACE_CUES and key not in LANGUAGES:
@@ -349,6 +351,8 @@ def vote(
         candidate.votes["person"] += 1
 
 
+#: Going somewhere without a "to", as Singapore, Malaysia, Australia and the Caribbean say it.
+_GONE_WITHOUT_TO = frozenset({"going", "goin", "reach", "reached"})
 _TASTED = frozenset({"try", "tried", "trying"})
 
 

@@ -2233,6 +2233,19 @@ def test_a_name_after_the_is_nobodys() -> None:
     assert kinds["Tom"] == "person"  # a given name stays someone's
 
 
+def test_going_somewhere_without_a_to_goes_to_a_place() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Ana", "I'm going Langkawi in november with my bro Adam"),
+            ("Bo", "yuh reach Tekka yet? Tom said hi"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert (kinds["Langkawi"], kinds["Tekka"]) == ("place", "place")
+    assert (kinds["Adam"], kinds["Tom"]) == ("person", "person")
+    assert ("Ana", "PLANS", "Langkawi") in facts(extraction)
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

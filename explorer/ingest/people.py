@@ -1035,6 +1035,8 @@ _ROLE_AFTER = re.compile(
     r"^(?:['’]s|\s+(?:is|was))\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:" + ROLE_WORDS + r")\b"
 )
 _PLACE_WORD_BEFORE = re.compile(r"\b(?:than|in|from|near|around|outside|into|across|through)$")
+# "Bree is from Townsville": where someone is from, said of a given name opening a sentence
+_FROM_AFTER = re.compile(r"^(?:['’]s|\s+(?:is|was))\s+(?:originally\s+|also\s+)?from\b")
 
 
 def context_cues(cues: Counter[str], before: str, after: str, previous_word: str | None) -> None:
@@ -1051,7 +1053,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["person_verb"] += 1
     elif _WITH_SOMEONE_BEFORE.search(tail):
         cues["person_verb"] += 1  # "you and Tyler are coming", "he and Tyler can go"
-    if next_word in _LIFE_VERBS or _GOT_NEWS.match(head):
+    if next_word in _LIFE_VERBS or _GOT_NEWS.match(head) or _FROM_AFTER.match(head):
         cues["life_verb"] += 1
     if honorific_after(after) is not None:
         # "Kamala aunty", "Karthik anna": a respected elder or sibling, a person

@@ -2246,6 +2246,14 @@ def test_going_somewhere_without_a_to_goes_to_a_place() -> None:
     assert ("Ana", "PLANS", "Langkawi") in facts(extraction)
 
 
+def test_a_given_name_opening_a_sentence_and_from_somewhere_is_someone() -> None:
+    extraction = extract_offline(
+        chat(("Dan", "Hey, how are you?"), ("Kat", "Good! Tom is from Townsville."))
+    )
+    assert entity(extraction, "Tom").type == "person"
+    assert ("Tom", "FROM", "Townsville") in facts(extraction)
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

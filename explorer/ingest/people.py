@@ -1035,6 +1035,9 @@ _ROLE_AFTER = re.compile(
     r"^(?:['’]s|\s+(?:is|was))\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:" + ROLE_WORDS + r")\b"
 )
 _PLACE_WORD_BEFORE = re.compile(r"\b(?:than|in|from|near|around|outside|into|across|through)$")
+# "the Vikings game", "the Swans match on sat": a team plays it ("their next Switch game" is
+# played on a console)
+_GAME_AFTER = re.compile(r"^\s+(?:game|games|match|matches)\b")
 # "Bree is from Townsville": where someone is from, said of a given name opening a sentence
 _FROM_AFTER = re.compile(r"^(?:['’]s|\s+(?:is|was))\s+(?:originally\s+|also\s+)?from\b")
 
@@ -1126,7 +1129,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         ends = _ENDS_A_PHRASE.match(head) is not None
         cues["determined"] += ends
         cues["after_the"] += ends or _SITE_AFTER.match(head) is not None
-    if _WORK_BEFORE_AT.search(tail):
+    if _WORK_BEFORE_AT.search(tail) or (_DETERMINED.search(tail) and _GAME_AFTER.match(head)):
         cues["organization"] += 1
     if _EMPLOYED_AT.search(tail):
         cues["employer"] += 1

@@ -2222,6 +2222,7 @@ def test_a_name_after_the_is_nobodys() -> None:
             ("Bo", "I get lost on the Fridley campus every day"),
             ("Ana", "don't let gary start on the Vikings, tyler hates them"),
             ("Bo", "Tom said hi, did you see the Tom at the party"),
+            ("Ana", "the Swans game on sat, u in? their next Switch game is out"),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}
@@ -2231,6 +2232,7 @@ def test_a_name_after_the_is_nobodys() -> None:
         "organization",
     )
     assert kinds["Tom"] == "person"  # a given name stays someone's
+    assert (kinds["Swans"], kinds["Switch"]) == ("organization", "product")  # a team, a console
 
 
 def test_going_somewhere_without_a_to_goes_to_a_place() -> None:

@@ -1965,6 +1965,7 @@ _IS_GAP = re.compile(r"(?:\s*,[^,.;]{1,30},)?\s+(?:is|was|'s|’s)\s+", re.IGNOR
 
 
 _GOING_WORDS = frozenset({"to", "into", "in", "at", "from", "for", "near", "on"})
+_NAMING = frozenset({"called", "named", "is", "was"})
 _QUEBEC_PARTNERS = frozenset({"blonde", "chum"})
 
 
@@ -1982,7 +1983,11 @@ def _kin_word_facts(
     pre, kin = (match.group("pre") or "").casefold(), match.group("kin").casefold()
     if kin in _GOING_WORDS:
         return []  # "taking my mom to Paraty": where she is taken, not who she is
-    if pre in KIN_RELATIONS or pre in PETS:
+    # Right before the name only a naming word or a place and a comma may follow it: "my cat
+    # called Biscuit", "my sister lives in Brisbane anyway, Chloe's in West End" (in "my dad
+    # loves Jenga" and "my dad met Kwame" the word after the kin word is a verb).
+    naming = match.re is not _KIN_BEFORE or kin in _NAMING or match.group("where") is not None
+    if (pre in KIN_RELATIONS or pre in PETS) and naming:
         kin = pre
     if kin in _QUEBEC_PARTNERS and match.group("owner").casefold() in ("ma", "mon"):
         kin = "partner"  # "ma blonde Sophie", "mon chum Alex" (an English "chum" is a friend)

@@ -2256,6 +2256,18 @@ def test_a_given_name_opening_a_sentence_and_from_somewhere_is_someone() -> None
     assert ("Tom", "FROM", "Townsville") in facts(extraction)
 
 
+def test_a_verb_after_a_kin_word_names_no_kin() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Nic", "my dad loves Jenga and my dad met Kwame at work"),
+            ("Jo", "my cat called Biscuit is sick"),
+        )
+    )
+    found = facts(extraction)
+    assert not [fact for fact in found if fact[1] == "FAMILY_OF"]
+    assert ("Jo", "OWNS", "Biscuit") in found
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

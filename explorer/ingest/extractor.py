@@ -373,6 +373,10 @@ def _named_like_a_business(key: str) -> bool:
     )
 
 
+#: Words after a possessive that are no thing of the owner's.
+_OWNS_NOTHING = frozenset({"instead", "tho", "though", "then", "too", "again", "lol", "haha"})
+
+
 def _venue_name(key: str, candidate: Candidate, joined: bool = False) -> str | None:
     """The name with its "'s" when the conversation only ever writes it so, once after "at",
     "to" or "from" ("drinks at Maria's", "Maria's at 8"): a restaurant, a shop, someone's
@@ -387,7 +391,9 @@ def _venue_name(key: str, candidate: Candidate, joined: bool = False) -> str | N
         return None
     written = candidate.venues.most_common(1)[0][0]
     known = " ".join(written.casefold().replace("’", "'").split()) in KNOWN_ORGANISATIONS
-    return written if candidate.cues["venue"] or known or joined else None
+    # Twice written so and never otherwise ("Kelly's is closer tho" / "ok Kelly's saturday")
+    again = sum(candidate.venues.values()) >= 2
+    return written if candidate.cues["venue"] or known or joined or again else None
 
 
 def _within(token: Token | None, sentence: int) -> Token | None:
@@ -828,11 +834,11 @@ class _Context(PeopleLinks):
         owned = (
             following is not None
             and following.sentence == piece[-1].sentence
-            and (
-                following.word[0].islower()
-                and following.folded not in FUNCTION_WORDS
-                and not following.in_time  # "at Maria's saturday?"
-            )
+            # "Maria's brother", "Ada's Mum", "Ada's Kwame" (not "at Maria's saturday?", "how
+            # bout Terry Black's instead")
+            and following.folded not in FUNCTION_WORDS
+            and not following.in_time
+            and following.folded not in _OWNS_NOTHING
         )
         if written == surface or owned or kin_word(normalise_name(surface)) is not None:
             candidate.cues["plain"] += 1

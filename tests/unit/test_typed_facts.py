@@ -2268,6 +2268,19 @@ def test_a_verb_after_a_kin_word_names_no_kin() -> None:
     assert ("Jo", "OWNS", "Biscuit") in found
 
 
+def test_a_possessive_twice_written_alone_is_a_venue_and_a_contraction_is_not() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Ana", "Kelly's is closer tho. how bout Terry Black's instead"),
+            ("Bo", "ok Kelly's saturday. Terry Black's saturday then. Tom's coming"),
+            ("Ana", "Tom's so funny"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert (kinds["Kelly's"], kinds["Terry Black's"]) == ("place", "place")
+    assert kinds["Tom"] == "person"
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

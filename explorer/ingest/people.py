@@ -59,6 +59,7 @@ from explorer.ingest.lexicon import (
 )
 from explorer.ingest.places import city_named, is_known_place, is_major_place
 from explorer.ingest.relation_rules import (
+    AS_A_ROLE,
     BASED_FROM,
     CARRIERS,
     EARNING,
@@ -759,6 +760,7 @@ _EMPLOYED_AT = re.compile(
     + WORKING_IN_THEIRS
     + r"\s*)$"
 )
+_AT_BEFORE = re.compile(r"\bat$")
 _WORK_BEFORE_AT = re.compile(
     r"\b(?:job|jobs|work|works|working|worked|role|position|interview|internship|team|office|"
     r"employed|staff|shift|" + ROLE_WORDS + r")\s+(?:at|for)\s*$"
@@ -1131,7 +1133,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["after_the"] += ends or _SITE_AFTER.match(head) is not None
     if _WORK_BEFORE_AT.search(tail) or (_DETERMINED.search(tail) and _GAME_AFTER.match(head)):
         cues["organization"] += 1
-    if _EMPLOYED_AT.search(tail):
+    if _EMPLOYED_AT.search(tail) or (_AT_BEFORE.search(tail) and AS_A_ROLE.match(head)):
         cues["employer"] += 1
     if _PROJECT_BEFORE.search(tail):
         cues["project"] += 1

@@ -184,6 +184,10 @@ _STUDY_WORDS = re.compile(
     re.IGNORECASE,
 )
 # In, at and to, and the "I" a French verb keeps, in the languages chats switch to.
+# "I'm at Paystack now as backend engineer": where one is, as what one is there
+AS_A_ROLE = re.compile(
+    r"(?:\s+now)?,?\s+as\s+(?:a|an|the|their|our)?\s*(?:[\w-]+\s+){0,2}?(?:" + ROLE_WORDS + r")\b"
+)
 _THEIR_I = r"(?:je\s+|j['’])?"
 _THEIR_IN_WORD = r"(?:em|no|na|nos|nas|à|au|aux|en|dans|chez|sa)"
 _THEIR_IN = _THEIR_IN_WORD + r"\s+"
@@ -298,6 +302,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"freelancing|consulting|contract\s+work)\s+for\s+" + _THE, "WORKS_AT", ORG),
     _rule(r"^(?:['’]s|\s+(?:has|have|'ve|’ve))\s+" + _ADV + r"been\s+at\s+" + _THE,
           "WORKS_AT", ORG),
+    # "I'm at Paystack now as backend engineer": a post held there
+    _rule(_PRE + r"at\s+" + _THE, "WORKS_AT", ORG, after=AS_A_ROLE),
     _rule(_PRE + r"(?:signed|signing)\s+(?:on\s+)?with\s+" + _THE, "HIRED", ORG, reverse=True),
     _rule(_PRE + r"(?:got\s+)?hired\s+by\s+" + _THE, "HIRED", ORG, reverse=True),
     _rule(_PRE + r"(?:hired|hires|hiring|recruited|recruits)\s+", "HIRED", PERSON),

@@ -137,6 +137,8 @@ _FIRST |= frozenset({"we're", "we’re", "we've", "we’ve", "our", "we'll", "we
 # Chat writes them without the apostrophe: "im moving", "shes from kochi", "u still at Monzo?"
 _FIRST |= frozenset({"im", "ive"})
 _FIRST_OBJECT = frozenset({"me", "us"})
+_GUESS_WHO = re.compile(r"\bguess\s+$")
+_WHO = frozenset({"who", "who's", "who’s", "whos"})
 _SECOND = frozenset({"you", "you're", "you’re", "you've", "you’ve", "you'll", "you’ll", "your"})
 _SECOND |= frozenset({"you'd", "you’d", "u", "ur", "youre", "youve"})
 _THIRD = frozenset({"he", "she", "he's", "she's", "he’s", "she’s", "his", "he'd", "she'd"})
@@ -359,8 +361,8 @@ def _pronoun_slots(turn: Turn) -> list[Slot]:
         object_only = False
         if any(slot.start <= token.start < slot.end for slot in named):
             continue  # part of a name: "Mr Im" is no "I'm"
-        if word in _FIRST:
-            entity = turn.speaker
+        if word in _FIRST or (word in _WHO and _GUESS_WHO.search(lowered, 0, token.start)):
+            entity = turn.speaker  # "guess who got the job at Medtronic": the one telling
         elif word in _FIRST_OBJECT:
             entity, object_only = turn.speaker, True
         elif word in _SECOND:

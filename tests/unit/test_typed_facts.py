@@ -2281,6 +2281,22 @@ def test_a_possessive_twice_written_alone_is_a_venue_and_a_contraction_is_not() 
     assert kinds["Tom"] == "person"
 
 
+def test_guess_who_is_the_one_telling_and_a_post_is_held_where_one_is_as_a_role() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Ana", "guess who finally got the job at Medtronic 🎉"),
+                ("Bo", "guess who I saw at Tesco. I'm at Paystack now as backend engineer"),
+                ("Ana", "guess who's moving to Leeds. I'm at the Hilton now as usual"),
+            )
+        )
+    )
+    assert ("Medtronic", "HIRED", "Ana") in found
+    assert ("Bo", "WORKS_AT", "Paystack") in found
+    assert ("Ana", "PLANS", "Leeds") in found
+    assert not [fact for fact in found if fact[2] in ("Tesco", "Hilton")]
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

@@ -570,7 +570,7 @@ def apply_polarity(relation: str, words: str) -> str | None:
 COUPLE_AFTER = re.compile(
     r"^(?:'s|’s)?\s+(?:(?:have|are|got|just|finally|are\s+getting|have\s+just|still)\s+)*(?:set\s+a\s+"
     r"date|engaged|married|getting\s+married|wedding|dating|a\s+couple|moved\s+in\s+"
-    r"together|anniversary|honeymoon|(?:are|were|'re|’re|been|got|get|getting|back)\s+together|"
+    r"together|(?:got|bought|rented|found)\s+a\s+(?:place|flat|house|apartment)\s+together|anniversary|honeymoon|(?:are|were|'re|’re|been|got|get|getting|back)\s+together|"
     r"together\s+(?:for|since)\s+(?:\w+\s+){0,2}(?:years?|months?|yrs?|ages))\b"
 )
 PAIR_MET = re.compile(r"^\s+(?:(?:have|had|just|finally|first)\s+)*(?:met|know\s+each\s+other)\b")
@@ -606,7 +606,7 @@ KIN_RELATIONS = {
     **dict.fromkeys(
         _words(
             """
-            wife husband spouse marido esposa esposo mari femme asawa
+            wife husband spouse marido esposa esposo mari femme asawa missus missis hubby wifey
             """
         ),
         "MARRIED_TO",

@@ -241,8 +241,10 @@ _PET_TALK = re.compile(
 _THEIR_MY = r"minha|meu|mi|ma|mon|mera|meri|mere"
 _THEIR_YOUR = r"tua|teu|ta|ton"
 _KIN_BEFORE = re.compile(
-    r"\b(?P<owner>my|our|your|ur|his|her|" + _THEIR_MY + r"|" + _THEIR_YOUR + r")\s+"
-    r"(?:(?P<pre>[\w-]+)\s+)?(?P<kin>[\w-]+)"
+    # "me mam", "me missus Jade": the "my" of the north, Ireland and Australia
+    r"\b(?P<owner>my|me|our|your|ur|his|her|" + _THEIR_MY + r"|" + _THEIR_YOUR + r")\s+"
+    # ("told me her brother Tom": the kin is hers, "me" is who was told)
+    r"(?:(?P<pre>(?!(?:her|his|my|your|our|their)\b)[\w-]+)\s+)?(?P<kin>[\w-]+)"
     r"(?:\s+(?:at|from|in)\s+(?P<where>[^,.;!?]{1,40}))?(?:\s+(?:is|was))?\s*,?\s*"
     # the article other languages set before a name: "meu namorado, o Thiago"
     r"(?:(?:o|el|si)\s+)?$",
@@ -1842,7 +1844,7 @@ def _owner(word: str, turn: Turn, at: int, slots: list[Slot], kin: Named) -> Nam
     ``kin`` named, and never an "I" or "me": "I'll ask her boyfriend Daan" is no fact of the
     speaker's."""
     word = word.casefold()
-    if word in ("my", "our") or re.fullmatch(_THEIR_MY, word):
+    if word in ("my", "me", "our") or re.fullmatch(_THEIR_MY, word):
         return turn.speaker
     if word in ("your", "ur") or re.fullmatch(_THEIR_YOUR, word):  # "ur" as chats write it
         return turn.addressee
@@ -1968,6 +1970,7 @@ _IS_GAP = re.compile(r"(?:\s*,[^,.;]{1,30},)?\s+(?:is|was|'s|’s)\s+", re.IGNOR
 
 _GOING_WORDS = frozenset({"to", "into", "in", "at", "from", "for", "near", "on"})
 _NAMING = frozenset({"called", "named", "is", "was"})
+_HOME_TIES = frozenset({"FAMILY_OF", "MARRIED_TO", "PARTNER_OF"})
 _QUEBEC_PARTNERS = frozenset({"blonde", "chum"})
 
 
@@ -1999,6 +2002,8 @@ def _kin_word_facts(
         return [Fact(owner, entity, "OWNS", *span)]
     if kin not in KIN_RELATIONS or entity.type != "person":
         return []
+    if match.group("owner").casefold() == "me" and KIN_RELATIONS[kin] not in _HOME_TIES:
+        return []  # "me mam", "me missus Jade"; "made me team leader at X" names no one's
     facts = [Fact(owner, entity, KIN_RELATIONS[kin], *span)]
     where = match.groupdict().get("where")
     if where and KIN_RELATIONS[kin] == "WORKS_WITH":

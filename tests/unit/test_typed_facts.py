@@ -2297,6 +2297,28 @@ def test_guess_who_is_the_one_telling_and_a_post_is_held_where_one_is_as_a_role(
     assert not [fact for fact in found if fact[2] in ("Tesco", "Hilton")]
 
 
+_COUPLED = frozenset({"PARTNER_OF", "MARRIED_TO"})
+
+
+def test_me_missus_and_a_place_got_together_are_couples() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("Ana", "me and Darragh got a place together in Phibsboro"),
+                ("Bo", "me missus Jade says hi, me mam too. Tom and Jess bought a house together"),
+                ("Ana", "they made me team leader Sam at the Hawthorn store"),
+            )
+        )
+    )
+    assert not [fact for fact in found if fact[1] == "WORKS_WITH"]
+    couples = {frozenset((source, target)) for source, kind, target in found if kind in _COUPLED}
+    assert {
+        frozenset(("Ana", "Darragh")),
+        frozenset(("Bo", "Jade")),
+        frozenset(("Tom", "Jess")),
+    } <= couples
+
+
 def test_fayres_flea_markets_and_grands_prix_are_events() -> None:
     extraction = extract_offline(
         chat(

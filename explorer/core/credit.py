@@ -136,23 +136,21 @@ def _lift(item: Scored, amount: float, scorer: Scorer) -> Scored:
 def _asked_facts(
     associations: Associations, relative: Mapping[str, float], asked: frozenset[str]
 ) -> dict[str, tuple[float, str, str]]:
-    """For each end of a fact of an asked kind: the other end's energy, that end and the kind,
-    from the strongest such fact (ties: the smaller relation id, so input order never counts)."""
+    """For each far end of a fact of an asked kind from an active node: that node's energy, the
+    node and the kind, from the strongest such fact (ties: the smaller relation id, so input
+    order never counts). Only active nodes give energy, so only their relations are read."""
     best: dict[str, tuple[float, str, str, str]] = {}
-    for relation in associations.subgraph.relations:
-        if relation.type not in asked:
+    adjacency = associations.index.adjacency
+    for near, energy in relative.items():
+        if not energy > 0.0:
             continue
-        for near, far in (
-            (relation.source_id, relation.target_id),
-            (relation.target_id, relation.source_id),
-        ):
-            energy = relative.get(far, 0.0)
-            if not energy > 0.0:
+        for far, relation_id, kind, _ in adjacency.get(near, ()):
+            if kind not in asked:
                 continue
-            held = best.get(near)
-            if held is None or energy > held[0] or (energy == held[0] and relation.id < held[3]):
-                best[near] = (energy, far, relation.type, relation.id)
-    return {node: (energy, far, kind) for node, (energy, far, kind, _) in best.items()}
+            held = best.get(far)
+            if held is None or energy > held[0] or (energy == held[0] and relation_id < held[3]):
+                best[far] = (energy, near, kind, relation_id)
+    return {node: (energy, near, kind) for node, (energy, near, kind, _) in best.items()}
 
 
 def _place(chunk: Chunk) -> _Place:

@@ -330,7 +330,15 @@ def vote(
             candidate.votes["place"] += 1  # "and then bye bye Braamfontein 😭"
         elif cue in PLACE_CUES and key not in LANGUAGES:
             directional = cue in ("to", "from")
-            moved = before is not None and before.folded in MOTION_WORDS
+            # "moved to Porto", "moved up from Adelaide" (not "give it back to Tom")
+            moved = before is not None and (
+                before.folded in MOTION_WORDS
+                or (
+                    before.folded in _MOTION_PARTICLES
+                    and earlier is not None
+                    and earlier.folded in MOTION_WORDS
+                )
+            )
             # "isn't far from Cotham" (not "Chidi's house", nor "stay far from Tom")
             far = (
                 before is not None
@@ -351,6 +359,8 @@ def vote(
         candidate.votes["person"] += 1
 
 
+#: The particle between a verb of motion and its "to" or "from": "moved up from Adelaide".
+_MOTION_PARTICLES = frozenset({"up", "down", "over", "across", "back", "out"})
 #: Going somewhere without a "to", as Singapore, Malaysia, Australia and the Caribbean say it.
 _GONE_WITHOUT_TO = frozenset({"going", "goin", "reach", "reached"})
 _TASTED = frozenset({"try", "tried", "trying"})

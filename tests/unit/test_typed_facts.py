@@ -2240,10 +2240,11 @@ def test_going_somewhere_without_a_to_goes_to_a_place() -> None:
         chat(
             ("Ana", "I'm going Langkawi in november with my bro Adam"),
             ("Bo", "yuh reach Tekka yet? Tom said hi"),
+            ("Ana", "Lachie just moved up from Adelaide"),
         )
     )
     kinds = {e.name: e.type for e in extraction.entities}
-    assert (kinds["Langkawi"], kinds["Tekka"]) == ("place", "place")
+    assert (kinds["Langkawi"], kinds["Tekka"], kinds["Adelaide"]) == ("place", "place", "place")
     assert (kinds["Adam"], kinds["Tom"]) == ("person", "person")
     assert ("Ana", "PLANS", "Langkawi") in facts(extraction)
 

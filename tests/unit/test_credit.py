@@ -70,16 +70,21 @@ def credits_of(
     chunks: list[Candidate],
     mentions: Mapping[str, tuple[str, ...]],
     params: ActivationParams,
+    *,
+    energy: dict[str, float] | None = None,
+    subgraph: Subgraph = SUBGRAPH,
+    asked: frozenset[str] = frozenset(),
 ) -> dict[str, ChunkCredit]:
     """Where each chunk's credit came from, the top seed at energy 1."""
     _, found = credit_chunks(
         [scored(c) for c in chunks],
         SCORER,
-        ActivationLog(energy=ENERGY),
+        ActivationLog(energy=ENERGY if energy is None else energy),
         1.0,
-        Associations(subgraph=SUBGRAPH, chunk_entities=mentions),
+        Associations(subgraph=subgraph, chunk_entities=mentions),
         chunks,
         params,
+        asked,
     )
     return found
 
@@ -316,17 +321,8 @@ def test_a_turn_naming_the_far_end_of_an_asked_fact_is_credited_as_the_near_ends
     energy = {"ana": 1.0, "bo": 0.2, "labs": 0.1, "fado": 0.1}
 
     def credits(asked: frozenset[str]) -> dict[str, ChunkCredit]:
-        _, found = credit_chunks(
-            [scored(c) for c in turns],
-            SCORER,
-            ActivationLog(energy=energy),
-            1.0,
-            Associations(subgraph=graph, chunk_entities=mentions),
-            turns,
-            ActivationParams(topic_weight=0.0, contiguity=0.0),
-            asked,
-        )
-        return found
+        params = ActivationParams(topic_weight=0.0, contiguity=0.0)
+        return credits_of(turns, mentions, params, energy=energy, subgraph=graph, asked=asked)
 
     told = credits(frozenset({"WORKS_AT"}))
     assert (told["you-work-there"].said_by, told["you-work-there"].said) == ("ana", 1.0)

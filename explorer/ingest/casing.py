@@ -487,16 +487,19 @@ def restore_names(chunks: Sequence[Chunk]) -> list[Chunk]:
     ]
 
 
+#: The small words a name of several words may hold in lower case ("Ox and Finch").
+_CONNECTORS = ("and", "of", "the", "on", "de", "da", "del")
 # A name of several words as a turn writes it with capitals: "West End", "Ox and Finch",
-# "Trade Me" (joined by a lower-case "and", "of" or "the" at most).
+# "Trade Me" (joined by one lower-case connector at most).
 _PHRASE = re.compile(
-    r"\b[A-Z][^\W\d_]+(?:\s+(?:(?:and|of|the|on|de|da|del)\s+)?[A-Z][^\W\d_]+)+(?!['’])\b"
+    r"\b[A-Z][^\W\d_]+(?:\s+(?:(?:" + "|".join(_CONNECTORS) + r")\s+)?[A-Z][^\W\d_]+)+(?!['’])\b"
 )
 
 
-def _phrase_names(chunks: Sequence[Chunk]) -> set[str]:
-    """The names of several words some turn writes capitalised, not at a sentence's start
-    (where "Happy New Year" is a greeting), as case-folded texts."""
+def _phrase_names(chunks: Sequence[Chunk]) -> re.Pattern[str] | None:
+    """One pattern for the names of several words some turn writes capitalised, not at a
+    sentence's start (where "Happy New Year" is a greeting), matched case-folded, the longest
+    first; ``None`` when there is none."""
     found: set[str] = set()
     for chunk in chunks:
         if in_lower_case(chunk.text):
@@ -505,29 +508,28 @@ def _phrase_names(chunks: Sequence[Chunk]) -> set[str]:
         for match in _PHRASE.finditer(chunk.text):
             if match.start() not in openings and not match.group(0).isupper():
                 found.add(" ".join(match.group(0).casefold().split()))
-    return found
+    if not found:
+        return None
+    longest_first = sorted(found, key=lambda phrase: (-len(phrase), phrase))
+    return re.compile(r"(?<![\w'’])(?:" + "|".join(map(re.escape, longest_first)) + r")(?![\w])")
 
 
-_CONNECTORS = frozenset({"and", "of", "the", "on", "de", "da", "del"})
-
-
-def _phrases_cased(text: str, phrases: set[str]) -> str:
-    """``text`` with each name of ``phrases`` written in lower case given its capitals back
+def _phrases_cased(text: str, phrases: re.Pattern[str] | None) -> str:
+    """``text`` with each name ``phrases`` matches written in lower case given its capitals back
     ("ox and finch" as "Ox and Finch"); only first letters change."""
-    if not phrases:
+    if phrases is None:
         return text
     folded = text.casefold()
     if len(folded) != len(text):
         return text  # a letter whose case-folding changes its length: spans would not hold
     letters = list(text)
-    for phrase in phrases:
-        for match in re.finditer(r"(?<![\w'’])" + re.escape(phrase) + r"(?![\w])", folded):
-            if not text[match.start() : match.end()].islower():
-                continue  # written with capitals of its own
-            for word in re.finditer(r"[^\W\d_]+", phrase):
-                if word.group(0) not in _CONNECTORS or word.start() == 0:
-                    at = match.start() + word.start()
-                    letters[at] = letters[at].upper()
+    for match in phrases.finditer(folded):
+        if not text[match.start() : match.end()].islower():
+            continue  # written with capitals of its own
+        for word in re.finditer(r"[^\W\d_]+", match.group(0)):
+            if word.group(0) not in _CONNECTORS or word.start() == 0:
+                at = match.start() + word.start()
+                letters[at] = letters[at].upper()
     return "".join(letters)
 
 

@@ -1010,6 +1010,8 @@ class _Context(PeopleLinks):
         self._first_names()
         self._short_heads()
         builders: list[_Builder] = []
+        # The owners of names "X's ...": "Yinka's" is short for Yinka's Afro Foods
+        owners = {key.split("'s ", 1)[0] for key in self.names if "'s " in key}
         for key, candidate in self.names.items():
             label = self._name_label(key, candidate)
             if label == "speaker":
@@ -1022,8 +1024,7 @@ class _Context(PeopleLinks):
                     kind = "person"  # "Farah" beside Dr. Farah Haddad is her, not the town
                 elif not backed and kind == "person" and _named_like_a_business(key):
                     kind = "organization"
-                joined = any(other.startswith(f"{key}'s ") for other in self.names)
-                venue = _venue_name(key, candidate, joined)
+                venue = _venue_name(key, candidate, key in owners)
                 if venue is not None and kind in ("person", "place", "organization"):
                     kind, backed = ("place" if kind == "person" else kind), True
                 builder = self._builder(key, candidate, kind, BASE_CONFIDENCE[label], venue)

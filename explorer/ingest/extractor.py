@@ -71,6 +71,7 @@ from explorer.ingest.lexicon import (
     TITLES,
     TOPIC_STOPWORDS,
     VERSUS,
+    WEEKDAYS,
     WEIGHING_UP,
     keyword_domains,
 )
@@ -287,6 +288,35 @@ _WHEN_BEFORE = re.compile(
 
 #: Words a place's name follows, and a possessive then names a place ("at Maria's").
 _VENUE_BEFORE = frozenset({"at", "to", "from"})
+
+
+# A title in quotes: "Becoming Nicole", "The Lord of the Rings", "Cyberpunk 2077" (each word
+# of four letters or more capitalised, up to eight words; a quoted sentence is none, and one
+# word only after "called": a word quoted is often the word itself).
+_QUOTED = re.compile(r"(?<![\w])[\"“]([A-Z0-9][^\"“”\n]{0,60}?)[.!?,]?[\"”](?![\w])")
+_TITLE_WORD = re.compile(r"[^\W_][\w'’:&-]*")
+_TITLE_NAMED = re.compile(r"\b(?:called|titled|named)\s*$", re.IGNORECASE)
+
+
+def _quoted_titles(text: str) -> list[tuple[int, int]]:
+    """The spans of the titles ``text`` quotes (``_QUOTED``), without the quotes."""
+    found = []
+    for match in _QUOTED.finditer(text):
+        words = _TITLE_WORD.findall(match.group(1))
+        if not 1 <= len(words) <= 8:
+            continue
+        if any(
+            len(word) >= 4 and not word[0].isupper() and not word[0].isdigit() for word in words
+        ):
+            continue  # "Always look on the bright side of life": a saying, no title
+        if len(words) == 1 and not _TITLE_NAMED.search(text, 0, match.start()):
+            continue  # "Esquisito" means strange, she says "Porto": a word quoted, unless named
+        if any(word.casefold() in MONTHS or word.casefold() in WEEKDAYS for word in words):
+            continue  # "Thursday 14 May": a date quoted
+        if any(sum(char.isupper() for char in word) > 1 for word in words):
+            continue  # "Kestrel ETAs", "GOOD PAIN": initials or shouting, no title
+        found.append((match.start(1), match.end(1)))
+    return found
 
 
 def _opens_after_emoji(word: str) -> bool:
@@ -510,8 +540,14 @@ class _Context(PeopleLinks):
                 seen[strip_possessive(token.folded)] += 1
 
     def _read_names(self, index: int, text: str, tokens: list[Token]) -> None:
+        titled = _quoted_titles(text)
         run: list[Token] = []
         for token in tokens:
+            if titled and any(start <= token.start < end for start, end in titled):
+                if run:
+                    self._add_name_run(index, text, tokens, run)
+                    run = []
+                continue
             if run and continues_name(run[-1], token, text):
                 run.append(token)
                 continue
@@ -522,6 +558,11 @@ class _Context(PeopleLinks):
                 self._add_name(index, text, tokens, [token], token.word.title())
         if run:
             self._add_name_run(index, text, tokens, run)
+        for start, end in titled:
+            piece = [token for token in tokens if start <= token.start < end]
+            candidate = self._add_name(index, text, tokens, piece) if piece else None
+            if candidate is not None:
+                candidate.cues["work_of_art"] += 1
 
     def _called_in_lower_case(self, index: int, text: str, token: Token) -> bool:
         """A chat's "night emi x", "congrats kate!!": a lower-case word in a vocative's place
@@ -533,13 +574,13 @@ class _Context(PeopleLinks):
             return False
         if word in FUNCTION_WORDS or word in COMMON_VERBS or word in INTERJECTIONS:
             return False
+        typed_lower = self.chunks[index].id in self.typed_lower
         if not (
-            is_given_name(word)
+            # one who capitalises writes a word that is also a name with a capital when it is
+            # one: "bring you joy!" calls nobody Joy
+            (is_given_name(word) and (typed_lower or not is_everyday_word(word)))
             or word in self.handle_stems
-            or (
-                self.chunks[index].id in self.typed_lower
-                and not (reads_as_a_word(word) or word.endswith(("ly", "ing", "ed")))
-            )
+            or (typed_lower and not (reads_as_a_word(word) or word.endswith(("ly", "ing", "ed"))))
         ):
             return False
         sentence = self.sentences[index][token.sentence]
@@ -645,7 +686,8 @@ class _Context(PeopleLinks):
         tokens: list[Token],
         piece: list[Token],
         written: str | None = None,
-    ) -> None:
+    ) -> Candidate | None:
+        """Read one name where ``piece`` stands; its candidate, or ``None`` when it is none."""
         start = piece[0].start
         written_whole = text[start : piece[-1].end]
         surface = strip_possessive(written_whole)
@@ -653,12 +695,12 @@ class _Context(PeopleLinks):
         surface = written or surface  # a lower-case name is kept as a name is written
         key = normalise_name(surface)
         if len(key) < 2 or not any(char.isalpha() for char in key):
-            return
+            return None
         shouted_run = len(piece) == 1 and _in_a_shouted_run(tokens, piece[0].index)
         if _common_word_shouted(piece, key, tokens, shouted_run):
-            return  # "NO WAY", "Glasgow Uni DONE": a common word shouted, no name
+            return None  # "NO WAY", "Glasgow Uni DONE": a common word shouted, no name
         if self._in_a_fixture(index, text, tokens, piece):
-            return  # "Wales v England": the match, not the two countries
+            return None  # "Wales v England": the match, not the two countries
         candidate = self.names.setdefault(key, Candidate())
         candidate.surfaces[surface] += 1
         first = piece[0]
@@ -737,6 +779,7 @@ class _Context(PeopleLinks):
             wordlike = DRAWN_OUT.search(key) or any(is_everyday_word(w) for w in key.split())
             if twice and from_person and not wordlike:
                 self.called_out.add(key)
+        return candidate
 
     def _in_a_fixture(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> bool:
         """Whether ``piece`` is a side of a match ("Wales v England", "Chiefs vs Pirates"): the

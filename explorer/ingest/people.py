@@ -912,7 +912,9 @@ _TRIP_AFTER = re.compile(
 )
 # "someone called Rosa", "a whippet named Biscuit", "a café called Kettle": the noun says.
 # "a firm in leeds called Brightspark": a place between the noun and "called" is passed over.
-_CALLED = re.compile(r"\b([\w-]+)(?:\s+(?:in|from|near|on|at)\s+[\w'’-]+)?\s+(?:called|named)\s*$")
+_CALLED = re.compile(
+    r"\b([\w-]+)(?:\s+(?:in|from|near|on|at)\s+[\w'’-]+)?\s+(?:called|named)\s*[\"“]?$"
+)
 _CALLED_PERSON = re.compile(
     r"(?:someone|somebody|guy|girl|boy|man|woman|lady|bloke|chap|kid|friend|person|doctor|"
     + ROLE_WORDS
@@ -934,6 +936,8 @@ CALLED_KINDS = {
     **dict.fromkeys(_words("book novel film movie show series podcast album song"), "work_of_art"),
     "project": "project",
 }
+# "a tracking product called Kestrel Live" (a "product designer" apposed is someone's job).
+_CALLED_NOUNS = {**CALLED_KINDS, "product": "product"}
 # A kind of place or thing brought up and placed just before a comma is what the name after it
 # names, not someone called: "this hotpot place in Ximending, Mala Yuan" ("see you at the
 # cafe, Kate", "what a game, Sarah!" and "a bar near me, Sarah" call: ``is_vocative``).
@@ -1099,8 +1103,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         noun = called.group(1)
         if noun in PETS:
             cues["pet"] += 1
-        elif noun in CALLED_KINDS:
-            cues[CALLED_KINDS[noun]] += 1
+        elif noun in _CALLED_NOUNS:
+            cues[_CALLED_NOUNS[noun]] += 1
         elif noun in KIN_RELATIONS or _CALLED_PERSON.fullmatch(noun):
             cues["called_person"] += 1
     # "via Zoom" is a medium; "flying via Doha" a way stop.

@@ -198,6 +198,9 @@ WORKING_IN_THEIRS = (
     r"(?:trabalho|trabalha|trabalhando|travaille|travailles|trabajo|trabaja|nagtatrabaho)\s+"
     + _THEIR_IN_WORD
 )
+# "would you like me to send it", "I'd love you to come": a wish for what someone does, no
+# liking of them.
+_NOT_WANTED_TO = re.compile(r"(?!\s+to\b)")
 # What speaks of what is still to come (``future``).
 _FUTURE = re.compile(
     r"\b(?:tomorrow|tonight|next|soon|later|upcoming|will|'ll|’ll|going to|gonna|plan|planning|"
@@ -497,7 +500,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"adored|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|(?<!got\s)(?<!get\s)into|fond\s+of|"
           # "i miss ruth", "she really rates him", "Lakshmi swears by her"
           r"miss|misses|rate|rates|rated|swear\s+by|swears\s+by|swore\s+by)\s+" + _THE,
-          "LIKES", NAMED),
+          "LIKES", NAMED, after=_NOT_WANTED_TO),
     _rule(_PRE + r"(?:see|sees|seeing|saw|booked|booked\s+in\s+with|appointment\s+with|"
           r"session\s+with|check-?up\s+with|treated\s+by|referred\s+to)\s+"
           r"(?:(?:someone|somebody|a\s+[\w-]+)\s+(?:called|named)\s+)?"

@@ -255,6 +255,9 @@ _KIN_AFTER = re.compile(
     r"(?P<kin>[\w-]+)\b",
     re.IGNORECASE,
 )
+# A kin phrase that goes on as a clause's subject ("my family's been great", "my mum's
+# coming") stands for no name before it.
+_CLAUSE_AFTER_KIN = re.compile(r"['’]s\s+(?!(?:[\w-]+\s+)?(?:is|was)\b)[\w-]")
 _POSSESSIVE_KIN = re.compile(r"^(?:'s|’s)\s+(?:[\w-]+\s+){0,2}?(?P<kin>[\w-]+)\s*,?\s*$")
 _IS_POSSESSED = re.compile(r"^(?:'s|’s)\s+(?P<words>(?:[\w-]+\s*){1,3})")
 _PET_AFTER = re.compile(r"^\s+(?:is|was)\s+(?:my|our)\s+(?:[\w-]+\s+)?(?P<pet>[\w-]+)\b", re.I)
@@ -1378,13 +1381,16 @@ def _sentence_facts(
             target = other.entity
             if target.type not in NAMED_TYPES or target.id == subject.entity.id:
                 continue
+            if other.pronoun and lowered[other.start : other.end] in _OWNERS_ONLY:
+                continue  # "I love your turtles": the turtles are loved, not their owner
             if lowered[subject.start : subject.end] in _POSSESSIVES and any(
                 not slot.pronoun and slot.entity.type == "person"
                 for slot in slots
                 if subject.end <= slot.start < other.start
             ):
                 continue  # "my sister Priya got the job at Adyen": Priya's job, not mine
-            between = lowered[subject.end : other.start]
+            # a title's opening quote is no word: 'I loved "Becoming Nicole"'
+            between = lowered[subject.end : other.start].removesuffix('"').removesuffix("“")
             titled = _TRAILING_MISS.search(text, subject.end, other.start)
             if titled is not None:
                 between = lowered[subject.end : titled.start()]
@@ -1426,7 +1432,9 @@ def _sentence_facts(
                 or (other.pronoun and _CONTACTED.search(between))
             ):
                 # "she's called Bernie" names her; "I'll call him", "Idris messaged me": a call
-                # to a name is a fact of knowing, one to a pronoun too often someone else's
+                # to a name is a fact of knowing, one to a pronoun too often someone else's;
+                # knowing a pronoun is knowing what it goes on to say ("I know you can do it",
+                # "let you know I ran it")
                 break
             mine.append((target, relation, reverse, ended))
             break
@@ -1575,7 +1583,7 @@ def _going_with(
 _NAMED_AS = re.compile(r"(?:['’]s|\bis|\bwas|\bare|\bwere|\bbe|\bbeen|\bgets?)\s+called\s*$")
 _CONTACTED = re.compile(
     r"\b(?:message|messaged|messaging|text|texted|texting|email|emailed|emailing|phoned|rang|"
-    r"call|called|calling|ring|facetime|facetimed|dm|dmed|dm'd)\s*$"
+    r"call|called|calling|ring|facetime|facetimed|dm|dmed|dm'd|know|knows|knew)\s*$"
 )
 
 # A condition or a wondering right before a subject: what follows is supposed, not stated.
@@ -1862,6 +1870,8 @@ def _owner(word: str, turn: Turn, at: int, slots: list[Slot], kin: Named) -> Nam
 
 # Words that own rather than do: the person named after one is the subject.
 _POSSESSIVES = frozenset({"my", "our", "your", "ur", "his", "her", "their"})
+# The possessives that are never an object ("her" is one too: "I love her").
+_OWNERS_ONLY = _POSSESSIVES - {"her"}
 _SHE = frozenset({"she", "her", "hers", "herself", "she's", "she’s", "she'd", "she’d"})
 _HE = frozenset({"he", "him", "his", "himself", "he's", "he’s", "he'd", "he’d"})
 
@@ -1912,10 +1922,10 @@ def _kin_facts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fac
         opens = max(span[0], slot.start - 60)
         window = text[opens : slot.start]
         before = _KIN_BEFORE.search(window)
-        for match, offset in (
-            (before, opens),
-            (_KIN_AFTER.match(text[slot.end : span[1]]), slot.end),
-        ):
+        after = _KIN_AFTER.match(text[slot.end : span[1]])
+        if after is not None and _CLAUSE_AFTER_KIN.match(text, slot.end + after.end()):
+            after = None  # "Yeah, Caroline, my family's been great": a call, then a clause
+        for match, offset in ((before, opens), (after, slot.end)):
             if match is not None:
                 at = offset + match.start("owner")
                 owner = _owner(match.group("owner"), turn, at, slots, slot.entity)

@@ -3864,3 +3864,37 @@ def test_being_in_a_town_for_a_while_is_no_home() -> None:
     assert ("kofi", "LIVES_IN", "Takoradi") not in found
     assert ("ama", "LIVES_IN", "Leeds") not in found
     assert ("Yaw", "LIVES_IN", "Kumasi") in found
+
+
+def test_knowing_what_someone_says_wishing_and_owning_are_no_facts_about_people() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Maria", "I just wanted to let you know I ran a charity event last Friday."),
+            ("John", "I know you can do it, Maria. Would you like me to send you the photos?"),
+            ("Maria", "I love your photos so much! Yeah, John, my family's been great."),
+            ("John", "I know Sarah from work. Thanks, Maria, that brings you joy!"),
+        )
+    )
+    found = facts(extraction)
+    people = {("Maria", "John"), ("John", "Maria")}
+    assert not {f for f in found if (f[0], f[2]) in people}
+    assert ("John", "KNOWS", "Sarah") in found  # a name known is someone known
+    maria = next(e for e in extraction.entities if e.name == "Maria")
+    assert "Joy" not in maria.aliases  # "bring you joy!" from one who capitalises calls no one
+
+
+def test_a_quoted_title_is_a_work_liked_whole_and_a_quoted_saying_is_none() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Caroline", 'I loved "Becoming Nicole" by Amy Ellis Nutt. Have you read it?'),
+            ("Melanie", 'Not yet! We watched "The Lord of the Rings" again last night.'),
+            ("Caroline", 'My mug says "Always look on the bright side of life" lol.'),
+            ("Melanie", 'They launched a tracking product called "Kestrel Live" today.'),
+        )
+    )
+    typed = {e.name: e.type for e in extraction.entities}
+    assert typed.get("Becoming Nicole") == "other" and typed.get("Amy Ellis Nutt") == "person"
+    assert typed.get("The Lord of the Rings") == "other" and "Rings" not in typed
+    assert typed.get("Kestrel Live") == "product"
+    assert not [name for name in typed if name.startswith("Always")]
+    assert ("Caroline", "LIKES", "Becoming Nicole") in facts(extraction)

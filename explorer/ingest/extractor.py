@@ -1218,6 +1218,14 @@ class _Context(PeopleLinks):
                     if fact.relation in _HOMES and fact.source is turn.speaker and not fact.ended:
                         homes[turn.speaker.id] = fact.target
                 stated += here_facts(turn, homes.get(turn.speaker.id))
+            led = {(f.source.id, f.target.id) for f in stated if f.relation == "LEADS"}
+            if led:
+                # "asked to lead a new app called Project Harbor": leading it says the work
+                stated = [
+                    f
+                    for f in stated
+                    if f.relation != "WORKS_ON" or (f.source.id, f.target.id) not in led
+                ]
             self._chunk_relations(index, chunk, speaker, mentions, stated, relations)
             previous = (turn, asked, stated)
             for _occurrence, builder in mentions:

@@ -259,7 +259,7 @@ ORGANISATION_SUFFIXES = _words(
     holdings studios agency building vets vet pharmacy salon bakery brewery dental practice
     motors garage garages catering caterers primary grammar nursery buildings arms
     burger burgers grill kitchen diner bistro cantina taqueria pizzeria deli canteen tavern
-    eatery brasserie trattoria steakhouse
+    eatery brasserie trattoria steakhouse bakehouse roastery creamery patisserie
     energy health robotics pay software analytics
     """
 )

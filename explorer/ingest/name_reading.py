@@ -225,7 +225,13 @@ def continues_name(last: Token, token: Token, text: str) -> bool:
         return last.folded in FOR_HEADS and last.word[0].isupper()
     if token.word in POST_NOMINALS:
         return False  # "Kirsty Buchanan BSc": the degree is hers, not her name
+    if _RACE_DISTANCE.fullmatch(token.word):
+        return True  # "the Forest Park Trail 10K": a race's distance ends its name
     return token.folded in _NAME_CONNECTORS or is_name_token(token)
+
+
+#: A race's distance written as chat and race names write it: "10K", "5k", "50km".
+_RACE_DISTANCE = re.compile(r"\d{1,3}(?:k|K|km|KM)")
 
 
 def _names_a_place(token: Token) -> bool:

@@ -218,6 +218,13 @@ PERSON_VERBS = frozenset(
 )
 # Ties between votes go to the more specific kind; "person" is also the default with no votes.
 TYPE_ORDER = ("place", "organization", "event", "project", "product", "other", "person")
+# Event words that follow a person's name as often: "Ada's wedding" is hers, "Tom's party"
+# his, "Sam show" a show of someone's.
+_EVENT_WORDS_OF_PEOPLE = frozenset(
+    {"wedding", "party", "ceremony", "show", "open", "classic", "games", "cup"}
+)
+# A race's distance ending a name ("Forest Park Trail 10K"), as a name key writes it.
+_RACE_DISTANCE = re.compile(r"\d{1,3}km?")
 EVENT_WORDS = frozenset(
     [
         "fringe",
@@ -642,8 +649,12 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "person", True
     if cues["pet"]:
         return "other", True
-    if words[-1] in EVENT_WORDS and not single:
-        return "event", True
+    if (
+        words[-1] in EVENT_WORDS
+        or _RACE_DISTANCE.fullmatch(words[-1])
+        or (words[-1].endswith("fest") and len(words[-1]) > 6)
+    ) and not single:
+        return "event", True  # "Berlin Marathon", "Forest Park Trail 10K", "Denver PrideFest"
     if words[0] in PROJECT_HEADS and not single:
         return "project", True
     if words[0] in FOR_HEADS and "for" in words[1:-1]:
@@ -1076,6 +1087,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["place"] += 1
     if next_word in ORGANISATION_AFTER or _BUSINESS_AFTER.match(head):
         cues["organization"] += 1
+    if next_word in EVENT_WORDS and next_word not in _EVENT_WORDS_OF_PEOPLE:
+        cues["event"] += 1  # "the ISTE Live conference", "any Pride festival"
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)
     appositive = re.match(
         r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:([\w-]+)\s+)?([\w-]+)", head

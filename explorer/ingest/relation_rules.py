@@ -49,7 +49,7 @@ class VerbRule:
 YEARS_OF = r"(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|yrs?)"
 _ADV = r"(?:(?:just|also|still|now|currently|really|finally|recently|actually|already|even|"
 _ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't|no longer|"
-_ADV += r"genuinely|literally|seriously|truly|lowkey|legit|kinda|properly|highly)\s+)*"
+_ADV += r"genuinely|literally|seriously|truly|lowkey|legit|kinda|properly|highly|both|all)\s+)*"
 _AUX = r"(?:(?:'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
 _AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
 _AUX += r"used to|going to|gonna|want to|wanna|plan to|planning to|hope to|hoping to|got|get|"
@@ -198,9 +198,16 @@ WORKING_IN_THEIRS = (
     r"(?:trabalho|trabalha|trabalhando|travaille|travailles|trabajo|trabaja|nagtatrabaho)\s+"
     + _THEIR_IN_WORD
 )
+# "introducing you to Renata" (a rule read between "you" and the name after "to").
+_INTRODUCED = re.compile(r"\bintroduc(?:e|ed|ing)\s+(?:you|u|him|her|them)\s+to\b", re.IGNORECASE)
+# "remember Leila from your party": remembered as someone met, not a thing remembered.
+_FROM_AFTER = re.compile(r"\s+from\b")
+# A sign-up said in no past tense alone ("signed up for a workshop this fall").
+_NOT_PAST_TENSE_ONLY = re.compile(r"^(?!.*\b(?:last|ago|yesterday)\b)", re.IGNORECASE)
 # "would you like me to send it", "I'd love you to come": a wish for what someone does, no
 # liking of them.
-_NOT_WANTED_TO = re.compile(r"(?!\s+to\b)")
+# "I still miss Portland's coffee shops": what of it is liked, not all of it.
+_NOT_WANTED_TO = re.compile(r"(?!\s+to\b)(?!['’]s\s+(?!been\b)[a-z])")
 # What speaks of what is still to come (``future``).
 _FUTURE = re.compile(
     r"\b(?:tomorrow|tonight|next|soon|later|upcoming|will|'ll|’ll|going to|gonna|plan|planning|"
@@ -321,6 +328,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "LEADS", WORK | ORG | frozenset({"event", "other"})),
     _rule(_PRE + r"(?:lead|leads|leading|led|run|runs|running|ran|manage|manages|managing|"
           r"managed|founded|head|heads|heading)\s+" + _THE, "LEADS", WORK | ORG),
+    # "I just got asked to lead a new app at work called Project Harbor"
+    _rule(_PRE + r"(?:(?:asked|chosen|picked|promoted)\s+to\s+)?(?:lead|leading|run|running)\s+"
+          r"(?:a|an|the|our|this)\s+(?:[\w'’-]+\s+){0,5}?(?:called|named)\s+", "LEADS", WORK),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:classes|lectures|course|degree|phd|mba|masters|"
           r"seminars?|modules?)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     # "final yr at Strathmore", "honours at Wits", "grad school at UW Madison" (years at a
@@ -331,6 +341,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "I got into McGill for a master's", "she got accepted to Dalhousie": a place to study
     _rule(_PRE + r"(?:got|get|gets|getting)\s+(?:(?:accepted|admitted|in)\s+(?:into|to|at)|into)\s+"
           + _THE, "STUDIES_AT", ORG, cue=_STUDY_WORDS),
+    # "I got into the program at OHSU", "accepted onto the MSc course at Leeds"
+    _rule(_PRE + r"(?:got|get|gets|getting|was|been)\s+(?:accepted\s+|admitted\s+)?"
+          r"(?:into|onto|to)\s+(?:the|a|an|my)\s+(?:[\w&'’-]+\s+){0,3}?(?:program(?:me)?|course|degree|phd|masters|"
+          r"master['’]s|mba|msc|ma|residency)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     _rule(_PRE + r"(?:stud(?:y|ies|ied|ying)|enrolled|a\s+student|student|major(?:ing)?\s+\w+|"
           r"doing\s+(?:a|my|her|his)\s+\w+)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
@@ -448,6 +462,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "STUDIES_AT", ORG),
     _rule(r"^\s+" + _THEIR_I + r"(?:vou|vamos|vai|vais|vas|allons|voy|pupunta)\s+" + _THEIR_TO
           + _THE, "PLANS", EVENTFUL),
+    # "I signed up for a bread workshop at the King Arthur Baking School"
+    _rule(_PRE + r"(?:signed\s+up|registered|enrolled|booked\s+(?:in|myself\s+in))\s+for\s+"
+          r"(?:a|an|the|their)\s+(?:[\w'’-]+\s+){0,3}?(?:at|in|with)\s+" + _THE, "PLANS",
+          EVENTFUL, cue=_NOT_PAST_TENSE_ONLY),
     # "not missing Wales v England", "wouldn't miss the Galway Races": going, not staying away
     # ("not missing London one bit", "wouldn't miss Sydney rent at all" is glad to be gone)
     _rule(_PRE + r"(?:(?:not|never)\s+missing|wouldn['’]?t\s+miss)\s+" + _THE, "PLANS",
@@ -480,6 +498,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"messaging|text|texted|texting|email|emailed|emailing|phoned|rang|call|called|calling|ring|"
           r"facetime|facetimed|dm|dmed|dm'd)\s+(?:up\s+with\s+)?",
           "KNOWS", PERSON),
+    # "it was so fun introducing you to Renata": the one introduced knows them now
+    _rule(r"^\s+to\s+", "KNOWS", PERSON, cue=_INTRODUCED),
+    # "I remember Leila from your graduation party", "really enjoyed meeting him"
+    _rule(_PRE + r"(?:remember|remembered)\s+", "KNOWS", PERSON, after=_FROM_AFTER),
+    _rule(_PRE + r"(?:enjoyed|loved|liked)\s+(?:meeting|getting\s+to\s+know)\s+", "KNOWS", PERSON),
     _rule(r"^\s+(?:(?:had|have|having|my|our|a|the|monthly|weekly|usual)\s+)*(?:coffee|lunch|"
           r"dinner|drinks|breakfast|catch-up|catch up)\s+with\s+", "KNOWS", PERSON),
     _rule(_PRE + r"(?:friendship|friends)\s+with\s+", "FRIEND_OF", PERSON),
@@ -487,6 +510,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "Auntie Farida swears by Mehfil Catering": a business so praised is recommended (a
     # person sworn by is liked, below)
     _rule(_PRE + r"(?:swears|swore|swear)\s+by\s+" + _THE, "RECOMMENDED", NAMED - PERSON),
+    # "I just finished a book I think you'd love, Homegoing by Yaa Gyasi"
+    _rule(_PRE + r"(?:[\w'’-]+\s+){0,3}?(?:a|an|this|one)\s+(?:book|novel|film|movie|show|"
+          r"series|album|song|podcast|game)\s+(?:(?:i|I)\s+think\s+)?(?:you['’]d|you\s+would|you['’]ll|you\s+will|"
+          r"you['’]re\s+going\s+to|you\s+might)\s+(?:really\s+)?(?:love|like|enjoy)\s*[,:-]\s*",
+          "RECOMMENDED", NAMED - PERSON),
     _rule(_PRE + r"(?:recommended|recommends|recommend|suggested|suggests|referred\s+me\s+to|"
           r"put\s+me\s+in\s+touch\s+with|introduced\s+me\s+to|pointed\s+me\s+to|told\s+me\s+"
           # "Ines put me onto Kalinaw" ("my manager put me on Project Kite" assigns)
@@ -571,7 +599,7 @@ def apply_polarity(relation: str, words: str) -> str | None:
 # "together" states a couple only with a verb or a length of time ("are together", "been together
 # for years"); "a session with Marcus and Owen together" is two people in one room.
 COUPLE_AFTER = re.compile(
-    r"^(?:'s|’s)?\s+(?:(?:have|are|got|just|finally|are\s+getting|have\s+just|still)\s+)*(?:set\s+a\s+"
+    r"^(?:'s|’s)?\s+(?:(?:have|are|got|just|finally|are\s+getting|have\s+just|still|been|'ve|’ve)\s+)*(?:set\s+a\s+"
     r"date|engaged|married|getting\s+married|wedding|dating|a\s+couple|moved\s+in\s+"
     r"together|(?:got|bought|rented|found)\s+a\s+(?:place|flat|house|apartment)\s+together|anniversary|honeymoon|(?:are|were|'re|’re|been|got|get|getting|back)\s+together|"
     r"together\s+(?:for|since)\s+(?:\w+\s+){0,2}(?:years?|months?|yrs?|ages))\b"

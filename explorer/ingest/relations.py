@@ -1416,6 +1416,10 @@ def _sentence_facts(
             if read is None:
                 continue
             relation, reverse, ended = read
+            if ended and _PERFECT_SUBJECT.search(lowered, max(0, subject.start - 8), subject.end):
+                ended = False  # "I've lived in Leeds for five years", "how long have you lived"
+            if relation == "LIVES_IN" and ended and _CHILDHOOD.match(lowered, other.end, span[1]):
+                relation, ended = "FROM", False  # "we lived in Casablanca until I was twelve"
             if (
                 relation == "LIVES_IN"
                 and not ended
@@ -1473,8 +1477,11 @@ def _sentence_facts(
                         add(subject.entity, target, relation, ended)
                 after = lowered[partner.end : partner.end + 60]
                 if partner.entity.type == "person":
-                    if COUPLE_AFTER.match(after):
-                        add(subject.entity, partner.entity, "PARTNER_OF")
+                    couple = COUPLE_AFTER.match(after)
+                    if couple:
+                        # "Tom and I got married", "you and Ama have been married": spouses
+                        wed = _WED.search(couple.group(0))
+                        add(subject.entity, partner.entity, "MARRIED_TO" if wed else "PARTNER_OF")
                     elif PAIR_MET.match(after):
                         add(subject.entity, partner.entity, "KNOWS")
     found.extend(_kin_facts(turn, span, slots))
@@ -1673,17 +1680,42 @@ _FROM_HOME = re.compile(
 
 def _home_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: str) -> list[Fact]:
     """A place named as where the speaker's home is, measured from ("from mine in X"), is
-    where they live (``lowered`` is the turn's text, case-folded)."""
+    where they live (``lowered`` is the turn's text, case-folded); one followed by where they
+    grew up ("back in Kumasi, where I grew up") is where they are from."""
     speaker = turn.speaker
-    if speaker is None or speaker.type != "person" or _NOT_LIVED_IN.search(lowered, *span):
+    if speaker is None or speaker.type != "person":
         return []
-    return [
-        Fact(speaker, slot.entity, "LIVES_IN", span[0], span[1])
-        for slot in slots
-        if not slot.pronoun
-        and slot.entity.type == "place"
-        and _FROM_HOME.search(lowered, span[0], slot.start)
+    places = [slot for slot in slots if not slot.pronoun and slot.entity.type == "place"]
+    found = [
+        Fact(speaker, slot.entity, "FROM", span[0], span[1])
+        for slot in places
+        if _WHERE_I_GREW_UP.match(lowered, slot.end, span[1])
     ]
+    if _NOT_LIVED_IN.search(lowered, *span):
+        return found
+    return found + [
+        Fact(speaker, slot.entity, "LIVES_IN", span[0], span[1])
+        for slot in places
+        if _FROM_HOME.search(lowered, span[0], slot.start)
+    ]
+
+
+# A home left in childhood is where one is from.
+_CHILDHOOD = re.compile(
+    r"\W*(?:until|till|when|as)\s+(?:i|we)\s+(?:was|were)\s+(?:\d+|[a-z]+teen|twelve|eleven|ten|"
+    r"nine|eight|seven|six|five|four|three|two|little|small|young|kids?|a\s+kid|a\s+child|"
+    r"children|babies|a\s+baby)\b|\W*as\s+(?:a\s+)?(?:kids?|children|a\s+child)\b"
+)
+# A subject in the present perfect: "I've", "we’ve", "have you", "has she".
+_PERFECT_SUBJECT = re.compile(r"\b(?:\w+['’]ve|(?:have|has)\s+\w+)$")
+# A question of how long something has held takes it as so.
+_HOW_LONG = re.compile(r"\bhow\s+long\s+(?:have|has|had|'ve|’ve)\b", re.IGNORECASE)
+# A couple said to be married already (not "getting married", a wedding or engaged).
+_WED = re.compile(r"\b(?<!getting\s)married\b")
+_WHERE_I_GREW_UP = re.compile(
+    r",?\s+where\s+(?:i|we)\s+(?:both\s+)?(?:grew\s+up|was\s+born|were\s+born|was\s+raised|"
+    r"were\s+raised)\b"
+)
 
 
 # A home that is let, sold or for holidays is not where one lives: "our place in Spain is rented
@@ -1738,6 +1770,11 @@ _YEAR_OF_STUDY = re.compile(
     r"(?:year|yr)\b"
 )
 _YEARS_OF = re.compile(YEARS_OF)
+# When a school year starts: going to a school then is studying there.
+_TERM_STARTS = re.compile(
+    r"\b(?:in|this|next)\s+(?:the\s+)?(?:fall|autumn|september|january)\b|\bstarting\s+in\b"
+)
+_OFF_TO = re.compile(r"\b(?:going|off|heading|starting|start|starts)\s+(?:to|at)\b")
 # A school's name: where one went is where one studied ("went to Tec", "went to UW").
 _SCHOOL = re.compile(
     r"\b(?:university|uni|college|school|academy|polytechnic|tec|institute|uw|uc|mit|ucla)\b"
@@ -1784,6 +1821,14 @@ def _verb_fact(
             # "my last year at PwC", "first year at Google we shipped" (not "she's in her
             # second year at UT Austin")
             return None
+        if (
+            relation == "PLANS"
+            and school
+            and target.type == "organization"
+            and _TERM_STARTS.search(sentence_text)
+            and _OFF_TO.search(between)
+        ):
+            relation = "STUDIES_AT"  # "she's going to the University of Illinois in the fall"
         if relation == "VISITED" and (target.type == "event" or (_WENT.search(between) and school)):
             relation = "ATTENDED"  # "Sebastián also went to Tec de Monterrey like me"
         if relation == "PLANS" and not future(sentence_text) and "visiting" in between:
@@ -2666,7 +2711,9 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
             and _PAST_VISIT.search(answer.text.casefold(), *reply) is None  # "went in June"
             and _BUSY_THEN.search(answer.text, *reply) is None
         )
-        if affirmed or joins or timed or _echoed(fact, question, answer, first):
+        # "How long have you and Ama been married?" takes the marriage as known
+        presumed = not denied and _HOW_LONG.search(question.text, fact.start, fact.end) is not None
+        if affirmed or joins or timed or presumed or _echoed(fact, question, answer, first):
             # Cited twice: the question's words state the fact, the answer's yes confirms it.
             facts.append(replace(fact, earlier=True))
             facts.append(Fact(fact.source, fact.target, fact.relation, *reply, ended=fact.ended))

@@ -39,6 +39,7 @@ from explorer.ingest.given_names import is_census_name, is_common_surname
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import (
     NATURE_WORDS,
+    ORGANISATION_SUFFIXES,
     PLACE_PREFIXES,
     PLACE_SUFFIXES,
     PROJECT_HEADS,
@@ -193,6 +194,9 @@ def _thing_short_names(
                 owners[(entity.scope, words[-1])].add(entity.id)
         if entity.type == "project" and words[0] in PROJECT_HEADS:
             owners[(entity.scope, words[-1])].add(entity.id)
+        if entity.type in THING_FIRST and not says_whose(entity.name):
+            for key in _several_word_short_forms(words):
+                owners[(entity.scope, key)].add(entity.id)
         if entity.type == "place":
             # "Hatherley" of Hatherley Manor, "Garda" of Lake Garda: the one word of a place's
             # name that is not a place word ("Leeds" of Leeds Station stays the town).
@@ -260,6 +264,24 @@ def _thing_short_names(
             found[entity.id] = next(iter(ids))
     found.update(_other_city_names(entities, known, protected, guessed))
     return found
+
+
+_BODY_WORDS = ORGANISATION_SUFFIXES | EVENT_WORDS | frozenset({"hotel"})
+_LOOSE_ENDS = frozenset({"of", "the", "and", "&", "for", "de", "at", "on"})
+
+
+def _several_word_short_forms(words: list[str]) -> list[str]:
+    """The names of two words or more a body or an event of more words is called by: its name
+    without the words that say what kind it is ("Blue Door" of Blue Door Bakehouse, "Alder
+    Creek" of Alder Creek Hospital, "King Arthur" of King Arthur Baking School). Not without
+    the town it opens on: "the Royal Infirmary" of Glasgow is not Aberdeen Royal Infirmary."""
+    if words[-1] not in _BODY_WORDS:
+        return []
+    return [
+        " ".join(words[:size])
+        for size in range(2, len(words))
+        if words[size - 1] not in _LOOSE_ENDS and words[size - 1] not in _BODY_WORDS
+    ]
 
 
 def _may_be_a_town(entity: Entity, guessed: Collection[str]) -> bool:

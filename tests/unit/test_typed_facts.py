@@ -3898,3 +3898,59 @@ def test_a_quoted_title_is_a_work_liked_whole_and_a_quoted_saying_is_none() -> N
     assert typed.get("Kestrel Live") == "product"
     assert not [name for name in typed if name.startswith("Always")]
     assert ("Caroline", "LIKES", "Becoming Nicole") in facts(extraction)
+
+
+def test_long_form_english_states_schools_homes_plans_and_people_met() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Tobias", "Are you still in Portland?"),
+            ("Nadia", "I got into the program at Oregon Health & Science University!"),
+            ("Tobias", "I just got asked to lead a new app at work called Project Harbor."),
+            ("Nadia", "We lived in Casablanca until I was twelve. I still miss Portland's cafes."),
+            ("Tobias", "My grandfather taught me back in Kumasi, where I grew up."),
+            ("Nadia", "Mateo and I both grew up in Albuquerque, which is why."),
+            ("Tobias", "I signed up for a workshop at the King Arthur Baking School this fall!"),
+            ("Nadia", "I just finished a book I think you'd love, Homegoing by Yaa Gyasi."),
+            ("Tobias", "It was fun introducing you to Renata. I remember Leila from your party."),
+            ("Nadia", "How long have you and Greta been married now?"),
+            ("Tobias", "Six years! And Tasha is going to the University of Illinois in the fall."),
+            ("Nadia", "I've lived in Leeds for five years. I ran the Forest Park Trail 10K!"),
+        )
+    )
+    found = facts(extraction)
+    expected = {
+        ("Nadia", "STUDIES_AT", "Oregon Health & Science University"),
+        ("Tobias", "LEADS", "Project Harbor"),
+        ("Nadia", "FROM", "Casablanca"),
+        ("Tobias", "FROM", "Kumasi"),
+        ("Nadia", "FROM", "Albuquerque"),
+        ("Tobias", "PLANS", "King Arthur Baking School"),
+        ("Nadia", "RECOMMENDED", "Homegoing"),
+        ("Nadia", "KNOWS", "Renata"),
+        ("Tobias", "KNOWS", "Leila"),
+        ("Tasha", "STUDIES_AT", "University of Illinois"),
+        ("Nadia", "LIVES_IN", "Leeds"),
+        ("Nadia", "ATTENDED", "Forest Park Trail 10K"),
+    }
+    assert expected <= found, expected - found
+    assert ("Tobias", "WORKS_ON", "Project Harbor") not in found  # leading it says so
+    assert ("Nadia", "LIKES", "Portland") not in found  # its cafés are missed
+    assert {("Tobias", "MARRIED_TO", "Greta"), ("Greta", "MARRIED_TO", "Tobias")} & found
+    leeds = [r for r in extraction.relations if r.type == "LIVES_IN" and r.valid_to is not None]
+    assert not [r for r in leeds if "Leeds" in r.fact]  # "I've lived" is still so
+
+
+def test_a_body_of_several_words_is_called_by_its_name_without_its_kind() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("Elena", "Life at Rise & Shine Bakery is good. Blue Door Bakehouse opens soon!"),
+                ("Kwame", "Is Rise & Shine busy? And is Blue Door on Colfax?"),
+                ("Elena", "I worked at Aberdeen Royal Infirmary. Now at the Royal Infirmary."),
+            )
+        )
+    )
+    names = {e.name: set(e.aliases) for e in extraction.entities}
+    assert "Rise & Shine" in names.get("Rise & Shine Bakery", set())
+    assert "Blue Door" in names.get("Blue Door Bakehouse", set())
+    assert "Royal Infirmary" not in names.get("Aberdeen Royal Infirmary", set())

@@ -106,6 +106,7 @@ from explorer.ingest.people import (
 from explorer.ingest.people import speaker_type as speaker_type
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
+    PETS,
     ROLE_NOUNS,
     UNIQUE_KIN,
     QuestionFrame,
@@ -290,6 +291,16 @@ _WHEN_BEFORE = re.compile(
 _VENUE_BEFORE = frozenset({"at", "to", "from"})
 
 
+# A pet's name given: "Her name's Coco", "his name is Max", "she's called Shadow".
+_NAME_GIVEN = re.compile(
+    r"\W*(?:(?:her|his|their|its)\s+names?\s*(?:['’]s|is|was|are)|(?:she|he)['’]s\s+called|"
+    r"(?:she|he)\s+is\s+called)\s+",
+    re.IGNORECASE,
+)
+_PET_BROUGHT_UP = re.compile(r"\b(?:pets?|" + "|".join(sorted(PETS)) + r")s?\b", re.IGNORECASE)
+# Nothing before a name but other names of the list: "Luna and Oliver!", "Pip, Sox and Tilly".
+_NAMES_LISTED = re.compile(r"\W*(?:[A-Z][\w'’-]*(?:\s*,\s*|\s+and\s+|\s*&\s*))*")
+_NAMES_ASKED = re.compile(r"\bwhat\s+(?:are|is|['’]s)\s+(?:their|his|her|its)\s+names?\b", re.I)
 # A title in quotes: "Becoming Nicole", "The Lord of the Rings", "Cyberpunk 2077" (each word
 # of four letters or more capitalised, up to eight words; a quoted sentence is none, and one
 # word only after "called": a word quoted is often the word itself).
@@ -749,6 +760,8 @@ class _Context(PeopleLinks):
             if previous is not None and previous.sentence == first.sentence
             else None,
         )
+        if self._named_as_a_pet(index, text, sentence, start, first.sentence):
+            candidate.cues["pet"] += 1
         if acronym:
             candidate.cues["acronym"] += 1
         if following is not None and written_whole != surface:
@@ -780,6 +793,23 @@ class _Context(PeopleLinks):
             if twice and from_person and not wordlike:
                 self.called_out.add(key)
         return candidate
+
+    def _named_as_a_pet(
+        self, index: int, text: str, sentence: tuple[int, int], start: int, number: int
+    ) -> bool:
+        """Whether a name is given to a pet just brought up: "I adopted a puppy! Her name's
+        Coco", or the answer to "Pets are the best. What are their names?" ("Luna and Oliver!")."""
+        before = self.chunks[index - 1].text if index > 0 else ""
+        if _NAME_GIVEN.fullmatch(text, sentence[0], start):
+            return _PET_BROUGHT_UP.search(text, 0, sentence[0]) is not None or (
+                _PET_BROUGHT_UP.search(before) is not None
+            )
+        return (
+            number == 0
+            and _NAMES_LISTED.fullmatch(text, sentence[0], start) is not None
+            and _NAMES_ASKED.search(before) is not None
+            and _PET_BROUGHT_UP.search(before) is not None
+        )
 
     def _in_a_fixture(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> bool:
         """Whether ``piece`` is a side of a match ("Wales v England", "Chiefs vs Pirates"): the

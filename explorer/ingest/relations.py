@@ -263,7 +263,7 @@ _IS_POSSESSED = re.compile(r"^(?:'s|’s)\s+(?P<words>(?:[\w-]+\s*){1,3})")
 _PET_AFTER = re.compile(r"^\s+(?:is|was)\s+(?:my|our)\s+(?:[\w-]+\s+)?(?P<pet>[\w-]+)\b", re.I)
 # "she has a cat called Pickle", "we've got a rescue dog named Ruth": owned by the subject.
 _PET_CALLED = re.compile(
-    r"\b(?:has|have|had|got|adopted)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?P<pet>[\w-]+)\s+"
+    r"\b(?:has|have|had|got|adopted)\s+(?:a|an|another)\s+(?:[\w-]+\s+){0,2}?(?P<pet>[\w-]+)\s+"
     # "we got a wee dog last month actually 🐕 called Bramble": a time, an emoji in between
     r"(?:(?:last|this)\s+\w+\s+)?(?:actually\s+)?(?:[🐶🐕🐱🐈🐩🐰🐇🐹🦮]\ufe0f?\s+)?"
     r"(?:called|named)\s+$",

@@ -3954,3 +3954,22 @@ def test_a_body_of_several_words_is_called_by_its_name_without_its_kind() -> Non
     assert "Rise & Shine" in names.get("Rise & Shine Bakery", set())
     assert "Blue Door" in names.get("Blue Door Bakehouse", set())
     assert "Royal Infirmary" not in names.get("Aberdeen Royal Infirmary", set())
+
+
+def test_a_pet_named_after_it_is_brought_up_is_the_speakers() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Caroline", "How are your pets doing?"),
+            ("Melanie", "They're good, we got another cat named Bailey too."),
+            ("Maria", "I adopted a puppy last week! Her name's Coco and she's adorable."),
+            ("John", "Aww, pets are the best! What are their names?"),
+            ("Melanie", "Luna and Oliver! They are so sweet."),
+            ("John", "My sister visited. Her name's Sarah and she's a nurse."),
+        )
+    )
+    typed = {e.name: e.type for e in extraction.entities}
+    assert [typed.get(pet) for pet in ("Bailey", "Coco", "Luna", "Oliver")] == ["other"] * 4
+    assert typed.get("Sarah") == "person"  # a name given with no pet brought up
+    found = facts(extraction)
+    assert {("Melanie", "OWNS", "Bailey"), ("Maria", "OWNS", "Coco")} <= found
+    assert {("Melanie", "OWNS", "Luna"), ("Melanie", "OWNS", "Oliver")} <= found

@@ -342,6 +342,7 @@ _WISHES = frozenset({"happy", "merry", "best", "poor", "dear", "morning", "night
 
 #: Cues every capitalised word has: written plainly, inside a sentence.
 _BARE_CUES = frozenset({"plain", "framed"})
+_WEAK_CUES = _BARE_CUES | {"group"}
 # A name followed by what only a person does ("Sinéad booked", "Tom says"; a place answered
 # may still be what "is" something, "jesmond is sooo expensive tho", and a chat's answer drops
 # its subject: "Paystack joined in March", "Rosebank got a flat there").
@@ -616,8 +617,24 @@ class _Context(PeopleLinks):
                 and position + 1 < len(run)
                 and run[position + 1].word[0].isupper()
             )
+            # "the Great Scottish Run", "the Good Samaritan": a capitalised word English also
+            # cries out, after "the" and before more of the name, is part of it
+            inside = (
+                token.index > 0
+                and tokens[token.index - 1].word == "the"
+                and token.folded in INTERJECTIONS
+                and token.folded not in FUNCTION_WORDS
+                and token.word[0].isupper()
+                and not token.word.isupper()
+                and not token.clause_start
+                and position + 1 < len(run)
+            )
             stop = titled or (
-                (token.folded in NAME_STOPWORDS or strip_possessive(token.folded) in NAME_STOPWORDS)
+                not inside
+                and (
+                    token.folded in NAME_STOPWORDS
+                    or strip_possessive(token.folded) in NAME_STOPWORDS
+                )
                 and not self._named_like_a_month(token, text)
                 # "Mr Im", "Sunny Im": a surname after a title or a name, not "I'm" unmarked
                 and not (token.folded == "im" and position > 0)
@@ -1025,7 +1042,8 @@ class _Context(PeopleLinks):
         everyday = (
             single
             and not candidate.votes
-            and all(not count for cue, count in candidate.cues.items() if cue not in _BARE_CUES)
+            # ("Ill have both tickets": a plural verb after a word says no group of it)
+            and all(not count for cue, count in candidate.cues.items() if cue not in _WEAK_CUES)
             and is_everyday_word(key)
             and not is_census_name(key)
             and not (is_known_place(key) and not is_everyday_word(key, COMMON_RANK))

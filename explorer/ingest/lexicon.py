@@ -59,7 +59,7 @@ INTERJECTIONS = _words(
     totally exactly indeed anyway anyways plus btw ugh oops phew woah woohoo oof agreed yikes
     ohh ahh hmmm huh meh whew geez ya yea wowza yess aw ok omw tbh imo ikr np thx ty ha hah heh
     wfh idk lmk brb ngl smh irl fyi asap pls plz hbu wyd tbf ffs lmao rofl xoxo ofc deffo
-    gotcha dang damn darn gosh nah welp rip
+    gotcha dang damn darn gosh nah welp rip hiya heya howdy
     wah walao aiyo aiyoh aiyah alamak eish haibo yoh lah leh lor
     obrigada obrigado valeu tchau beijos beijo bjs saudades oi olá tudo nossa eita caramba
     gracias hola adiós adios chao besos jaja jajaja jajajaja órale orale ándale andale
@@ -260,7 +260,7 @@ ORGANISATION_SUFFIXES = _words(
     motors garage garages catering caterers primary grammar nursery buildings arms
     burger burgers grill kitchen diner bistro cantina taqueria pizzeria deli canteen tavern
     eatery brasserie trattoria steakhouse bakehouse roastery creamery patisserie
-    energy health robotics pay software analytics
+    energy health robotics pay software analytics office
     """
 )
 #: The first word of a place to eat named first in many languages: "Café Santiago",
@@ -292,7 +292,7 @@ PLACE_SUFFIXES = _words(
     village island islands valley bay county state country coast hills hill falls canyon forest
     square bridge harbour harbor station airport yard boathouse stadium arena pier gardens
     district quarter depot marina plaza tunnel row ridge hotel hostel resort inn lodge homestay
-    hall castle palace cathedral abbey manor
+    hall castle palace cathedral abbey manor ballroom
     layout nagar colony estate barrio
     """
 )

@@ -259,6 +259,7 @@ def _common_half(token: Token) -> bool:
         and not token.in_time
         and token.folded not in FUNCTION_WORDS
         and not is_known_place(token.folded)
+        and not is_census_name(token.folded)  # "Mei and Banjo" are two
     )
 
 

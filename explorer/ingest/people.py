@@ -74,6 +74,7 @@ from explorer.ingest.relation_rules import (
     WHEN_MOVED,
     WORKING_IN_THEIRS,
 )
+from explorer.ingest.word_lists import EVERYDAY_WORDS, ranks
 
 _GREETING = re.compile(
     r"(?:^|[\s,(])(?:hey|hi|hiya|hello|heya|thanks|thank\s+(?:you|u)|thx|ty|bye|morning|good\s+"
@@ -260,6 +261,12 @@ EVENT_WORDS = frozenset(
         "classic",
         # "the Spring Fayre", "the Singapore Grand Prix", "Leslieville Flea", "Kanga Fest" (not
         # a fiesta or a rodeo: Ford and Isuzu made them)
+        "congress",
+        "run",
+        "final",
+        "finals",
+        "biennale",
+        "triennale",
         "fayre",
         "prix",
         "flea",
@@ -676,6 +683,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         # an animal's emoji in a sentence the name opens, weak: "Tom is walking the dog 🐶"
         tally["other"] += cues["pet_emoji"]
     tally["organization"] += 2 * cues["organization"]
+    if not is_census_name(words[0]) and not (single and key in ranks(EVERYDAY_WORDS)):
+        tally["organization"] += 2 * cues["group"]  # ("Ill have both tickets": I'll)
     tally["place"] += 2 * cues["place"]
     if not (single and is_census_name(key)):
         tally["place"] += 2 * cues["travel"] + cues["trip_planned"]
@@ -947,6 +956,10 @@ CALLED_KINDS = {
     **dict.fromkeys(_words("book novel film movie show series podcast album song"), "work_of_art"),
     "project": "project",
 }
+# What follows a group's name: a plural verb ("Lankum are playing"), or its gig.
+_GROUP_VERBS = frozenset({"are", "were", "have", "'ve", "’ve"})
+_JOINED_BEFORE = re.compile(r"(?:\band|&|,)\s*$")  # "Ada and Kwame have": two people
+_GIG_WORDS = frozenset({"gig", "gigs", "concert", "tour"})
 # "a tracking product called Kestrel Live" (a "product designer" apposed is someone's job).
 _CALLED_NOUNS = {**CALLED_KINDS, "product": "product"}
 # A kind of place or thing brought up and placed just before a comma is what the name after it
@@ -1087,6 +1100,12 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["place"] += 1
     if next_word in ORGANISATION_AFTER or _BUSINESS_AFTER.match(head):
         cues["organization"] += 1
+    elif (next_word in _GROUP_VERBS and not paired and not _JOINED_BEFORE.search(tail)) or (
+        next_word in _GIG_WORDS
+    ):
+        # "Lankum are playing Galway", "Parks Vic have made me a team leader", "the Beths
+        # gig": a band, a team or a body, as British English speaks of one
+        cues["group"] += 1
     if next_word in EVENT_WORDS and next_word not in _EVENT_WORDS_OF_PEOPLE:
         cues["event"] += 1  # "the ISTE Live conference", "any Pride festival"
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)

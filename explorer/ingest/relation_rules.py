@@ -198,6 +198,9 @@ WORKING_IN_THEIRS = (
     r"(?:trabalho|trabalha|trabalhando|travaille|travailles|trabajo|trabaja|nagtatrabaho)\s+"
     + _THEIR_IN_WORD
 )
+# No past said of it: "made it to Green Man" is a visit, unless still hoped for ("hope to make
+# it to"), and tickets "got" last year are no plan.
+_NOT_TO_COME_SIMPLE = re.compile(r"^(?!.*\b(?:hope|hoping|try|trying|want|wanna)\b)", re.I)
 # "introducing you to Renata" (a rule read between "you" and the name after "to").
 _INTRODUCED = re.compile(r"\bintroduc(?:e|ed|ing)\s+(?:you|u|him|her|them)\s+to\b", re.IGNORECASE)
 # "remember Leila from your party": remembered as someone met, not a thing remembered.
@@ -398,8 +401,17 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:come|comes|came)\s+(?:originally\s+)?from\s+" + _THE, "FROM", PLACE),
     _rule(_PRE + r"(?:grew|grow|growing)\s+up\s+in\s+" + _THE, "FROM", PLACE),
     _rule(_PRE + r"(?:attended|attend|attending|ran|run|running|competed\s+in|compete\s+in|"
-          r"took\s+part\s+in|participated\s+in|entered|performed\s+at)\s+" + _THE,
+          r"took\s+part\s+in|participated\s+in|entered|performed\s+at|finished|completed)\s+"
+          + _THE, "ATTENDED", frozenset({"event"})),
+    # "our team came second at the Yorkshire Quiz League final", "she won the Dublin Marathon"
+    _rule(r"^(?:\s+(?:[\w-]+\s+)?(?:team|club|side|squad|choir|crew))?" + _PRE[1:]
+          + r"(?:came|finished|placed|won|coming|placing)\s+(?:\w+\s+)?(?:at|in)\s+" + _THE,
           "ATTENDED", frozenset({"event"})),
+    # "we finally made it to Green Man", "we spent all of yesterday at the Arts Festival"
+    # (to a town, "made it to Brissie!!" is as often an arrival to stay)
+    _rule(_PRE + r"(?:made\s+it|make\s+it)\s+(?:out\s+)?to\s+" + _THE, "VISITED",
+          frozenset({"event"}), cue=_NOT_TO_COME_SIMPLE),
+    _rule(_PRE + r"spent\s+(?:[\w'’-]+\s+){1,4}?(?:at|in)\s+" + _THE, "VISITED", EVENTFUL),
     _rule(_PRE + r"(?:signed\s+up\s+for|registered\s+for|got\s+a\s+place\s+in|booked|"
           r"preparing\s+for|training\s+for|off\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|"
           # "the Tuesday Club are doing a trip to Harlow Carr", "taking the kids on a trip to"
@@ -462,6 +474,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "STUDIES_AT", ORG),
     _rule(r"^\s+" + _THEIR_I + r"(?:vou|vamos|vai|vais|vas|allons|voy|pupunta)\s+" + _THEIR_TO
           + _THE, "PLANS", EVENTFUL),
+    # "we've finally got tickets for Green Man", "tickets are booked for Alvvays"
+    _rule(_PRE + r"(?:got|bought|booked|have|grabbed|scored)\s+"
+          r"(?:(?:the|our|some|two|2)\s+)?tickets?\s+"
+          r"(?:for|to)\s+" + _THE, "PLANS", EVENTFUL | ORG, cue=_NOT_TO_COME_SIMPLE),
     # "I signed up for a bread workshop at the King Arthur Baking School"
     _rule(_PRE + r"(?:signed\s+up|registered|enrolled|booked\s+(?:in|myself\s+in))\s+for\s+"
           r"(?:a|an|the|their)\s+(?:[\w'’-]+\s+){0,3}?(?:at|in|with)\s+" + _THE, "PLANS",
@@ -492,7 +508,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:back\s+)?to\s+" + _THE, "VISITED", WHERE),
     _rule(_PRE + r"back\s+from\s+(?:[\w'’-]+\s+){1,3}?(?:at|in)\s+" + _THE, "VISITED", WHERE),
     _rule(_PRE + r"(?:married|marrying|wed)\s+(?:to\s+)?", "MARRIED_TO", PERSON),
-    _rule(_PRE + r"(?:engaged\s+to|dating|seeing\s+someone\s+called|going\s+out\s+with|"
+    _rule(_PRE + r"(?:engaged\s+to|dating|"
+          r"seeing\s+someone\s+(?:[\w'’,-]+\s+){0,6}?(?:called|named)|going\s+out\s+with|"
           r"proposed\s+to|in\s+a\s+relationship\s+with)\s+", "PARTNER_OF", PERSON),
     _rule(_PRE + r"(?:met|meet|meets|meeting|know|knows|knew|befriended|message|messaged|"
           r"messaging|text|texted|texting|email|emailed|emailing|phoned|rang|call|called|calling|ring|"
@@ -521,6 +538,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"about|put\s+(?:me|us)\s+on\s*to)\s+(?:[\w'’-]+[\s,]+){0,6}?(?:called\s+|named\s+)?",
           "RECOMMENDED", NAMED),
     _rule(_PRE + r"(?:own|owns|owned|adopted|bought)\s+" + _THE, "OWNS", NAMED - PERSON),
+    # "I honestly couldn't get into Saltburn"
+    _rule(_PRE + r"(?:couldn['’]?t|could\s+not|can['’]?t|cannot|never)\s+(?:really\s+)?"
+          r"get\s+into\s+"
+          + _THE, "DISLIKES", NAMED - PERSON),
     _rule(_PRE + r"(?:hate|hates|hated|dislike|dislikes|disliked|loathe|loathes|loathed|"
           r"can't\s+stand|can’t\s+stand|cant\s+stand|"
           r"(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of)\s+" + _THE, "DISLIKES", NAMED),
@@ -552,7 +573,8 @@ CARE_WORDS = _words(
 TITLES = (NAME_TITLES - {"miss"}) | {"doctor"}  # "I saw Miss Wanjiku at church" is no visit
 
 _NEGATIVE_IDIOMS = re.compile(
-    r"\bcan(?:'|’)?t\s+stand\b|\b(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of\b"
+    r"\bcan(?:'|’)?t\s+stand\b|\b(?:not|never)\s+a\s+(?:big\s+|huge\s+)?fan\s+of\b|"
+    r"\b(?:couldn['’]?t|could\s+not|can['’]?t|cannot|never)\s+(?:really\s+)?get\s+into\b"
 )
 # The "not" of a plan that is no denial: "not missing the final", "wouldn't miss it", "can't
 # wait for Siargao".
@@ -724,7 +746,8 @@ PETS = _words(
     cat dog puppy pup kitten pet horse rabbit bunny hamster parrot bird tortoise turtle guinea
     pig fish snake lizard whippet labrador terrier spaniel beagle collie poodle retriever
     greyhound lurcher dachshund pug husky corgi chihuahua alsatian schnauzer bulldog tabby moggy
-    budgie goldfish ferret gerbil
+    budgie goldfish ferret gerbil kelpie cockapoo cavapoo labradoodle staffy staffie sheepdog
+    rottweiler doberman weimaraner vizsla westie dalmatian samoyed shiba akita
     """
 )
 

@@ -286,7 +286,10 @@ _MOVING = re.compile(
 )
 _MOVED = re.compile(r"(?<!\bhave\s)\bmoved\b")  # not "will have moved by June"
 _MOVE_AS_SUBJECT = re.compile(r"\s+(?:was|is|has|had|will|would)\b")
-_PAST_VISIT = re.compile(r"\b(?:visited|toured|explored|stayed|went|flew|drove|did|been)\b")
+_PAST_VISIT = re.compile(
+    r"\b(?:visited|toured|explored|stayed|went|flew|drove|did|been|came|finished|placed|won|spent|"
+    r"made\s+it|attended|completed|ran)\b"
+)
 _ON_THE_WAY = re.compile(
     r"^\s+(?:'m|’m|am|was)\s+on\s+(?:the|a|my)\s+(?:train|flight|bus|way)\s+to\s+$"
 )
@@ -1416,6 +1419,8 @@ def _sentence_facts(
             if read is None:
                 continue
             relation, reverse, ended = read
+            if relation in ("LIKES", "RECOMMENDED") and _NOT_OF_IT.search(between):
+                continue  # "just like you", "I recommended it to you": a likeness, a recipient
             if ended and _PERFECT_SUBJECT.search(lowered, max(0, subject.start - 8), subject.end):
                 ended = False  # "I've lived in Leeds for five years", "how long have you lived"
             if relation == "LIVES_IN" and ended and _CHILDHOOD.match(lowered, other.end, span[1]):
@@ -1700,6 +1705,12 @@ def _home_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
     ]
 
 
+# "Just like you", "feels like Leeds", "I recommended it to you": the object is compared with
+# or given something, not liked or recommended.
+_NOT_OF_IT = re.compile(
+    r"\b(?:just|exactly|much|more|feel|feels|felt|look|looks|looked|sound|sounds|sounded|seem|"
+    r"seems|seemed)\s+like\s+$|\b(?:it|them|this|that|these|those|one)\s+to\s+$"
+)
 # A home left in childhood is where one is from.
 _CHILDHOOD = re.compile(
     r"\W*(?:until|till|when|as)\s+(?:i|we)\s+(?:was|were)\s+(?:\d+|[a-z]+teen|twelve|eleven|ten|"

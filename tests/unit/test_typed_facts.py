@@ -3973,3 +3973,41 @@ def test_a_pet_named_after_it_is_brought_up_is_the_speakers() -> None:
     found = facts(extraction)
     assert {("Melanie", "OWNS", "Bailey"), ("Maria", "OWNS", "Coco")} <= found
     assert {("Melanie", "OWNS", "Luna"), ("Melanie", "OWNS", "Oliver")} <= found
+
+
+def test_long_form_events_bands_and_verdicts() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Owen", "Hiya Pri! Gethin and I finally made it to the Green Man festival."),
+            ("Priya", "Our quiz team came second at the Yorkshire Quiz League Final."),
+            ("Owen", "We spent all of yesterday at the Galway International Arts Festival."),
+            ("Priya", "I've got tickets for the Leeds Festival. Did you ever see Lankum?"),
+            ("Owen", "Lankum are playing Galway in October, and I'm on call."),
+            ("Owen", "I honestly couldn't get into Saltburn. You finished the Great Scottish Run!"),
+            ("Priya", "I've been seeing someone for a few weeks, a paramedic called Jonah!"),
+            ("Owen", "Just like you. I recommended it to you. Mei and Banjo say hi."),
+            ("Priya", "We have a kelpie called Banjo. The WSAVA Congress is in Lisbon."),
+        )
+    )
+    typed = {e.name: e.type for e in extraction.entities}
+    assert typed.get("Lankum") == "organization" and typed.get("Great Scottish Run") == "event"
+    assert (
+        typed.get("WSAVA Congress") == "event"
+        and typed.get("Yorkshire Quiz League Final") == "event"
+    )
+    assert "Hiya Pri" not in typed and "Mei and Banjo" not in typed
+    assert typed.get("Banjo") == "other"
+    found = facts(extraction)
+    expected = {
+        ("Owen", "ATTENDED", "Green Man"),
+        ("Gethin", "ATTENDED", "Green Man"),
+        ("Priya", "ATTENDED", "Yorkshire Quiz League Final"),
+        ("Owen", "ATTENDED", "Galway International Arts Festival"),
+        ("Priya", "PLANS", "Leeds Festival"),
+        ("Owen", "DISLIKES", "Saltburn"),
+        ("Priya", "ATTENDED", "Great Scottish Run"),
+        ("Priya", "OWNS", "Banjo"),
+    }
+    assert expected <= found, expected - found
+    assert {("Jonah", "PARTNER_OF", "Priya"), ("Priya", "PARTNER_OF", "Jonah")} & found
+    assert not {f for f in found if {f[0], f[2]} == {"Owen", "Priya"}}  # a likeness, a gift

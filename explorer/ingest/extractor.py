@@ -1266,6 +1266,13 @@ class _Context(PeopleLinks):
                     if fact.relation in _HOMES and fact.source is turn.speaker and not fact.ended:
                         homes[turn.speaker.id] = fact.target
                 stated += here_facts(turn, homes.get(turn.speaker.id))
+            # An event is attended, whatever rule found it visited ("we went to the Biennale")
+            stated = [
+                replace(f, relation="ATTENDED")
+                if f.relation == "VISITED" and f.target.type == "event"
+                else f
+                for f in stated
+            ]
             led = {(f.source.id, f.target.id) for f in stated if f.relation == "LEADS"}
             if led:
                 # "asked to lead a new app called Project Harbor": leading it says the work

@@ -586,9 +586,16 @@ class PeopleLinks:
         """ "Uncle Gary" is called Gary too, though the chat may never write it alone; not
         "Grandma Okafor" beside Maya Okafor, titled by the family name."""
         last_words = Counter(key.split()[-1] for key in {*self.names, *self.speakers} if " " in key)
-        for key, candidate in self.names.items():
+        for key, candidate in list(self.names.items()):
             words = key.split()
             if len(words) != 2 or words[0] not in TITLED_KIN or key in self.speakers:
+                continue
+            own = self._titled_self(words[1], candidate)
+            if own is not None:
+                # "give the girls a hug from Auntie Lena!" said by Elena, called Lena: herself
+                occurrence = candidate.occurrences[0]
+                surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+                self._fold_into(key, own, occurrence.chunk, surface, f"{surface} is the speaker")
                 continue
             if last_words[words[1]] > 1:
                 continue  # another name ends in it too: a family name
@@ -599,6 +606,22 @@ class PeopleLinks:
                 self.alias_evidence[key].append(
                     AliasEvidence(plain, first, f"{_best(candidate)} is {plain}")
                 )
+
+    def _titled_self(self, word: str, candidate: Candidate) -> str | None:
+        """The speaker a titled name ("Auntie Lena", "Uncle Cal") stands for when only they use
+        it and it titles their own name, one they are called by, or its first letters."""
+        said_by = {normalise_name(self.chunks[at.chunk].speaker) for at in candidate.occurrences}
+        if len(said_by) != 1:
+            return None
+        (speaker,) = said_by
+        own = self.names.get(speaker)
+        if speaker not in self.speakers or own is None:
+            return None
+        called = {normalise_name(surface) for surface in own.surfaces} | {speaker}
+        first = speaker.split()[0]
+        if word in called or (len(word) >= 3 and first.startswith(word)):
+            return speaker
+        return None
 
     def _titled_kin_phrases(self, speakers_of: list[str]) -> None:
         """ "your gran" is Gran Morag, "your uncle" Uncle Gary, when the conversation titles one

@@ -45,7 +45,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-from explorer.ingest.given_names import is_census_name
+from explorer.ingest.given_names import is_census_name, is_common_surname
 from explorer.ingest.ids import fold_letters
 from explorer.ingest.lexicon import (
     COMMON_VERBS,
@@ -683,7 +683,11 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         # an animal's emoji in a sentence the name opens, weak: "Tom is walking the dog 🐶"
         tally["other"] += cues["pet_emoji"]
     tally["organization"] += 2 * cues["organization"]
-    if not is_census_name(words[0]) and not (single and key in ranks(EVERYDAY_WORDS)):
+    if (
+        not is_census_name(words[0])
+        and not (single and key in ranks(EVERYDAY_WORDS))
+        and not is_common_surname(words[-1].removesuffix("s"))  # "the Murphys are": a family
+    ):
         tally["organization"] += 2 * cues["group"]  # ("Ill have both tickets": I'll)
     tally["place"] += 2 * cues["place"]
     if not (single and is_census_name(key)):

@@ -210,7 +210,11 @@ _NOT_PAST_TENSE_ONLY = re.compile(r"^(?!.*\b(?:last|ago|yesterday)\b)", re.IGNOR
 # "would you like me to send it", "I'd love you to come": a wish for what someone does, no
 # liking of them.
 # "I still miss Portland's coffee shops": what of it is liked, not all of it.
-_NOT_WANTED_TO = re.compile(r"(?!\s+to\b)(?!['’]s\s+(?!been\b)[a-z])")
+# ("obsessed with Paulie Gee's lol" likes the pizzeria: its name ends in "'s")
+_NOT_WANTED_TO = re.compile(
+    r"(?!\s+to\b)(?!['’]s\s+(?!(?:been|lol|tho|though|btw|now|too|haha|again|already|omg|"
+    r"and|or|but|so|is|was|are|were|in|on|at|for|with)\b)[a-z])"
+)
 # What speaks of what is still to come (``future``).
 _FUTURE = re.compile(
     r"\b(?:tomorrow|tonight|next|soon|later|upcoming|will|'ll|’ll|going to|gonna|plan|planning|"

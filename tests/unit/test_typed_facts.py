@@ -4011,3 +4011,37 @@ def test_long_form_events_bands_and_verdicts() -> None:
     assert expected <= found, expected - found
     assert {("Jonah", "PARTNER_OF", "Priya"), ("Priya", "PARTNER_OF", "Jonah")} & found
     assert not {f for f in found if {f[0], f[2]} == {"Owen", "Priya"}}  # a likeness, a gift
+
+
+def test_a_speaker_titled_by_their_own_name_is_themselves() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Kwame", "Hi Lena! Tell me everything."),
+            ("Elena", "Give the girls a big hug from Auntie Lena! Uncle Samir says hi too."),
+            ("Kwame", "Will do, Cal says the same."),
+            ("Callum", "Tell Mossie that Uncle Cal misses him."),
+        )
+    )
+    named = {e.name: set(e.aliases) for e in extraction.entities}
+    assert "Auntie Lena" in named.get("Elena", set()) and "Auntie Lena" not in named
+    assert "Uncle Samir" in named  # someone else's uncle
+    found = facts(extraction)
+    assert not [f for f in found if f[0] == f[2] or "Auntie Lena" in (f[0], f[2])]
+
+
+def test_a_family_by_its_name_and_a_venue_ending_in_its_s() -> None:
+    extraction = extract_offline(
+        chat(
+            ("sinead_k", "hey Padraig, the Murphys are having a barbecue saturday, you coming?"),
+            ("paddyob", "ah which Murphys? the Donal Murphys or the Kinsale ones?"),
+        )
+    )
+    typed = {e.name: e.type for e in extraction.entities}
+    assert typed.get("Murphys") != "organization"  # a family, not a band
+    venue = extract_offline(
+        chat(
+            ("sam.r", "you'll love Paulie Gee's, it's like a block away"),
+            ("nic0le", "already obsessed with Paulie Gee's lol"),
+        )
+    )
+    assert ("nic0le", "LIKES", "Paulie Gee") in facts(venue)

@@ -201,6 +201,8 @@ WORKING_IN_THEIRS = (
 # No past said of it: "made it to Green Man" is a visit, unless still hoped for ("hope to make
 # it to"), and tickets "got" last year are no plan.
 _NOT_TO_COME_SIMPLE = re.compile(r"^(?!.*\b(?:hope|hoping|try|trying|want|wanna)\b)", re.I)
+# "back in Wellington for good": home again, to stay.
+_FOR_GOOD = re.compile(r"\s+(?:for\s+good|permanently|to\s+stay)\b")
 # "introducing you to Renata" (a rule read between "you" and the name after "to").
 _INTRODUCED = re.compile(r"\bintroduc(?:e|ed|ing)\s+(?:you|u|him|her|them)\s+to\b", re.IGNORECASE)
 # "remember Leila from your party": remembered as someone met, not a thing remembered.
@@ -386,6 +388,12 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:back\s+)?(?:(?:over|up|down|out|away)\s+)?(?:" + WHEN_MOVED + r")?"
           r"(?:to|into)\s+(?:(?:a|our|my|the|his|her|their|new)\s+)*" + _HOME_IN + _THE,
           "MOVED_TO", PLACE, after=_NOT_SOMEONES_HOME),
+    # "I've just got the keys to a flat in Partick", "I'm back in Wellington for good"
+    _rule(_PRE + r"(?:got|get|getting|picked\s+up|collected)\s+(?:the|our|my)\s+keys\s+"
+          r"(?:to|for)\s+"
+          r"(?:(?:a|our|my|the|new|little|tiny)\s+)*(?:[\w-]+\s+)?(?:flat|house|home|apartment|place|"
+          r"condo)\s+in\s+" + _THE, "MOVED_TO", PLACE),
+    _rule(_PRE + r"(?:back|home)\s+(?:in|to)\s+" + _THE, "MOVED_TO", PLACE, after=_FOR_GOOD),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,5}?(?:flat|house|home|apartment|condo)\s+in\s+" + _THE,
           "LIVES_IN", PLACE),
     # "from my place in Coyoacán", "on my couch in Partick", "Tom's place in Leeds": whose it is

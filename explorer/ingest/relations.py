@@ -1494,6 +1494,7 @@ def _sentence_facts(
     found.extend(_project_facts(turn, slots))
     found.extend(_advice_facts(turn, span, slots, lowered))
     found.extend(_home_facts(turn, span, slots, lowered))
+    found.extend(_proposal_accepted(turn, span, slots, lowered))
     return found
 
 
@@ -1681,6 +1682,27 @@ _FROM_HOME = re.compile(
     r"\b(?:(?:from|near|to|round|by|past)\s+(?:mine|me|ours|us)|moved\s+in\s+with\s+(?:me|us))"
     r"\s+(?:(?:over|up|down|out)\s+)?in\s+(?:the\s+)?$"
 )
+
+
+def _proposal_accepted(
+    turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: str
+) -> list[Fact]:
+    """ "Declan proposed on the prom last Sunday, and I said yes!": the two are engaged."""
+    speaker = turn.speaker
+    if speaker is None or not _SAID_YES.search(lowered):
+        return []
+    return [
+        Fact(speaker, slot.entity, "PARTNER_OF", span[0], span[1])
+        for slot in slots
+        if not slot.pronoun
+        and slot.entity.type == "person"
+        and slot.entity.id != speaker.id
+        and _PROPOSED.match(lowered, slot.end, span[1])
+    ]
+
+
+_PROPOSED = re.compile(r"\s+(?:finally\s+|just\s+)?(?:proposed|popped\s+the\s+question)\b")
+_SAID_YES = re.compile(r"\b(?:i|we)\s+said\s+yes\b")
 
 
 def _home_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: str) -> list[Fact]:

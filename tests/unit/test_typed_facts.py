@@ -4045,3 +4045,20 @@ def test_a_family_by_its_name_and_a_venue_ending_in_its_s() -> None:
         )
     )
     assert ("nic0le", "LIKES", "Paulie Gee") in facts(venue)
+
+
+def test_keys_to_a_flat_home_for_good_and_a_proposal_accepted() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Callum", "I've just got the keys to a flat in Partick, so I'm not complaining."),
+            ("Lachlan", "It's true, I'm back in Wellington for good. Declan says hi."),
+            ("Siobhan", "Big news: Declan proposed on the prom last Sunday, and I said yes!"),
+            ("Lachlan", "I'm back in Wellington for a week, then Sydney."),
+        )
+    )
+    found = facts(extraction)
+    assert ("Callum", "MOVED_TO", "Partick") in found
+    assert ("Lachlan", "MOVED_TO", "Wellington") in found
+    assert {("Siobhan", "PARTNER_OF", "Declan"), ("Declan", "PARTNER_OF", "Siobhan")} & found
+    moves = [r for r in extraction.relations if r.type == "MOVED_TO" and "week" in r.fact]
+    assert not moves  # a week back is a visit

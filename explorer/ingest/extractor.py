@@ -297,10 +297,18 @@ _NAME_GIVEN = re.compile(
     r"(?:she|he)\s+is\s+called)\s+",
     re.IGNORECASE,
 )
+_PERSON_BROUGHT_UP = re.compile(
+    r"\b(?:sister|brother|cousin|niece|nephew|daughter|son|baby|friend|boyfriend|girlfriend|"
+    r"partner|husband|wife|colleague|coworker|boss|neighbour|neighbor|teacher|doctor|aunt|uncle|"
+    r"mum|mom|dad|grandma|grandpa|someone|girl|guy|boy|woman|man|lady)s?\b",
+    re.IGNORECASE,
+)
 _PET_BROUGHT_UP = re.compile(r"\b(?:pets?|" + "|".join(sorted(PETS)) + r")s?\b", re.IGNORECASE)
 # Nothing before a name but other names of the list: "Luna and Oliver!", "Pip, Sox and Tilly".
 _NAMES_LISTED = re.compile(r"\W*(?:[A-Z][\w'’-]*(?:\s*,\s*|\s+and\s+|\s*&\s*))*")
-_NAMES_ASKED = re.compile(r"\bwhat\s+(?:are|is|['’]s)\s+(?:their|his|her|its)\s+names?\b", re.I)
+_NAMES_ASKED = re.compile(
+    r"\bwhat(?:\s+(?:are|is|was)|['’]s)\s+(?:their|his|her|its)\s+names?\b", re.IGNORECASE
+)
 # A title in quotes: "Becoming Nicole", "The Lord of the Rings", "Cyberpunk 2077" (each word
 # of four letters or more capitalised, up to eight words; a quoted sentence is none, and one
 # word only after "called": a word quoted is often the word itself).
@@ -322,8 +330,11 @@ def _quoted_titles(text: str) -> list[tuple[int, int]]:
             continue  # "Always look on the bright side of life": a saying, no title
         if len(words) == 1 and not _TITLE_NAMED.search(text, 0, match.start()):
             continue  # "Esquisito" means strange, she says "Porto": a word quoted, unless named
-        if any(word.casefold() in MONTHS or word.casefold() in WEEKDAYS for word in words):
-            continue  # "Thursday 14 May": a date quoted
+        if any(word.casefold() in MONTHS for word in words) or (
+            any(word.casefold() in WEEKDAYS for word in words)
+            and any(word[:1].isdigit() for word in words)
+        ):
+            continue  # "Thursday 14 May": a date quoted ("The Thursday Murder Club" a title)
         if any(sum(char.isupper() for char in word) > 1 for word in words):
             continue  # "Kestrel ETAs", "GOOD PAIN": initials or shouting, no title
         found.append((match.start(1), match.end(1)))
@@ -574,7 +585,11 @@ class _Context(PeopleLinks):
             piece = [token for token in tokens if start <= token.start < end]
             candidate = self._add_name(index, text, tokens, piece) if piece else None
             if candidate is not None:
+                # a title quoted is a name where it stands, even opening its quote; a work
+                # unless what is said of it says more ("a product called "Kestrel Live"")
+                candidate.mid_sentence += 1
                 candidate.cues["work_of_art"] += 1
+                candidate.cues["quoted"] += 1
 
     def _called_in_lower_case(self, index: int, text: str, token: Token) -> bool:
         """A chat's "night emi x", "congrats kate!!": a lower-case word in a vocative's place
@@ -817,15 +832,19 @@ class _Context(PeopleLinks):
         """Whether a name is given to a pet just brought up: "I adopted a puppy! Her name's
         Coco", or the answer to "Pets are the best. What are their names?" ("Luna and Oliver!")."""
         before = self.chunks[index - 1].text if index > 0 else ""
+        # brought up in this turn or the last few ("we got a puppy!" ... "her name's Biscuit")
+        earlier = " ".join(chunk.text for chunk in self.chunks[max(0, index - 4) : index])
         if _NAME_GIVEN.fullmatch(text, sentence[0], start):
+            if _PERSON_BROUGHT_UP.search(text, 0, sentence[0]):
+                return False  # "My sister visited. Her name's Sarah"
             return _PET_BROUGHT_UP.search(text, 0, sentence[0]) is not None or (
-                _PET_BROUGHT_UP.search(before) is not None
+                _PET_BROUGHT_UP.search(earlier) is not None
             )
         return (
             number == 0
             and _NAMES_LISTED.fullmatch(text, sentence[0], start) is not None
             and _NAMES_ASKED.search(before) is not None
-            and _PET_BROUGHT_UP.search(before) is not None
+            and _PET_BROUGHT_UP.search(earlier) is not None
         )
 
     def _in_a_fixture(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> bool:
@@ -989,6 +1008,8 @@ class _Context(PeopleLinks):
             return "name"
         if candidate.cues["answer"] and not is_everyday_word(key, COMMON_RANK):
             return "recurring_name"  # the answer to "where do you work?", however it is cried
+        if candidate.cues["pet"] and single and self.lower_seen[key] == 0:
+            return "recurring_name"  # "What's his name?" / "Bandit."
         lower = self.lower_seen[key] if single else 0
         if candidate.cues["person_verb"] and single and lower == 0 and key not in TOPIC_STOPWORDS:
             return "recurring_name"  # "Zaid says ..." opening a sentence

@@ -219,10 +219,10 @@ PERSON_VERBS = frozenset(
 )
 # Ties between votes go to the more specific kind; "person" is also the default with no votes.
 TYPE_ORDER = ("place", "organization", "event", "project", "product", "other", "person")
-# Event words that follow a person's name as often: "Ada's wedding" is hers, "Tom's party"
-# his, "Sam show" a show of someone's.
+# Event words that follow a person's or a band's name as often: "Ada's wedding" is hers, "Tom's
+# party" his, "the Coldplay concert" the band's.
 _EVENT_WORDS_OF_PEOPLE = frozenset(
-    {"wedding", "party", "ceremony", "show", "open", "classic", "games", "cup"}
+    {"wedding", "party", "ceremony", "show", "open", "classic", "games", "cup", "concert"}
 )
 # A race's distance ending a name ("Forest Park Trail 10K"), as a name key writes it.
 _RACE_DISTANCE = re.compile(r"\d{1,3}km?")
@@ -679,13 +679,15 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if cues["brand_cased"]:
         tally["product"] += 2 * cues["platform_after_object"]
     tally["other"] += 2 * cues["work_of_art"] + cues["pet_care"]
+    # a quoted title is no place for the "'s" inside it ("The Handmaid's Tale")
+    tally["place"] = max(0, tally["place"] - 2 * cues["quoted"])
     if not (single and is_census_name(key)):
         # an animal's emoji in a sentence the name opens, weak: "Tom is walking the dog 🐶"
         tally["other"] += cues["pet_emoji"]
     tally["organization"] += 2 * cues["organization"]
     if (
         not is_census_name(words[0])
-        and not (single and key in ranks(EVERYDAY_WORDS))
+        and not (single and ranks(EVERYDAY_WORDS).get(key, _COMMON) < _COMMON)
         and not is_common_surname(words[-1].removesuffix("s"))  # "the Murphys are": a family
     ):
         tally["organization"] += 2 * cues["group"]  # ("Ill have both tickets": I'll)
@@ -962,6 +964,7 @@ CALLED_KINDS = {
 }
 # What follows a group's name: a plural verb ("Lankum are playing"), or its gig.
 _GROUP_VERBS = frozenset({"are", "were", "have", "'ve", "’ve"})
+_COMMON = 10_000  # a word this common before "are" is a word ("Ill have", "Shell were")
 _JOINED_BEFORE = re.compile(r"(?:\band|&|,)\s*$")  # "Ada and Kwame have": two people
 _GIG_WORDS = frozenset({"gig", "gigs", "concert", "tour"})
 # "a tracking product called Kestrel Live" (a "product designer" apposed is someone's job).

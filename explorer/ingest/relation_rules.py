@@ -214,7 +214,7 @@ _NOT_PAST_TENSE_ONLY = re.compile(r"^(?!.*\b(?:last|ago|yesterday)\b)", re.IGNOR
 # "I still miss Portland's coffee shops": what of it is liked, not all of it.
 # ("obsessed with Paulie Gee's lol" likes the pizzeria: its name ends in "'s")
 _NOT_WANTED_TO = re.compile(
-    r"(?!\s+to\b)(?!['’]s\s+(?!(?:been|lol|tho|though|btw|now|too|haha|again|already|omg|"
+    r"(?!\s+(?:and\s+[\w'’-]+\s+)?to\b)(?!['’]s\s+(?!(?:been|lol|tho|though|btw|now|too|haha|again|already|omg|"
     r"and|or|but|so|is|was|are|were|in|on|at|for|with)\b)[a-z])"
 )
 # What speaks of what is still to come (``future``).

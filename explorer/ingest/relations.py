@@ -922,8 +922,12 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
         if not said.group("wild"):
             relation = "LIKES" if said.group("good") else "DISLIKES"
             found.append(Fact(speaker, thing, relation, span[0], span[1]))
-        if said.group("past") and thing.type in WHERE:
-            # "Lisbon was amazing", "the Markthal was incredible": the speaker was there
+        band = thing.type == "organization" and after.lstrip().startswith("were")
+        if said.group("past") and thing.type == "event":
+            found.append(Fact(speaker, thing, "ATTENDED", span[0], span[1]))  # "Glasto was epic"
+        elif said.group("past") and thing.type in WHERE and not band:
+            # "Lisbon was amazing", "the Markthal was incredible": the speaker was there (a
+            # body that "were unreal" played: "Fontaines were unreal")
             found.append(Fact(speaker, thing, "VISITED", span[0], span[1]))
     return found
 

@@ -4062,3 +4062,34 @@ def test_keys_to_a_flat_home_for_good_and_a_proposal_accepted() -> None:
     assert {("Siobhan", "PARTNER_OF", "Declan"), ("Declan", "PARTNER_OF", "Siobhan")} & found
     moves = [r for r in extraction.relations if r.type == "MOVED_TO" and "week" in r.fact]
     assert not moves  # a week back is a visit
+
+
+def test_a_quoted_title_opening_its_quote_and_a_band_before_its_concert() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Hailey", "Also, have you read \"The Handmaid's Tale\"? I'm finally reading it."),
+            ("Jenna", "Did you go for the Coldplay concert at the National Stadium?"),
+            ("Hailey", "No, couldn't get tickets. Coldplay are like impossible to get lah."),
+        )
+    )
+    typed = {e.name: e.type for e in extraction.entities}
+    assert typed.get("The Handmaid's Tale") == "other"
+    assert typed.get("Coldplay") == "organization"
+
+
+def test_what_the_review_of_long_form_chats_asked_for() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Dan", 'Have you read "The Thursday Murder Club"? Electric Picnic was savage.'),
+            ("Rose", "I'd love you and Kunle to come. Fontaines were unreal, by the way."),
+            ("Dan", "Aww, we adopted a puppy!"),
+            ("Rose", "What's his name?"),
+            ("Dan", "Bandit. He's a blue heeler mix."),
+        )
+    )
+    typed = {e.name: e.type for e in extraction.entities}
+    assert typed.get("The Thursday Murder Club") == "other" and typed.get("Bandit") == "other"
+    found = facts(extraction)
+    assert {("Dan", "ATTENDED", "Electric Picnic"), ("Dan", "OWNS", "Bandit")} <= found
+    assert not [f for f in found if f[1] == "VISITED"]  # a band played, nobody went to it
+    assert not {f for f in found if {f[0], f[2]} == {"Dan", "Rose"}}  # a wish, no liking

@@ -307,6 +307,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "Leaving Nottingham after 6 years?", "you left Kisumu for real?", "wanted to leave joburg
     # since varsity": a home, by how long it was one or how final the going is
     _rule(_PRE + r"(?:leaving|leave|left)\s+" + _THE, "LIVES_IN", PLACE, after=_LEFT_FOR_GOOD),
+    # "she just got promoted at Dell", "promoted to head chef at Ottolenghi"
+    _rule(_PRE + r"(?:got\s+|been\s+)?promoted\s+(?:to\s+(?:[\w-]+\s+){1,3}?)?(?:at|in)\s+" + _THE,
+          "WORKS_AT", ORG),
     # "handed in my notice at Nuvola", "Kavya's been at Thoughtspring forever"
     _rule(_PRE + r"(?:handed|handing|hand|gave|giving|give|put)\s+(?:in\s+)?"
           r"(?:my|his|her|their|a)\s+notice\s+(?:in\s+)?at\s+" + _THE, "WORKS_AT", ORG),
@@ -598,6 +601,7 @@ _CLOSED = re.compile(
     r"\b(?:used to|no longer|not anymore|any more|anymore|formerly|previously|was|were)\b"
     r"|\blived\b|\bworked\b|\bstudied\b|\bleft\b|\bquit\b|\bresigned\b|\bdid\b|\bspent\b"
 )
+_LEFT = re.compile(r"\b(?:left|quit|resigned)\b")  # (notice handed in is served still)
 _STILL_OPEN = re.compile(r"\b(?:have|has|'ve|’ve|still)\b")
 
 
@@ -609,6 +613,8 @@ def negated(text: str) -> bool:
 
 def closed(text: str) -> bool:
     """Whether the words of a match put the fact in the past ("used to live in", "lived in")."""
+    if _LEFT.search(text):
+        return True  # "I've just quit Deloitte", "we've left Leeds"
     return _CLOSED.search(text) is not None and _STILL_OPEN.search(text) is None
 
 

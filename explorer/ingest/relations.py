@@ -290,6 +290,9 @@ _PAST_VISIT = re.compile(
     r"\b(?:visited|toured|explored|stayed|went|flew|drove|did|been|came|finished|placed|won|spent|"
     r"made\s+it|attended|completed|ran)\b"
 )
+_ASKED_OF_THE_PAST = re.compile(
+    r"\W*(?:did|didn['’]?t|have|haven['’]?t|has)\s+(?:you|u|ya|he|she|they)\b"
+)
 _ON_THE_WAY = re.compile(
     r"^\s+(?:'m|’m|am|was)\s+on\s+(?:the|a|my)\s+(?:train|flight|bus|way)\s+to\s+$"
 )
@@ -1425,7 +1428,11 @@ def _sentence_facts(
             relation, reverse, ended = read
             if relation in ("LIKES", "RECOMMENDED") and _NOT_OF_IT.search(between):
                 continue  # "just like you", "I recommended it to you": a likeness, a recipient
-            if ended and _PERFECT_SUBJECT.search(lowered, max(0, subject.start - 8), subject.end):
+            if (
+                ended
+                and _PERFECT_SUBJECT.search(lowered, max(0, subject.start - 8), subject.end)
+                and not _LEFT_IT.search(between)  # "I've left Google" is over
+            ):
                 ended = False  # "I've lived in Leeds for five years", "how long have you lived"
             if relation == "LIVES_IN" and ended and _CHILDHOOD.match(lowered, other.end, span[1]):
                 relation, ended = "FROM", False  # "we lived in Casablanca until I was twelve"
@@ -1735,7 +1742,8 @@ def _home_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
 # or given something, not liked or recommended.
 _NOT_OF_IT = re.compile(
     r"\b(?:just|exactly|much|more|feel|feels|felt|look|looks|looked|sound|sounds|sounded|seem|"
-    r"seems|seemed)\s+like\s+$|\b(?:it|them|this|that|these|those|one)\s+to\s+$"
+    r"seems|seemed)\s+like\s+$|\b(?:it|them|this|that|these|those|one)\s+to\s+"
+    r"(?:$|(?:you|u|me|him|her|them|us)\b)"
 )
 # A home left in childhood is where one is from.
 _CHILDHOOD = re.compile(
@@ -1743,6 +1751,7 @@ _CHILDHOOD = re.compile(
     r"nine|eight|seven|six|five|four|three|two|little|small|young|kids?|a\s+kid|a\s+child|"
     r"children|babies|a\s+baby)\b|\W*as\s+(?:a\s+)?(?:kids?|children|a\s+child)\b"
 )
+_LEFT_IT = re.compile(r"\b(?:left|quit|resigned|moved\s+out)\b")
 # A subject in the present perfect: "I've", "we’ve", "have you", "has she".
 _PERFECT_SUBJECT = re.compile(r"\b(?:\w+['’]ve|(?:have|has)\s+\w+)$")
 # A question of how long something has held takes it as so.
@@ -1874,6 +1883,7 @@ def _verb_fact(
             relation in ("VISITED", "ATTENDED")
             and future(sentence_text)
             and not _PAST_VISIT.search(between)
+            and not _ASKED_OF_THE_PAST.match(sentence_text)  # "did you go to X this year?"
         ):
             # "I'll go to Leeds"; not "she stayed at Casa Antigua, I'll send you the link"
             relation = "PLANS"

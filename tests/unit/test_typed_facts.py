@@ -4093,3 +4093,24 @@ def test_what_the_review_of_long_form_chats_asked_for() -> None:
     assert {("Dan", "ATTENDED", "Electric Picnic"), ("Dan", "OWNS", "Bandit")} <= found
     assert not [f for f in found if f[1] == "VISITED"]  # a band played, nobody went to it
     assert not {f for f in found if {f[0], f[2]} == {"Dan", "Rose"}}  # a wish, no liking
+
+
+def test_a_recipient_a_past_question_a_job_left_and_a_promotion() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Priya", "hello there"),
+            ("Sam", "I recommended it to you last year, you daft thing."),
+            ("Priya", "Did you go to the Rocking Festival this year?"),
+            ("Sam", "I did! Also I've left Google, and my friend Grace got promoted at Dell."),
+        )
+    )
+    found = facts(extraction)
+    assert ("Sam", "RECOMMENDED", "Priya") not in found
+    assert ("Sam", "ATTENDED", "Rocking Festival") in found
+    assert ("Sam", "PLANS", "Rocking Festival") not in found
+    assert ("Grace", "WORKS_AT", "Dell") in found
+    names = {entity.id: entity.name for entity in extraction.entities}
+    google = [
+        r for r in extraction.relations if r.type == "WORKS_AT" and names[r.target_id] == "Google"
+    ]
+    assert google and all(r.valid_to is not None for r in google)  # "I've left" is over

@@ -685,7 +685,7 @@ KIN_RELATIONS = {
     **dict.fromkeys(
         _words(
             """
-            partner boyfriend girlfriend fiance fiancee fiancé fiancée bf gf namorado namorada
+            partner boyfriend girlfriend fiance fiancee fiancé fiancée bf gf fella namorado namorada
             novio novia copain copine jowa
             """
         ),

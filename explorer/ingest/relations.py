@@ -2222,6 +2222,52 @@ _DENIAL = re.compile(r"\W*(?:no+|nope|nah+|naw|not\s+anymore|not\s+any\s+more)\b
 _NAMED_NEXT = re.compile(r"\s*,?\s*")
 
 
+def _kin_named_in_answer(
+    question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]
+) -> list[Fact]:
+    """ "How's your sister getting on?" / "Rose moved to Bristol": a person the answer opens on
+    is the kin asked after, the answerer's (one name, none in the question)."""
+    asked = _KIN_ASKED.search(question.text)
+    speakers = {answerer.id, question.speaker.id if question.speaker is not None else ""}
+    if asked is None or any(
+        s.entity.type == "person"
+        and not s.pronoun
+        and s.entity.id not in speakers
+        and s.end > asked.start()
+        for s in question.names
+    ):
+        return []  # "and your husband? Kunle, abi?": the question names him already
+    relation = KIN_RELATIONS.get(asked["kin"].casefold())
+    people = [
+        slot
+        for slot in answer.names
+        if slot.sentence <= 1 and not slot.pronoun and slot.entity.type == "person"
+    ]
+    if (
+        relation is None
+        or len({slot.entity.id for slot in people}) != 1
+        or people[0].entity.id == answerer.id
+    ):
+        return []
+    # the name opens its sentence: "Cian's great", "She did in the end! Rose moved to Bristol"
+    span = answer.sentences[people[0].sentence]
+    if not _ANSWER_OPENING.fullmatch(answer.text, span[0], people[0].start):
+        return []
+    return [Fact(answerer, people[0].entity, relation, *span)]
+
+
+# "how's your sister?", "and your husband?", "how is ur bf doing"
+_KIN_ASKED = re.compile(
+    r"\b(?:how['’]?s|how\s+is|how\s+are|and)\s+(?:your|ur)\s+(?:[\w-]+\s+)??(?P<kin>[\w-]+)"
+    r"(?=[\s?!,.]|$)(?![^?]*\b(?:and|or)\s+(?:your|ur)\b)",
+    re.IGNORECASE,
+)
+# What may stand before the name an answer opens on: "yes", "oh", "haha", an emoji.
+_ANSWER_OPENING = re.compile(
+    r"\W*(?:(?:yes|yeah|yep|ya|oh|haha|lol|aw+|ah|omg|honestly|well|so)\W+)*", re.IGNORECASE
+)
+
+
 def _who_is(question: Turn, answer: Turn, answerer: Named, first: tuple[int, int]) -> list[Fact]:
     """ "who's X" answered "my flatmate" by someone else: X is the answerer's flatmate; so is
     the one person a question asks about ("how's Njeri btw?" / "my sister is in Mombasa now",
@@ -2783,6 +2829,7 @@ def answer_facts(question: Turn, answer: Turn, asked: Sequence[Fact]) -> list[Fa
             facts.append(replace(fact, earlier=True, ended=over))
             facts.append(Fact(fact.source, fact.target, fact.relation, *reply, ended=over))
     facts.extend(_who_is(question, answer, answerer, first))
+    facts.extend(_kin_named_in_answer(question, answer, answerer, first))
     facts.extend(_still_there(question, answer, answerer, first))
     questions = [
         question.text[start:end].casefold()

@@ -4114,3 +4114,22 @@ def test_a_recipient_a_past_question_a_job_left_and_a_promotion() -> None:
         r for r in extraction.relations if r.type == "WORKS_AT" and names[r.target_id] == "Google"
     ]
     assert google and all(r.valid_to is not None for r in google)  # "I've left" is over
+
+
+def test_the_kin_asked_after_named_in_the_answer() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Priya", "Hi Sam! Long time."),
+            ("Sam", "Hey Priya! How's your sister getting on?"),
+            ("Priya", "She did in the end! Rose moved to Bristol."),
+            ("Sam", "Rose? Nice. How's your fella?"),
+            ("Priya", "Cian's great, working too hard. Cian says hi."),
+            ("Sam", "And your husband? Kunle, abi?"),
+            ("Priya", "Yes, Kunle. And how's your boss?"),
+            ("Sam", "Honestly Tom and Ana are both fine."),
+        )
+    )
+    found = facts(extraction)
+    assert {("Rose", "FAMILY_OF", "Priya"), ("Priya", "FAMILY_OF", "Rose")} & found
+    assert {("Cian", "PARTNER_OF", "Priya"), ("Priya", "PARTNER_OF", "Cian")} & found
+    assert not [f for f in found if f[1] == "WORKS_WITH"]  # two named: which is the boss?

@@ -458,6 +458,8 @@ def _calls_someone(noun: str) -> bool:
 
 
 _NAME_GIVEN = re.compile(r"\bname\s*[,:]\s*$", re.IGNORECASE)
+_WHICH_BEFORE = re.compile(r"\bwhich\s+(?:[\w'’-]+\s+)?[\w'’-]+\s*,\s*$", re.IGNORECASE)
+_ECHOED_BEFORE = re.compile(r"\W*(?:oh|ohh|ah|wait|wow)\W*$", re.IGNORECASE)
 
 
 def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> bool:
@@ -466,6 +468,8 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
     after = text[end : sentence[1]]
     if teases(before, text[start:end]) or _NAME_GIVEN.search(before):
         return False  # "ok grandpa 😂"; "booked it under Dad's name, Imran": the name, no call
+    if _WHICH_BEFORE.search(before) or (_ECHOED_BEFORE.match(before) and after.startswith("?")):
+        return False  # "Which cousin, Mick?", "Oh, Ellie? Good on her.": asked about, not called
     if _GREETING.search(before) and _AFTER_VOCATIVE.match(after):
         if _FAREWELL_TOLD.search(before) and not is_census_name(text[start:end].split()[0]):
             return False  # "and then bye bye Braamfontein 😭": leaving a place

@@ -4133,3 +4133,18 @@ def test_the_kin_asked_after_named_in_the_answer() -> None:
     assert {("Rose", "FAMILY_OF", "Priya"), ("Priya", "FAMILY_OF", "Rose")} & found
     assert {("Cian", "PARTNER_OF", "Priya"), ("Priya", "PARTNER_OF", "Cian")} & found
     assert not [f for f in found if f[1] == "WORKS_WITH"]  # two named: which is the boss?
+
+
+def test_a_name_asked_about_is_no_call() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Bay", "My cousin is getting married!"),
+            ("Liam", "Lucky. Which cousin, Mick?"),
+            ("Bay", "The older one. My sister got the job too."),
+            ("Liam", "Oh, Ellie? Good on her."),
+            ("Bay", "Thanks, Liam!"),
+        )
+    )
+    named = {e.name: set(e.aliases) for e in extraction.entities}
+    assert "Ellie" in named and "Ellie" not in named.get("Bay", set())
+    assert "Mick" not in named.get("Bay", set())

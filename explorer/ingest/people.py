@@ -967,6 +967,8 @@ CALLED_KINDS = {
     "project": "project",
 }
 # What follows a group's name: a plural verb ("Lankum are playing"), or its gig.
+_TICKETS_FOR = re.compile(r"\btickets?\s+(?:for|to)\s+(?:the\s+)?$")
+_WATCH_ASKED = re.compile(r"\s*(?:\?|yet\b|again\b)")
 _GROUP_VERBS = frozenset({"are", "were", "have", "'ve", "’ve"})
 _COMMON = 10_000  # a word this common before "are" is a word ("Ill have", "Shell were")
 _JOINED_BEFORE = re.compile(r"(?:\band|&|,)\s*$")  # "Ada and Kwame have": two people
@@ -1218,5 +1220,9 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["framed"] += 1
     if re.match(r"^\s+by\s+[A-Z]", after):
         cues["work_of_art"] += 1
+    if _TICKETS_FOR.search(tail):
+        cues["event"] += 1  # "got tickets for Green Man" (a band has its own cues: "are playing")
+    if previous_word == "watch" and _WATCH_ASKED.match(head):
+        cues["work_of_art"] += 1  # "did you ever watch Saltburn?" (not "watch Jets highlights")
     if previous_word in ("read", "reading", "watched", "watching", "finished", "novel", "book"):
         cues["work_of_art"] += 1

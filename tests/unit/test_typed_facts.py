@@ -4148,3 +4148,14 @@ def test_a_name_asked_about_is_no_call() -> None:
     named = {e.name: set(e.aliases) for e in extraction.entities}
     assert "Ellie" in named and "Ellie" not in named.get("Bay", set())
     assert "Mick" not in named.get("Bay", set())
+
+
+def test_a_title_asked_about_after_watch() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Owen", "Did you ever watch Saltburn? Gethin and I thought it was bonkers."),
+            ("Priya", "Ha! Papa made me watch Jets highlights at 7am."),
+        )
+    )
+    typed = {e.name: e.type for e in extraction.entities}
+    assert typed.get("Saltburn") == "other" and typed.get("Jets") != "other"

@@ -601,7 +601,9 @@ _CLOSED = re.compile(
     r"\b(?:used to|no longer|not anymore|any more|anymore|formerly|previously|was|were)\b"
     r"|\blived\b|\bworked\b|\bstudied\b|\bleft\b|\bquit\b|\bresigned\b|\bdid\b|\bspent\b"
 )
-_LEFT = re.compile(r"\b(?:left|quit|resigned)\b")  # (notice handed in is served still)
+#: Words that end a fact even in the present perfect ("I've left Google"; a notice handed in
+#: is served still).
+LEFT_WORDS = re.compile(r"\b(?:left|quit|resigned|moved\s+out)\b")
 _STILL_OPEN = re.compile(r"\b(?:have|has|'ve|’ve|still)\b")
 
 
@@ -613,7 +615,7 @@ def negated(text: str) -> bool:
 
 def closed(text: str) -> bool:
     """Whether the words of a match put the fact in the past ("used to live in", "lived in")."""
-    if _LEFT.search(text):
+    if LEFT_WORDS.search(text):
         return True  # "I've just quit Deloitte", "we've left Leeds"
     return _CLOSED.search(text) is not None and _STILL_OPEN.search(text) is None
 

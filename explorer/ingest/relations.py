@@ -51,6 +51,7 @@ from explorer.ingest.relation_rules import (
     IS_HOME,
     KIN_PHRASE_WORDS,
     KIN_RELATIONS,
+    LEFT_WORDS,
     NOT_A_STAY,
     PAIR_MET,
     PETS,
@@ -1431,7 +1432,7 @@ def _sentence_facts(
             if (
                 ended
                 and _PERFECT_SUBJECT.search(lowered, max(0, subject.start - 8), subject.end)
-                and not _LEFT_IT.search(between)  # "I've left Google" is over
+                and not LEFT_WORDS.search(between)  # "I've left Google" is over
             ):
                 ended = False  # "I've lived in Leeds for five years", "how long have you lived"
             if relation == "LIVES_IN" and ended and _CHILDHOOD.match(lowered, other.end, span[1]):
@@ -1751,7 +1752,6 @@ _CHILDHOOD = re.compile(
     r"nine|eight|seven|six|five|four|three|two|little|small|young|kids?|a\s+kid|a\s+child|"
     r"children|babies|a\s+baby)\b|\W*as\s+(?:a\s+)?(?:kids?|children|a\s+child)\b"
 )
-_LEFT_IT = re.compile(r"\b(?:left|quit|resigned|moved\s+out)\b")
 # A subject in the present perfect: "I've", "we’ve", "have you", "has she".
 _PERFECT_SUBJECT = re.compile(r"\b(?:\w+['’]ve|(?:have|has)\s+\w+)$")
 # A question of how long something has held takes it as so.

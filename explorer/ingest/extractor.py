@@ -354,6 +354,9 @@ _WISHES = frozenset({"happy", "merry", "best", "poor", "dear", "morning", "night
 #: Cues every capitalised word has: written plainly, inside a sentence.
 _BARE_CUES = frozenset({"plain", "framed"})
 _WEAK_CUES = _BARE_CUES | {"group"}
+_NUMBER_WORDS = frozenset(
+    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"]
+)
 # A name followed by what only a person does ("Sinéad booked", "Tom says"; a place answered
 # may still be what "is" something, "jesmond is sooo expensive tho", and a chat's answer drops
 # its subject: "Paystack joined in March", "Rosebank got a flat there").
@@ -637,8 +640,10 @@ class _Context(PeopleLinks):
             inside = (
                 token.index > 0
                 and tokens[token.index - 1].word == "the"
-                and token.folded in INTERJECTIONS
-                and token.folded not in FUNCTION_WORDS
+                and (
+                    (token.folded in INTERJECTIONS and token.folded not in FUNCTION_WORDS)
+                    or token.folded in _NUMBER_WORDS  # "the Two Oceans", "the Three Peaks"
+                )
                 and token.word[0].isupper()
                 and not token.word.isupper()
                 and not token.clause_start

@@ -967,6 +967,7 @@ CALLED_KINDS = {
     "project": "project",
 }
 # What follows a group's name: a plural verb ("Lankum are playing"), or its gig.
+_RACE_AFTER = re.compile(r"\s+(?:half|ultra|full)[\s-]+marathon\b|\s+\d{1,3}k\b")
 _TICKETS_FOR = re.compile(r"\btickets?\s+(?:for|to)\s+(?:the\s+)?$")
 _WATCH_ASKED = re.compile(r"\s*(?:\?|yet\b|again\b)")
 _GROUP_VERBS = frozenset({"are", "were", "have", "'ve", "’ve"})
@@ -1119,8 +1120,10 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         # "Lankum are playing Galway", "Parks Vic have made me a team leader", "the Beths
         # gig": a band, a team or a body, as British English speaks of one
         cues["group"] += 1
-    if next_word in EVENT_WORDS and next_word not in _EVENT_WORDS_OF_PEOPLE:
-        cues["event"] += 1  # "the ISTE Live conference", "any Pride festival"
+    if (next_word in EVENT_WORDS and next_word not in _EVENT_WORDS_OF_PEOPLE) or _RACE_AFTER.match(
+        head
+    ):
+        cues["event"] += 1  # "the ISTE Live conference", "the Two Oceans half marathon"
     kin = re.search(r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+)?([\w-]+)\s*,?$", tail)
     appositive = re.match(
         r"^\s*(?:,|\s+is|\s+was)\s+(?:my|our|your|his|her)\s+(?:([\w-]+)\s+)?([\w-]+)", head

@@ -4159,3 +4159,17 @@ def test_a_title_asked_about_after_watch() -> None:
     )
     typed = {e.name: e.type for e in extraction.entities}
     assert typed.get("Saltburn") == "other" and typed.get("Jets") != "other"
+
+
+def test_a_race_named_before_its_distance_and_a_number_inside_a_name() -> None:
+    extraction = extract_offline(
+        chat(
+            ("Lerato", "I ran the Two Oceans half marathon in April, it was brutal."),
+            ("Amira", "Kamran Akhtar? He did Bushra's wedding, the photos were stunning."),
+        )
+    )
+    typed = {e.name: e.type for e in extraction.entities}
+    assert typed.get("Two Oceans") == "event"
+    found = facts(extraction)
+    assert ("Lerato", "ATTENDED", "Two Oceans") in found
+    assert not [f for f in found if f[0] == "Kamran Akhtar" and f[1] == "ATTENDED"]

@@ -106,6 +106,7 @@ from explorer.ingest.people import (
 from explorer.ingest.people import speaker_type as speaker_type
 from explorer.ingest.places import is_known_place
 from explorer.ingest.relation_rules import (
+    KIN_RELATIONS,
     PETS,
     ROLE_NOUNS,
     UNIQUE_KIN,
@@ -297,10 +298,11 @@ _NAME_GIVEN = re.compile(
     r"(?:she|he)\s+is\s+called)\s+",
     re.IGNORECASE,
 )
+# Someone brought up (kin, a colleague, "someone"): a name given next is theirs, no pet's.
 _PERSON_BROUGHT_UP = re.compile(
-    r"\b(?:sister|brother|cousin|niece|nephew|daughter|son|baby|friend|boyfriend|girlfriend|"
-    r"partner|husband|wife|colleague|coworker|boss|neighbour|neighbor|teacher|doctor|aunt|uncle|"
-    r"mum|mom|dad|grandma|grandpa|someone|girl|guy|boy|woman|man|lady)s?\b",
+    r"\b(?:"
+    + "|".join(sorted(map(re.escape, {*KIN_RELATIONS, "baby", "someone", "girl", "guy", "boy"})))
+    + r")s?\b",
     re.IGNORECASE,
 )
 _PET_BROUGHT_UP = re.compile(r"\b(?:pets?|" + "|".join(sorted(PETS)) + r")s?\b", re.IGNORECASE)
@@ -836,20 +838,20 @@ class _Context(PeopleLinks):
     ) -> bool:
         """Whether a name is given to a pet just brought up: "I adopted a puppy! Her name's
         Coco", or the answer to "Pets are the best. What are their names?" ("Luna and Oliver!")."""
-        before = self.chunks[index - 1].text if index > 0 else ""
         # brought up in this turn or the last few ("we got a puppy!" ... "her name's Biscuit")
-        earlier = " ".join(chunk.text for chunk in self.chunks[max(0, index - 4) : index])
+        earlier = self.chunks[max(0, index - 4) : index]
         if _NAME_GIVEN.fullmatch(text, sentence[0], start):
             if _PERSON_BROUGHT_UP.search(text, 0, sentence[0]):
                 return False  # "My sister visited. Her name's Sarah"
-            return _PET_BROUGHT_UP.search(text, 0, sentence[0]) is not None or (
-                _PET_BROUGHT_UP.search(earlier) is not None
+            return _PET_BROUGHT_UP.search(text, 0, sentence[0]) is not None or any(
+                _PET_BROUGHT_UP.search(chunk.text) for chunk in earlier
             )
         return (
             number == 0
+            and index > 0
             and _NAMES_LISTED.fullmatch(text, sentence[0], start) is not None
-            and _NAMES_ASKED.search(before) is not None
-            and _PET_BROUGHT_UP.search(earlier) is not None
+            and _NAMES_ASKED.search(self.chunks[index - 1].text) is not None
+            and any(_PET_BROUGHT_UP.search(chunk.text) for chunk in earlier)
         )
 
     def _in_a_fixture(self, index: int, text: str, tokens: list[Token], piece: list[Token]) -> bool:

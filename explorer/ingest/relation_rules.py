@@ -198,9 +198,8 @@ WORKING_IN_THEIRS = (
     r"(?:trabalho|trabalha|trabalhando|travaille|travailles|trabajo|trabaja|nagtatrabaho)\s+"
     + _THEIR_IN_WORD
 )
-# No past said of it: "made it to Green Man" is a visit, unless still hoped for ("hope to make
-# it to"), and tickets "got" last year are no plan.
-_NOT_TO_COME_SIMPLE = re.compile(r"^(?!.*\b(?:hope|hoping|try|trying|want|wanna)\b)", re.I)
+# Not merely hoped for: "made it to Green Man" is a visit, "hope to make it to" none.
+_NOT_HOPED = re.compile(r"^(?!.*\b(?:hope|hoping|try|trying|want|wanna)\b)", re.I)
 # "back in Wellington for good": home again, to stay.
 _FOR_GOOD = re.compile(r"\s+(?:for\s+good|permanently|to\s+stay)\b")
 # "introducing you to Renata" (a rule read between "you" and the name after "to").
@@ -425,7 +424,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "we finally made it to Green Man", "we spent all of yesterday at the Arts Festival"
     # (to a town, "made it to Brissie!!" is as often an arrival to stay)
     _rule(_PRE + r"(?:made\s+it|make\s+it)\s+(?:out\s+)?to\s+" + _THE, "VISITED",
-          frozenset({"event"}), cue=_NOT_TO_COME_SIMPLE),
+          frozenset({"event"}), cue=_NOT_HOPED),
     _rule(_PRE + r"spent\s+(?:[\w'’-]+\s+){1,4}?(?:at|in)\s+" + _THE, "VISITED", EVENTFUL),
     _rule(_PRE + r"(?:signed\s+up\s+for|registered\s+for|got\s+a\s+place\s+in|booked|"
           r"preparing\s+for|training\s+for|off\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|"
@@ -492,7 +491,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "we've finally got tickets for Green Man", "tickets are booked for Alvvays"
     _rule(_PRE + r"(?:got|bought|booked|have|grabbed|scored)\s+"
           r"(?:(?:the|our|some|two|2)\s+)?tickets?\s+"
-          r"(?:for|to)\s+" + _THE, "PLANS", EVENTFUL | ORG, cue=_NOT_TO_COME_SIMPLE),
+          r"(?:for|to)\s+" + _THE, "PLANS", EVENTFUL | ORG, cue=_NOT_HOPED),
     # "I signed up for a bread workshop at the King Arthur Baking School"
     _rule(_PRE + r"(?:signed\s+up|registered|enrolled|booked\s+(?:in|myself\s+in))\s+for\s+"
           r"(?:a|an|the|their)\s+(?:[\w'’-]+\s+){0,3}?(?:at|in|with)\s+" + _THE, "PLANS",

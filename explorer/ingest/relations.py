@@ -39,7 +39,7 @@ from typing import Protocol
 
 from explorer.core.text import words
 from explorer.ingest.given_names import is_census_name
-from explorer.ingest.lexicon import MONTH_ABBREVIATIONS, MONTHS
+from explorer.ingest.lexicon import INTERJECTIONS, MONTH_ABBREVIATIONS, MONTHS
 from explorer.ingest.name_reading import Token
 from explorer.ingest.relation_rules import (
     AFFIRMATIVE,
@@ -2264,7 +2264,7 @@ _KIN_ASKED = re.compile(
 )
 # What may stand before the name an answer opens on: "yes", "oh", "haha", an emoji.
 _ANSWER_OPENING = re.compile(
-    r"\W*(?:(?:yes|yeah|yep|ya|oh|haha|lol|aw+|ah|omg|honestly|well|so)\W+)*", re.IGNORECASE
+    r"\W*(?:(?:" + "|".join(sorted(INTERJECTIONS)) + r")\W+)*", re.IGNORECASE
 )
 
 

@@ -3,7 +3,7 @@
 Mention spans are character offsets into the chunk text (``Mention.start``/``end``) and win over
 query-term matches where they overlap. The text is escaped, so a chunk can never inject markup.
 Query words come from ``core.text``, the tokenizer and stop-word list search uses. Imports only
-the standard library and core text (no Qt), so it is testable on its own.
+the standard library, core text and core expansion (no Qt), so it is testable on its own.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 
+from explorer.core.expansion import instance_terms
 from explorer.core.text import key_words
 
 Span = tuple[int, int]
@@ -22,8 +23,10 @@ TERM_STYLE = "background-color:#c8e6c9;color:#000"
 
 def query_terms(query: str) -> list[str]:
     """The words of a query worth highlighting: ``core.text`` words without stop words, one-letter
-    words or repeats."""
-    return key_words(query)
+    words or repeats, then the instances of a kind it asks for (stems, matched as word prefixes:
+    "taekwondo" for "What martial arts ...?"), as the lexical route scores them."""
+    said = key_words(query)
+    return said + [term for term in instance_terms(query, ()) if term not in said]
 
 
 def term_spans(text: str, terms: Sequence[str]) -> list[Span]:

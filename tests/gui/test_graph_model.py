@@ -137,6 +137,13 @@ def test_query_terms_skip_stopwords_and_repeats() -> None:
     assert query_terms("Where does Marta live in Lisbon, Marta?") == ["marta", "live", "lisbon"]
 
 
+def test_the_instances_a_question_asks_for_are_highlighted() -> None:
+    terms = query_terms("What martial arts has John done?")
+    assert terms[:4] == ["martial", "arts", "john", "done"]
+    text = "I'm doing kickboxing now"
+    assert [text[a:b] for a, b in term_spans(text, terms)] == ["kickboxing"]
+
+
 def test_namesakes_from_different_scopes_are_labelled_with_their_scope() -> None:
     def entity(node_id: str, name: str, scope: str) -> ShownEntity:
         return ShownEntity(Entity(node_id, name, "person", scope=scope), score=1.0)

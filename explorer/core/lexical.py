@@ -344,6 +344,12 @@ class ScopeChunks(Protocol):
         ...
 
 
+def _built_with(params: LexicalParams) -> str:
+    """What a saved index depends on: the weights a query applies (the neighbour's, the
+    session's and the instances') may change without a rebuild."""
+    return f"k1={params.k1} b={params.b} gap={params.session_gap.total_seconds()}"
+
+
 class LexicalIndexCache:
     """One ``LexicalIndex`` per scope, rebuilt when the store's stamp for the scope changes.
 
@@ -382,7 +388,7 @@ class LexicalIndexCache:
             entry = self._entries.get(scope)
             if entry is not None and entry[0] == stamp:
                 return entry[1]
-            slot = f"{scope!r} {self._params!r}"
+            slot = f"{scope!r} {_built_with(self._params)}"
             key = f"format {self.FORMAT} {stamp}"
             index = await asyncio.to_thread(self._load, slot, key)
             if index is None:

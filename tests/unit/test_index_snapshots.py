@@ -194,6 +194,18 @@ async def test_a_later_run_loads_the_index_a_first_run_saved(tmp_path: Path) -> 
     assert later.builds == 1 and store.listings == 2
 
 
+async def test_only_what_the_arrays_depend_on_needs_a_new_index(tmp_path: Path) -> None:
+    store = _Chunks([_chunk(i, text, i, "c1", ()) for i, text in enumerate(WORDS)], "e1:v3")
+    await LexicalIndexCache(snapshots=FileSnapshots(tmp_path)).index(store, "s")
+    weighed = LexicalParams(instance_weight=0.5, neighbour_weight=0.1, session_weight=0.2)
+    later = LexicalIndexCache(weighed, snapshots=FileSnapshots(tmp_path))
+    await later.index(store, "s")
+    assert (later.builds, later.loads) == (0, 1)  # a query's weights are not the index's
+    other = LexicalIndexCache(LexicalParams(k1=1.2), snapshots=FileSnapshots(tmp_path))
+    await other.index(store, "s")
+    assert (other.builds, other.loads) == (1, 0)
+
+
 async def test_a_later_run_scans_concepts_from_the_saved_listing(tmp_path: Path) -> None:
     store = VersionedStore()
     for name, description in (("Kestrel", "a falcon"), ("Falconry", "keeping falcons")):

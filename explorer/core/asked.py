@@ -1,13 +1,26 @@
-"""The kinds of fact a question asks for, read from its words.
+"""What a question asks for, read from its words: kinds of fact, and kinds of thing.
 
 "Where does Jonas work?" asks for a ``WORKS_AT``: the compact answer lists facts of an asked
 kind first, and a turn that names the other end of such a fact about someone the question
 brought to mind is credited as theirs (``credit``). A word list per kind, no more: a question
-rarely asks for a kind of fact without one of its plain words. Imports only the standard
-library.
+rarely asks for a kind of fact without one of its plain words.
+
+"What martial arts has John done?" asks for a kind of thing, and is answered by "I'm off to do
+some taekwondo!" and "I'm doing kickboxing", neither of which says "martial arts": the words a
+question shares with its answer are its names, not its kinds. When a kind heads the phrase after
+"what" or "which" ("What European countries", "Which kind of instruments"), the lexical route
+also scores the words its instances are written as (``instance_terms``, at
+``LexicalParams.instance_weight`` of a question word; a turn counts its best instance only). The
+lists are plain world knowledge, hand-written for common kinds, of words that rarely mean
+anything else: "new" of New York, "reading" (as "read") or "Austin" (a name as often as a city)
+would match ordinary turns. Imports only the standard library and core text.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+from explorer.core.text import STOP_WORDS, singular, stem, words
 
 #: Words of a question that ask for a kind of fact.
 ASKED_BY = {
@@ -38,3 +51,160 @@ def asked_kinds(query: str) -> frozenset[str]:
     """The kinds of fact a question's words ask for (``ASKED_BY``)."""
     words = "".join(char if char.isalnum() else " " for char in query.casefold()).split()
     return frozenset(_ASKED[word] for word in words if word in _ASKED)
+
+
+_EUROPE = """
+albania andorra austria belarus belgium bosnia bulgaria croatia cyprus czechia denmark england
+estonia finland france germany greece hungary iceland ireland italy latvia liechtenstein
+lithuania luxembourg malta moldova monaco montenegro netherlands holland norway poland portugal
+romania russia scotland serbia slovakia slovenia spain sweden switzerland ukraine wales britain
+"""
+_ASIA = """
+china japan korea india pakistan bangladesh nepal thailand vietnam cambodia laos malaysia
+singapore indonesia philippines taiwan mongolia lanka iran iraq israel lebanon saudi turkey qatar
+kazakhstan
+"""
+_SOUTH_AMERICA = "brazil argentina chile peru colombia venezuela ecuador bolivia uruguay paraguay"
+_AMERICAS = (
+    _SOUTH_AMERICA
+    + """
+usa canada mexico cuba jamaica haiti guatemala honduras nicaragua panama
+"""
+)
+_AFRICA = """
+egypt morocco nigeria ghana kenya ethiopia tanzania uganda rwanda senegal zimbabwe zambia
+namibia botswana algeria tunisia
+"""
+_COUNTRIES = " ".join((_EUROPE, _ASIA, _AMERICAS, _AFRICA, "australia zealand fiji samoa"))
+_CITIES = """
+nyc york chicago houston phoenix philadelphia dallas seattle boston denver portland miami atlanta
+detroit nashville vegas minneapolis baltimore pittsburgh cleveland sacramento honolulu london
+paris berlin rome madrid barcelona lisbon amsterdam dublin vienna prague budapest tokyo kyoto
+seoul beijing shanghai bangkok mumbai delhi melbourne toronto vancouver montreal
+"""
+_US_STATES = """
+alabama alaska arizona arkansas california colorado connecticut delaware florida hawaii idaho
+illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota
+mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas
+utah vermont wisconsin wyoming
+"""
+_SPORTS = """
+football soccer basketball baseball tennis golf rugby cricket hockey volleyball swimming cycling
+skiing snowboarding surfing climbing badminton softball marathon running skating
+"""
+_OUTDOORS = """
+hiking camping surfing kayaking canoeing climbing fishing cycling biking skiing picnic beach
+swimming sailing rafting gardening birdwatching
+"""
+_HOBBIES = """
+painting writing hiking cooking baking gardening photography dancing singing knitting fishing
+pottery camping
+"""
+_PETS = "dog puppy cat kitten turtle hamster rabbit bunny parrot goldfish snake lizard horse"
+_WORKOUTS = "running yoga pilates weightlifting swimming cycling gym crossfit"
+_DISHES = "pizza sushi pasta tacos curry ramen burger noodle salad steak soup stew"
+
+#: A kind as a question names it → the words its instances are written as (any inflection a
+#: listed "-ing" or plural word takes is found too: "hiking" is also "hike").
+KINDS: dict[str, str] = {
+    "martial art": "karate taekwondo judo kickboxing jitsu kung aikido mma wrestling capoeira",
+    "sport": _SPORTS,
+    "outdoor": _OUTDOORS,
+    "outdoor activity": _OUTDOORS,
+    "activity": " ".join((_HOBBIES, _OUTDOORS)),
+    "hobby": _HOBBIES,
+    "exercise": _WORKOUTS,
+    "workout": _WORKOUTS,
+    "craft": "knitting crochet sewing pottery woodworking quilting embroidery scrapbooking",
+    "art": "painting drawing sketch sculpture pottery photography ceramics watercolor portrait "
+    "mural canvas",
+    "instrument": "guitar piano violin drums cello flute saxophone ukulele trumpet clarinet harp",
+    "genre": "jazz rap classical reggae techno punk indie",
+    "dance": "salsa ballet tango contemporary ballroom breakdance",
+    "pet": _PETS,
+    "animal": _PETS + " deer bear fox whale dolphin elephant lion tiger monkey owl",
+    "country": _COUNTRIES,
+    "european country": _EUROPE,
+    "asian country": _ASIA,
+    "african country": _AFRICA,
+    "south american country": _SOUTH_AMERICA,
+    "city": _CITIES,
+    "state": _US_STATES,
+    "location": " ".join((_COUNTRIES, _CITIES)),
+    "continent": "europe asia africa australia antarctica",
+    "language": "english spanish french german italian portuguese mandarin chinese japanese "
+    "korean arabic hindi russian dutch swedish greek turkish",
+    "food": _DISHES + " chocolate cake",
+    "dish": _DISHES,
+    "meal": _DISHES,
+    "dessert": "cake cookie pie brownie cupcake muffin tart pudding cheesecake chocolate",
+    "drink": "coffee tea wine beer juice smoothie cocktail soda lemonade",
+    "fruit": "apple banana orange strawberry mango grape pineapple peach cherry berry",
+    "vegetable": "carrot tomato potato broccoli spinach lettuce onion pepper cucumber",
+    "flower": "tulip sunflower orchid lavender",
+    "subject": "math maths science physics chemistry biology history literature geography",
+    "social media": "instagram facebook twitter tiktok youtube reddit snapchat linkedin",
+    "job": "teacher nurse engineer developer barista waiter waitress manager designer accountant "
+    "lawyer doctor chef cashier intern tutor cleaner driver receptionist",
+    "class": "yoga pilates pottery cooking dance painting coding salsa drawing swimming",
+    "injury": "sprain fracture concussion bruise",
+    "illness": "flu covid migraine asthma diabetes fever infection",
+    "board game": "chess monopoly scrabble catan cluedo checkers",
+}
+
+#: The words a question asks with; the kind it asks for heads the phrase after one.
+_ASKING = frozenset({"what", "which"})
+#: Words that leave the phrase open: "What kind of instruments", "Which types of sport".
+_SORTS = frozenset({"kind", "kinds", "sort", "sorts", "type", "types", "of"})
+_REACH = 4  # the phrase's words read after "what" or "which"
+
+
+def _forms(word: str) -> set[str]:
+    """The stems a listed word is indexed under, written as itself or inflected."""
+    found = {stem(word), stem(singular(word))}
+    if word.endswith("ing") and len(word) > 5:
+        base = word[:-3]
+        found.add(stem(base + "e"))  # "hiking": "hike"
+        if base[-1] == base[-2]:
+            found.add(stem(base[:-1]))  # "swimming": "swim"
+    return found
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(form for word in words(text) for form in sorted(_forms(word))))
+
+
+_KINDS = {
+    tuple(stem(w) for w in words(kind)): _stems(instances) for kind, instances in KINDS.items()
+}
+
+
+def _asked_phrases(question: str) -> list[set[str]]:
+    """The stemmed words of each phrase after "what" or "which", up to a clause's small word."""
+    said = words(question)
+    phrases = []
+    for at, word in enumerate(said):
+        if word not in _ASKING:
+            continue
+        phrase: set[str] = set()
+        for near in said[at + 1 : at + 1 + _REACH]:
+            if near in _SORTS:
+                continue
+            if near in STOP_WORDS:
+                break  # "What is the state of ...": the phrase ended before "state"
+            phrase.add(stem(singular(near)))  # "hobbies" asks for "hobby"
+        phrases.append(phrase)
+    return phrases
+
+
+def instance_terms(question: str, terms: Sequence[str]) -> list[str]:
+    """The stems of the instances of every kind the question asks for, less its own ``terms``."""
+    have = set(terms)
+    found: dict[str, None] = {}
+    for phrase in _asked_phrases(question):
+        matched = [kind for kind in _KINDS if phrase.issuperset(kind)]
+        # The narrowest kind: "martial arts" is no "art", "European countries" no others.
+        for kind in matched:
+            if not any(set(kind) < set(other) for other in matched):
+                found.update((term, None) for term in _KINDS[kind] if term not in have)
+    return list(found)

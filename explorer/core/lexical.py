@@ -12,7 +12,7 @@ session (``neighbour_weight``; a session is a run of chunks of one conversation 
 longer than ``session_gap``) and its session's score as one document (``session_weight``). Each
 part is divided by its best value for the query, and the sum by its best, so the top chunk
 scores 1. A question that asks for a kind ("What martial arts ...") also scores the instances
-of it (``core.expansion``: "taekwondo", "kickboxing"), at ``instance_weight`` of a query word.
+of it (``core.asked``: "taekwondo", "kickboxing"), at ``instance_weight`` of a query word.
 
 ``LexicalIndexCache`` keeps one index per scope and rebuilds it only when the store's stamp for
 that scope (a cheap summary of the scope's chunk ids) changes, so a write invalidates itself;
@@ -21,7 +21,7 @@ saved as flat arrays and a later run under the same stamp loads it instead of to
 chunk; the index then knows chunk ids, not chunks, and the route reads the few it ranks. The
 store side is the ``ScopeChunks`` protocol, which chunk stores may implement alongside
 ``ChunkStore``. Imports only the standard
-library, numpy, core models, ports, snapshot helpers, core text and core expansion.
+library, numpy, core models, ports, snapshot helpers, core text and core asked.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from explorer.core import snapshot
-from explorer.core.expansion import instance_terms
+from explorer.core.asked import instance_terms
 from explorer.core.models import Chunk
 from explorer.core.ports import IndexSnapshots
 from explorer.core.snapshot import pack_texts, unpack_texts
@@ -60,14 +60,14 @@ def tokens(text: str) -> list[str]:
 class LexicalParams:
     """BM25's ``k1`` and ``b``, how much a chunk's neighbours and session add to it, and how
     much an instance of a kind the query asks for weighs against a query word (chosen by
-    cross-validation over the LoCoMo development conversations: every fold chose 1.5)."""
+    cross-validation over the LoCoMo development conversations: every fold chose 1.0)."""
 
     k1: float = 0.9
     b: float = 0.4
     neighbour_weight: float = 0.3
     session_weight: float = 0.3
     session_gap: timedelta = timedelta(hours=1)
-    instance_weight: float = 1.5
+    instance_weight: float = 1.0
 
 
 class _Bm25:
@@ -123,8 +123,9 @@ class _Bm25:
     def scores(
         self, query: Sequence[str], instances: Sequence[str] = (), weight: float = 0.0
     ) -> FloatArray:
-        """Each document's score (0 where no query term occurs), plus ``weight`` times the best
-        score among the ``instances`` of a kind the query asks for (``core.expansion``)."""
+        """Each document's score for the query's terms (0 where none occurs), plus ``weight``
+        times its best score among the ``instances`` of a kind the query asks for
+        (``core.asked``)."""
         found = np.zeros(self.size)
         for term in dict.fromkeys(query):
             index = self._terms.get(term)
@@ -347,7 +348,7 @@ class ScopeChunks(Protocol):
 def _built_with(params: LexicalParams) -> str:
     """What a saved index depends on: the weights a query applies (the neighbour's, the
     session's and the instances') may change without a rebuild."""
-    return f"k1={params.k1} b={params.b} gap={params.session_gap.total_seconds()}"
+    return f"k1={float(params.k1)} b={float(params.b)} gap={params.session_gap.total_seconds()}"
 
 
 class LexicalIndexCache:

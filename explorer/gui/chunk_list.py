@@ -25,7 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.gui.highlight import Span, highlight_html, query_terms, term_spans
+from explorer.gui.highlight import (
+    Span,
+    highlight_html,
+    instance_spans,
+    query_instances,
+    query_terms,
+    term_spans,
+)
 from explorer.gui.moments import local_time
 from explorer.gui.recalled import ShownChunk
 
@@ -46,6 +53,7 @@ class ChunkCard(QFrame):
         terms: Sequence[str],
         mentions: Sequence[Span],
         parent: QWidget,
+        instances: Sequence[str] = (),
     ) -> None:
         super().__init__(parent)
         self.setObjectName("chunkCard")
@@ -53,6 +61,7 @@ class ChunkCard(QFrame):
         self.chunk_id = chunk.id
         self.text = chunk.chunk.text
         self.terms = list(terms)
+        self.instances = list(instances)  # stems of the instances of a kind the query asks for
         self.mention_spans: list[Span] = list(mentions)
         self._linked = False
         self._selected = False
@@ -103,7 +112,11 @@ class ChunkCard(QFrame):
 
     def _render_body(self) -> None:
         self.body.setText(
-            highlight_html(self.text, self.mention_spans, term_spans(self.text, self.terms))
+            highlight_html(
+                self.text,
+                self.mention_spans,
+                term_spans(self.text, self.terms) + instance_spans(self.text, self.instances),
+            )
         )
 
     def set_mentions(self, spans: Sequence[Span]) -> None:
@@ -219,7 +232,7 @@ class ChunkListWidget(QWidget):
         self.back_button.hide()
         chunk_list = list(chunks)
         self.title.setText(title or f"<b>{len(chunk_list)}</b> chunks")
-        self._fill(chunk_list, query_terms(query), mentions or {})
+        self._fill(chunk_list, query, mentions or {})
 
     def show_mentions(
         self,
@@ -256,28 +269,31 @@ class ChunkListWidget(QWidget):
         else:
             self.more_button.hide()
         self.back_button.setVisible(can_go_back)
-        self._fill([*chunk_list, *turns], query_terms(query), mentions)
+        self._fill([*chunk_list, *turns], query, mentions)
 
     def show_message(self, text: str) -> None:
         self.mode = "empty"
         self.more_button.hide()
         self.back_button.hide()
         self.title.setText(_esc(text))
-        self._fill([], [], {})
+        self._fill([], "", {})
 
     def _fill(
         self,
         chunks: Sequence[ShownChunk],
-        terms: Sequence[str],
+        query: str,
         mentions: Mapping[str, Sequence[Span]],
     ) -> None:
+        terms, instances = query_terms(query), query_instances(query)
         for card in self.cards:
             self._cards_layout.removeWidget(card)
             card.deleteLater()
         self.cards = []
         self._hovered = ""
         for position, chunk in enumerate(chunks):
-            card = ChunkCard(chunk, terms, list(mentions.get(chunk.id, ())), self._holder)
+            card = ChunkCard(
+                chunk, terms, list(mentions.get(chunk.id, ())), self._holder, instances
+            )
             card.hovered.connect(self._on_card_hovered)
             card.clicked.connect(self._on_card_clicked)
             card.set_selected(card.chunk_id == self._selected)

@@ -3,7 +3,7 @@
 Mention spans are character offsets into the chunk text (``Mention.start``/``end``) and win over
 query-term matches where they overlap. The text is escaped, so a chunk can never inject markup.
 Query words come from ``core.text``, the tokenizer and stop-word list search uses. Imports only
-the standard library, core text and core expansion (no Qt), so it is testable on its own.
+the standard library, core text and core asked (no Qt), so it is testable on its own.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 
-from explorer.core.expansion import instance_terms
+from explorer.core.asked import instance_terms
 from explorer.core.text import key_words
 
 Span = tuple[int, int]
@@ -23,10 +23,14 @@ TERM_STYLE = "background-color:#c8e6c9;color:#000"
 
 def query_terms(query: str) -> list[str]:
     """The words of a query worth highlighting: ``core.text`` words without stop words, one-letter
-    words or repeats, then the instances of a kind it asks for (stems, matched as word prefixes:
-    "taekwondo" for "What martial arts ...?"), as the lexical route scores them."""
-    said = key_words(query)
-    return said + [term for term in instance_terms(query, ()) if term not in said]
+    words or repeats."""
+    return key_words(query)
+
+
+def query_instances(query: str) -> list[str]:
+    """The stems of the instances of a kind the query asks for, as the lexical route scores them
+    ("taekwondo" for "What martial arts ...?"; ``core.asked``)."""
+    return instance_terms(query, ())
 
 
 def term_spans(text: str, terms: Sequence[str]) -> list[Span]:
@@ -35,6 +39,26 @@ def term_spans(text: str, terms: Sequence[str]) -> list[Span]:
         return []
     pattern = re.compile(
         r"\b(?:" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\w*",
+        re.IGNORECASE,
+    )
+    return [(m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+#: The endings ``core.text.stem`` takes off, so an instance's stem is matched as that word only
+#: ("cat" in "cats", not in "category"; "hik" in "hiking").
+_STEM_ENDINGS = r"(?:e|s|es|d|ed|ing)?"
+
+
+def instance_spans(text: str, stems: Sequence[str]) -> list[Span]:
+    """Where a word whose stem is one of ``stems`` occurs in ``text``, case-insensitively."""
+    if not stems:
+        return []
+    pattern = re.compile(
+        r"\b(?:"
+        + "|".join(re.escape(t) for t in sorted(stems, key=len, reverse=True))
+        + r")"
+        + _STEM_ENDINGS
+        + r"\b",
         re.IGNORECASE,
     )
     return [(m.start(), m.end()) for m in pattern.finditer(text)]

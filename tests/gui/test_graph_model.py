@@ -12,7 +12,13 @@ from explorer.gui.graph_model import (
     state_from_entities,
     with_positions,
 )
-from explorer.gui.highlight import highlight_html, query_terms, term_spans
+from explorer.gui.highlight import (
+    highlight_html,
+    instance_spans,
+    query_instances,
+    query_terms,
+    term_spans,
+)
 from explorer.gui.recalled import ShownEntity
 
 ANA = Entity("ana", "Ana", "person")
@@ -137,11 +143,12 @@ def test_query_terms_skip_stopwords_and_repeats() -> None:
     assert query_terms("Where does Marta live in Lisbon, Marta?") == ["marta", "live", "lisbon"]
 
 
-def test_the_instances_a_question_asks_for_are_highlighted() -> None:
-    terms = query_terms("What martial arts has John done?")
-    assert terms[:4] == ["martial", "arts", "john", "done"]
-    text = "I'm doing kickboxing now"
-    assert [text[a:b] for a, b in term_spans(text, terms)] == ["kickboxing"]
+def test_the_instances_a_question_asks_for_are_highlighted_as_whole_words() -> None:
+    text = "Kickboxing twice a week, and my cat's category of cats"
+    found = instance_spans(text, query_instances("What martial arts has John done?"))
+    assert [text[a:b] for a, b in found] == ["Kickboxing"]
+    pets = instance_spans(text, query_instances("What pets does she have?"))
+    assert [text[a:b] for a, b in pets] == ["cat", "cats"]  # not "category"
 
 
 def test_namesakes_from_different_scopes_are_labelled_with_their_scope() -> None:

@@ -201,9 +201,14 @@ async def test_only_what_the_arrays_depend_on_needs_a_new_index(tmp_path: Path) 
     later = LexicalIndexCache(weighed, snapshots=FileSnapshots(tmp_path))
     await later.index(store, "s")
     assert (later.builds, later.loads) == (0, 1)  # a query's weights are not the index's
-    other = LexicalIndexCache(LexicalParams(k1=1.2), snapshots=FileSnapshots(tmp_path))
-    await other.index(store, "s")
-    assert (other.builds, other.loads) == (1, 0)
+    for changed in (
+        LexicalParams(k1=1.2),
+        LexicalParams(b=0.75),
+        LexicalParams(session_gap=timedelta(minutes=5)),
+    ):
+        other = LexicalIndexCache(changed, snapshots=FileSnapshots(tmp_path))
+        await other.index(store, "s")
+        assert (other.builds, other.loads) == (1, 0), changed
 
 
 async def test_a_later_run_scans_concepts_from_the_saved_listing(tmp_path: Path) -> None:

@@ -1,0 +1,132 @@
+"""The kinds of thing a question asks for, and the lexical route scoring their instances."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from explorer.core.asked import KINDS, instance_terms
+from explorer.core.lexical import LexicalIndex, LexicalParams, tokens
+from explorer.core.models import Chunk
+from explorer.core.text import words
+
+START = datetime(2024, 1, 1, tzinfo=UTC)
+PLAIN = LexicalParams(neighbour_weight=0.0, session_weight=0.0)
+
+
+def _asked(question: str) -> list[str]:
+    return instance_terms(question, tokens(question))
+
+
+def test_a_kind_asked_for_brings_its_instances() -> None:
+    found = _asked("What martial arts has John done?")
+    assert {"taekwondo", "kickbox"} <= set(found)
+    assert "paint" not in found  # "martial arts" is the narrower kind, not "art"
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted", "unwanted"),
+    [
+        ("What European countries has Maria been to?", "spain", "japan"),
+        ("What outdoor activities does John enjoy?", "kayak", "paint"),
+        ("What South American countries has he seen?", "peru", "spain"),
+    ],
+)
+def test_the_narrowest_kind_wins(question: str, wanted: str, unwanted: str) -> None:
+    found = _asked(question)
+    assert wanted in found and unwanted not in found
+
+
+def test_plural_kinds_are_asked_as_singular() -> None:
+    assert "hik" in _asked("What hobbies does Tim have?")
+    assert "chicago" in _asked("Which cities has John played in?")
+    assert "guitar" in _asked("What kind of instruments can she play?")
+
+
+def test_a_listed_word_is_found_however_it_is_inflected() -> None:
+    found = set(_asked("What sports has Ana tried?"))
+    assert {"swimm", "swim", "runn", "run"} <= found  # "swimming", "swim"; "running", "run"
+    assert {"hik", "hike"} <= set(_asked("What hobbies does Tim have?"))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did John ever do martial arts?",  # no "what" or "which"
+        "John does martial arts, what else?",
+        "What is the state of the project?",  # the phrase ends before "state"
+        "What happened in the city?",
+        "What took place at the meeting?",
+    ],
+)
+def test_only_a_phrase_headed_by_a_kind_asks_for_one(question: str) -> None:
+    assert _asked(question) == []
+
+
+def test_the_question_own_words_are_not_repeated() -> None:
+    assert "spain" not in _asked("Which countries besides Spain has Maria seen?")
+
+
+def test_every_instance_is_a_searchable_word() -> None:
+    for kind, instances in KINDS.items():
+        for word in words(instances):
+            assert tokens(word), (kind, word)  # no stop word, nothing the index leaves out
+
+
+def _chunk(position: int, text: str, minutes: int | None = None) -> Chunk:
+    return Chunk(
+        id=f"c{position}",
+        text=text,
+        conversation_id="talk",
+        position=position,
+        speaker="Sam",
+        timestamp=START + timedelta(minutes=position * 600 if minutes is None else minutes),
+    )
+
+
+CHUNKS = [
+    _chunk(0, "I'm off to do some taekwondo!"),
+    _chunk(1, "Rainy day, I stayed in and read."),
+    _chunk(2, "Martial arts films are my guilty pleasure."),
+    _chunk(3, "Karate and judo and taekwondo, I tried them all."),
+]
+QUESTION = "What martial arts has John done?"
+
+
+def test_an_instance_ranks_the_turn_that_answers() -> None:
+    ranked = [chunk.id for chunk, _ in LexicalIndex(CHUNKS).search(QUESTION, 4)]
+    assert "c0" in ranked and "c3" in ranked
+    assert "c1" not in ranked  # speaks of no martial art
+
+
+def test_without_the_weight_only_the_kind_word_matches() -> None:
+    unweighed = LexicalIndex(
+        CHUNKS, LexicalParams(instance_weight=0.0, neighbour_weight=0.0, session_weight=0.0)
+    )
+    assert [chunk.id for chunk, _ in unweighed.search(QUESTION, 4)] == ["c2"]
+    plain, weighed = unweighed.scores(QUESTION), LexicalIndex(CHUNKS, PLAIN).scores(QUESTION)
+    assert plain is not None and weighed is not None
+    assert plain[0] == 0.0 < weighed[0]
+
+
+def test_a_turn_counts_its_best_instance_only() -> None:
+    index = LexicalIndex(
+        [_chunk(0, "judo"), _chunk(1, "karate"), _chunk(2, "judo karate"), _chunk(3, "tea")],
+        PLAIN,
+    )
+    scores = index.scores("What martial arts has he done?")
+    assert scores is not None
+    assert 0.0 < scores[2] <= max(scores[0], scores[1])  # summed, it would outrank both
+
+
+def test_a_session_is_scored_with_the_instances_too() -> None:
+    chunks = [
+        _chunk(0, "taekwondo tonight", minutes=0),
+        _chunk(1, "see you soon", minutes=5),  # the same session, no instance of its own
+        _chunk(2, "quiet evening", minutes=900),
+    ]
+    index = LexicalIndex(chunks, LexicalParams(neighbour_weight=0.0, session_weight=0.3))
+    scores = index.scores("What martial arts has he done?")
+    assert scores is not None
+    assert scores[1] > 0.0 == scores[2]

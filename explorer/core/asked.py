@@ -65,11 +65,8 @@ singapore indonesia philippines taiwan mongolia lanka iran iraq israel lebanon s
 kazakhstan
 """
 _SOUTH_AMERICA = "brazil argentina chile peru colombia venezuela ecuador bolivia uruguay paraguay"
-_AMERICAS = (
-    _SOUTH_AMERICA
-    + """
-usa canada mexico cuba jamaica haiti guatemala honduras nicaragua panama
-"""
+_AMERICAS = " ".join(
+    (_SOUTH_AMERICA, "usa canada mexico cuba jamaica haiti guatemala honduras nicaragua panama")
 )
 _AFRICA = """
 egypt morocco nigeria ghana kenya ethiopia tanzania uganda rwanda senegal zimbabwe zambia

@@ -49,8 +49,7 @@ _ASKED = {word: kind for kind, words in ASKED_BY.items() for word in words.split
 
 def asked_kinds(query: str) -> frozenset[str]:
     """The kinds of fact a question's words ask for (``ASKED_BY``)."""
-    words = "".join(char if char.isalnum() else " " for char in query.casefold()).split()
-    return frozenset(_ASKED[word] for word in words if word in _ASKED)
+    return frozenset(_ASKED[word] for word in words(query) if word in _ASKED)
 
 
 _EUROPE = """

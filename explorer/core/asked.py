@@ -13,7 +13,9 @@ also scores the words its instances are written as (``instance_terms``, at
 ``LexicalParams.instance_weight`` of a question word; a turn counts its best instance only). The
 lists are plain world knowledge, hand-written for common kinds, of words that rarely mean
 anything else: "new" of New York, "reading" (as "read") or "Austin" (a name as often as a city)
-would match ordinary turns. Imports only the standard library and core text.
+would match ordinary turns. A group of people named anywhere in a question ("How many children
+does Melanie have?", ``GROUPS``) brings the words its members are called by the same way ("my
+son", "the kids"). Imports only the standard library and core text.
 """
 
 from __future__ import annotations
@@ -148,6 +150,19 @@ KINDS: dict[str, str] = {
     "board game": "chess monopoly scrabble catan cluedo checkers",
 }
 
+_CHILDREN = "son sons daughter daughters kids kid child children baby toddler"
+_PARENTS = "mom mum dad mother father parents"
+#: A group of people a question names anywhere ("What do Melanie's kids like?") → the words its
+#: members are called by ("my son", "the children"): whoever a turn says that of is one of them.
+#: Not "family": its members are most of the people a chat speaks of (measured: it cost LoCoMo's
+#: single-hop questions more than its multi-hop ones gained).
+GROUPS: dict[str, str] = {
+    "children": _CHILDREN,
+    "kids": _CHILDREN,
+    "parents": _PARENTS,
+    "siblings": "brother brothers sister sisters",
+}
+
 #: The words a question asks with; the kind it asks for heads the phrase after one.
 _ASKING = frozenset({"what", "which"})
 #: Words that leave the phrase open: "What kind of instruments", "Which types of sport".
@@ -175,9 +190,12 @@ _KINDS = {
 }
 
 
-def _asked_phrases(question: str) -> list[set[str]]:
+# Keyed by the word as written: "as a child" or "as a kid" names no group.
+_GROUPS = {group: _stems(members) for group, members in GROUPS.items()}
+
+
+def _asked_phrases(said: Sequence[str]) -> list[set[str]]:
     """The stemmed words of each phrase after "what" or "which", up to a clause's small word."""
-    said = words(question)
     phrases = []
     for at, word in enumerate(said):
         if word not in _ASKING:
@@ -194,13 +212,18 @@ def _asked_phrases(question: str) -> list[set[str]]:
 
 
 def instance_terms(question: str, terms: Sequence[str]) -> list[str]:
-    """The stems of the instances of every kind the question asks for, less its own ``terms``."""
+    """The stems of the instances of every kind the question asks for and of the members of
+    every group it names, less its own ``terms``."""
     have = set(terms)
+    said = words(question)
     found: dict[str, None] = {}
-    for phrase in _asked_phrases(question):
+    for phrase in _asked_phrases(said):
         matched = [kind for kind in _KINDS if phrase.issuperset(kind)]
         # The narrowest kind: "martial arts" is no "art", "European countries" no others.
         for kind in matched:
             if not any(set(kind) < set(other) for other in matched):
                 found.update((term, None) for term in _KINDS[kind] if term not in have)
+    for word in said:
+        members = _GROUPS.get(word, ())
+        found.update((term, None) for term in members if term not in have)
     return list(found)

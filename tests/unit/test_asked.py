@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from explorer.core.asked import KINDS, instance_terms
+from explorer.core.asked import GROUPS, KINDS, instance_terms
 from explorer.core.lexical import LexicalIndex, LexicalParams, tokens
 from explorer.core.models import Chunk
 from explorer.core.text import words
@@ -68,8 +68,30 @@ def test_the_question_own_words_are_not_repeated() -> None:
     assert "spain" not in _asked("Which countries besides Spain has Maria seen?")
 
 
+@pytest.mark.parametrize(
+    ("question", "member"),
+    [
+        ("How many children does Melanie have?", "son"),
+        ("What do Melanie's kids like?", "daughter"),
+        ("What are the names of John's children?", "baby"),
+        ("Did her parents visit?", "mum"),  # a group is read anywhere, not only after "what"
+        ("Who are Sam's siblings?", "sister"),
+    ],
+)
+def test_a_group_of_people_brings_the_words_its_members_are_called_by(
+    question: str, member: str
+) -> None:
+    assert member in _asked(question)
+
+
+def test_a_question_naming_no_group_brings_no_member() -> None:
+    assert _asked("Who is Melanie's husband?") == []
+    assert _asked("Where did the family go?") == []  # "family" is too wide a group
+    assert _asked("What toys did John have as a child?") == []  # his childhood, not his children
+
+
 def test_every_instance_is_a_searchable_word() -> None:
-    for kind, instances in KINDS.items():
+    for kind, instances in (*KINDS.items(), *GROUPS.items()):
         for word in words(instances):
             assert tokens(word), (kind, word)  # no stop word, nothing the index leaves out
 

@@ -150,7 +150,7 @@ KINDS: dict[str, str] = {
     "board game": "chess monopoly scrabble catan cluedo checkers",
 }
 
-_CHILDREN = "son sons daughter daughters kids kid child children baby toddler"
+_CHILDREN = "son sons daughter daughters kids kid child children baby babies toddler"
 _PARENTS = "mom mum dad mother father parents"
 #: A group of people a question names anywhere ("What do Melanie's kids like?") → the words its
 #: members are called by ("my son", "the children"): whoever a turn says that of is one of them.

@@ -12,7 +12,9 @@ session (``neighbour_weight``; a session is a run of chunks of one conversation 
 longer than ``session_gap``) and its session's score as one document (``session_weight``). Each
 part is divided by its best value for the query, and the sum by its best, so the top chunk
 scores 1. A question that asks for a kind ("What martial arts ...") also scores the instances
-of it (``core.asked``: "taekwondo", "kickboxing"), at ``instance_weight`` of a query word.
+of it (``core.asked``: "taekwondo", "kickboxing"), and one that names a group of people
+("children") the words its members are called by ("son", "daughter"), at ``instance_weight`` of
+a query word: one pool, a chunk counting its best.
 
 ``LexicalIndexCache`` keeps one index per scope and rebuilds it only when the store's stamp for
 that scope (a cheap summary of the scope's chunk ids) changes, so a write invalidates itself;
@@ -59,8 +61,9 @@ def tokens(text: str) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class LexicalParams:
     """BM25's ``k1`` and ``b``, how much a chunk's neighbours and session add to it, and how
-    much an instance of a kind the query asks for weighs against a query word (chosen by
-    cross-validation over the LoCoMo development conversations: every fold chose 1.0)."""
+    much an instance of a kind the query asks for (or a member of a group it names) weighs
+    against a query word (chosen by cross-validation over the LoCoMo development conversations:
+    every fold chose 1.0)."""
 
     k1: float = 0.9
     b: float = 0.4
@@ -124,8 +127,8 @@ class _Bm25:
         self, query: Sequence[str], instances: Sequence[str] = (), weight: float = 0.0
     ) -> FloatArray:
         """Each document's score for the query's terms (0 where none occurs), plus ``weight``
-        times its best score among the ``instances`` of a kind the query asks for
-        (``core.asked``)."""
+        times its best score among the ``instances`` of a kind the query asks for or the members
+        of a group it names (``core.asked``)."""
         found = np.zeros(self.size)
         for term in dict.fromkeys(query):
             index = self._terms.get(term)

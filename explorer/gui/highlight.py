@@ -28,8 +28,9 @@ def query_terms(query: str) -> list[str]:
 
 
 def query_instances(query: str) -> list[str]:
-    """The stems of the instances of a kind the query asks for, as the lexical route scores them
-    ("taekwondo" for "What martial arts ...?"; ``core.asked``)."""
+    """The stems of the instances of a kind the query asks for and of the members of a group it
+    names, as the lexical route scores them ("taekwondo" for "What martial arts ...?", "son"
+    for "How many children ...?"; ``core.asked``)."""
     return instance_terms(query, ())
 
 

@@ -151,6 +151,12 @@ def test_the_instances_a_question_asks_for_are_highlighted_as_whole_words() -> N
     assert [text[a:b] for a, b in pets] == ["cat", "cats"]  # not "category"
 
 
+def test_the_members_of_a_group_named_are_highlighted_as_whole_words() -> None:
+    text = "My son hates this season; the babies and Mum (not the minimum) at Jason's"
+    found = instance_spans(text, query_instances("What do Pauline's children and parents do?"))
+    assert [text[a:b] for a, b in found] == ["son", "babies", "Mum"]
+
+
 def test_namesakes_from_different_scopes_are_labelled_with_their_scope() -> None:
     def entity(node_id: str, name: str, scope: str) -> ShownEntity:
         return ShownEntity(Entity(node_id, name, "person", scope=scope), score=1.0)

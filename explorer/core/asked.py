@@ -15,13 +15,17 @@ lists are plain world knowledge, hand-written for common kinds, of words that ra
 anything else: "new" of New York, "reading" (as "read") or "Austin" (a name as often as a city)
 would match ordinary turns. A group of people named anywhere in a question ("How many children
 does Melanie have?", ``GROUPS``) brings the words its members are called by the same way ("my
-son", "the kids"). Imports only the standard library and core text.
+son", "the kids"). What the graph already holds in answer (``graph_answers``: the far ends of the
+facts of an asked kind about someone the question names) is read here too. Imports only the
+standard library, core models and core text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import NamedTuple
 
+from explorer.core.models import Subgraph
 from explorer.core.text import STOP_WORDS, singular, stem, words
 
 #: Words of a question that ask for a kind of fact.
@@ -52,6 +56,40 @@ _ASKED = {word: kind for kind, words in ASKED_BY.items() for word in words.split
 def asked_kinds(query: str) -> frozenset[str]:
     """The kinds of fact a question's words ask for (``ASKED_BY``)."""
     return frozenset(_ASKED[word] for word in words(query) if word in _ASKED)
+
+
+class GraphAnswer(NamedTuple):
+    """A fact the graph holds of a kind a question asks for, about an entity it names."""
+
+    named: str  # the name of the entity the question names
+    kind: str
+    answer: str  # the name of the fact's other end
+    relation_id: str
+
+
+def graph_answers(query: str, named: Collection[str], subgraph: Subgraph) -> list[GraphAnswer]:
+    """The facts of ``subgraph`` of a kind ``query`` asks for with one end among the ``named``
+    entity ids and the other not, in the subgraph's order (one per pair of ends), read both
+    ways: "Where does Maya work?" is answered by Maya's ``WORKS_AT`` Halvorsen Logistics, "Who
+    works at Halvorsen?" by the same fact from its other end."""
+    kinds = asked_kinds(query)
+    if not kinds or not named:
+        return []
+    entities = subgraph.entities
+    found: dict[tuple[str, str], GraphAnswer] = {}
+    for relation in subgraph.relations:
+        if relation.type not in kinds:
+            continue
+        ends = (relation.source_id, relation.target_id)
+        for near, far in (ends, ends[::-1]):
+            if near in named and far not in named and near in entities and far in entities:
+                found.setdefault(
+                    (near, far),
+                    GraphAnswer(
+                        entities[near].name, relation.type, entities[far].name, relation.id
+                    ),
+                )
+    return list(found.values())
 
 
 _EUROPE = """

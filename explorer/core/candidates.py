@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import NamedTuple, Protocol, overload, runtime_checkable
+from typing import Any, NamedTuple, Protocol, overload, runtime_checkable
 
 from explorer.core.activation import AdjacencyIndex
 from explorer.core.errors import MemoryUnavailable
@@ -204,7 +204,17 @@ class CandidateBatch(Sequence[Candidate]):
     serve concurrent queries without one turn's tally leaking into another's.
     """
 
-    __slots__ = ("_items", "asked", "failures", "refused", "sources", "timings_ms", "unavailable")
+    __slots__ = (
+        "_items",
+        "answered",
+        "asked",
+        "by_route",
+        "failures",
+        "refused",
+        "sources",
+        "timings_ms",
+        "unavailable",
+    )
 
     def __init__(
         self,
@@ -216,14 +226,25 @@ class CandidateBatch(Sequence[Candidate]):
         failures: Mapping[str, str] | None = None,
         timings_ms: Mapping[str, float] | None = None,
         asked: Sequence[str] = (),
+        by_route: Mapping[str, Sequence[Candidate]] | None = None,
+        answered: Sequence[str] = (),
     ) -> None:
         self._items = tuple(items)
         self.asked = tuple(asked)  # the routes the stores were asked along
+        # What each route found before the routes' finds were merged (for asking one again).
+        self.by_route = {route: tuple(found) for route, found in (by_route or {}).items()}
+        # The names the lexical route also looked for (``with_answers``).
+        self.answered = tuple(answered)
         self.refused = tuple(refused)
         self.sources = dict(sources or {})
         self.unavailable = tuple(unavailable)
         self.failures = dict(failures or {})
         self.timings_ms = dict(timings_ms or {})
+
+    def but(self, items: Sequence[Candidate] | None = None, **changes: Any) -> CandidateBatch:
+        """This batch with other ``items`` and/or other report fields (``changes``)."""
+        fields = {name: getattr(self, name) for name in self.__slots__ if name != "_items"}
+        return CandidateBatch(self._items if items is None else items, **{**fields, **changes})
 
     @overload
     def __getitem__(self, index: int) -> Candidate: ...
@@ -256,6 +277,8 @@ class CandidateSource(Protocol):
     "this scope remembers nothing". May also offer ``drain_dropped() -> Iterable[Dropped]`` (rows
     it refused) and ``drain_sources() -> (Mapping[str, int], Sequence[str])`` (route tally and
     unavailable routes), drained once per call; or return a ``CandidateBatch`` carrying both.
+    A source returning batches may offer ``with_answers(query, batch, answers) -> CandidateBatch``:
+    the batch with its lexical route asked again, ``answers`` (names) added to what it scores.
     """
 
     async def search(

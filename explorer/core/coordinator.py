@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from explorer.core.activation import ActivationLog, AdjacencyIndex, SpreadingActivation
-from explorer.core.asked import asked_kinds
+from explorer.core.asked import GraphAnswer, asked_kinds, graph_answers
 from explorer.core.candidates import (
     ROUTE_ASSOCIATIONS,
     Associations,
@@ -40,7 +40,7 @@ from explorer.core.candidates import (
 from explorer.core.credit import ChunkCredit, credit_chunks
 from explorer.core.errors import StoreUnavailable
 from explorer.core.gates import GATE_ASSOCIATIONS, GATE_LAYERS, GateOutcome, Scored, gate
-from explorer.core.layers import GRAPH_LAYERS, layer_names
+from explorer.core.layers import CHUNK_LAYERS, GRAPH_LAYERS, layer_names
 from explorer.core.lexical import tokens
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import RetrievalPolicy
@@ -71,6 +71,8 @@ class Gathered:
     refused: tuple[Dropped, ...] = ()
     sources: Mapping[str, int] = field(default_factory=dict)
     unavailable: tuple[str, ...] = ()
+    # The facts whose far ends the lexical route also looked for (``asked.graph_answers``).
+    answers: tuple[GraphAnswer, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -267,6 +269,7 @@ def decide(
     sources: Mapping[str, int] | None = None,
     unavailable: Sequence[str] = (),
     gated: GateOutcome | None = None,
+    answers: Sequence[GraphAnswer] = (),
 ) -> CoordinatedRetrieval:
     """Decide what ``candidates`` recall under ``policy``: pure, synchronous, no I/O.
 
@@ -277,7 +280,8 @@ def decide(
     since they match by association rather than by the query's words. Every candidate, including
     those activation found, ends up exactly once in ``memories`` or in the ledger. ``gated`` is
     the gates' outcome over ``candidates`` under ``policy`` when the caller has it already (the
-    coordinator ran the gates to choose what to fetch).
+    coordinator ran the gates to choose what to fetch). ``answers`` are the graph's answers the
+    candidates were searched with (kept with them, for the record and a what-if).
     """
     started = time.perf_counter()
     associations = Associations(subgraph=subgraph) if isinstance(subgraph, Subgraph) else subgraph
@@ -289,6 +293,7 @@ def decide(
         refused=tuple(refused),
         sources=dict(sources or {}),
         unavailable=tuple(unavailable),
+        answers=tuple(answers),
     )
     layers = policy.effective_layers(query)
     ledger: list[Dropped] = list(refused)
@@ -388,7 +393,41 @@ def decide_gathered(
         refused=gathered.refused,
         sources=gathered.sources,
         unavailable=gathered.unavailable,
+        answers=gathered.answers,
     )
+
+
+def _answers(
+    query: MemoryQuery,
+    policy: RetrievalPolicy,
+    kept: Sequence[Scored],
+    associations: Associations | None,
+) -> list[GraphAnswer]:
+    """The facts the fetched neighbourhood holds of a kind the query asks for, about the kept
+    entities it names (``asked.graph_answers``), when the lexical route is asked."""
+    layers = policy.effective_layers(query)
+    asks_lexical = policy.weights.lexical > 0 and bool(layers & CHUNK_LAYERS)
+    if associations is None or not asks_lexical or not asked_kinds(query.text):
+        return []
+    named = named_by(query.text, (item.candidate for item in kept))
+    return graph_answers(query.text, named, associations.subgraph)
+
+
+def answers_change(gathered: Gathered, policy: RetrievalPolicy) -> bool:
+    """Whether a fresh query under ``policy`` would look for other answers from the graph than
+    ``gathered`` was searched with (a what-if then needs the stores): the gates and the
+    neighbourhood in hand say which, as they would for that query."""
+    query = gathered.query
+    params = policy.activation
+    layers = policy.effective_layers(query)
+    fetches = params.enabled and params.hops > 0 and bool(layers & GRAPH_LAYERS)
+    associations = gathered.associations if fetches else None
+    kept: Sequence[Scored] = ()
+    if associations is not None:
+        candidates = gathered.candidates
+        anchor = recency_anchor(candidates, query.now)
+        kept = _gated(candidates, query, policy, layers, anchor, Scorer(policy.weights)).kept
+    return tuple(_answers(query, policy, kept, associations)) != gathered.answers
 
 
 def merge_subgraphs(first: Subgraph, second: Subgraph) -> Subgraph:
@@ -460,18 +499,27 @@ class RetrievalCoordinator:
             counted, missing = tally() if callable(tally) else ({}, ())
             sources, unavailable = dict(counted), tuple(missing)
 
-        # The gates do not depend on the graph: run once, for the fetch's seeds and the decision.
-        gated = _gated(
-            candidates,
-            query,
-            policy,
-            layers,
-            recency_anchor(candidates, query.now),
-            Scorer(policy.weights),
-        )
+        def gates(candidates: tuple[Candidate, ...]) -> GateOutcome:
+            anchor = recency_anchor(candidates, query.now)
+            return _gated(candidates, query, policy, layers, anchor, Scorer(policy.weights))
+
+        # The gates do not depend on the graph: run once, for the fetch's seeds and the decision
+        # (again only when the candidates change).
+        gated = gates(candidates)
         fetching = time.perf_counter()
         associations, trouble = await self._associate(query, layers, candidates, policy, gated.kept)
         fetched_ms = (time.perf_counter() - fetching) * 1000.0
+        answers = _answers(query, policy, gated.kept, associations)
+        extend = getattr(self._source, "with_answers", None)
+        looked_for: list[GraphAnswer] = []
+        if answers and callable(extend) and isinstance(found, CandidateBatch):
+            # The graph holds what the query asks for: the lexical route looks for it by name.
+            again = await extend(query, found, [answer.answer for answer in answers])
+            candidates = tuple(again)
+            refused, sources = again.refused, dict(again.sources)
+            if again.answered:
+                gated = gates(candidates)
+                looked_for = answers
         if trouble is not None:
             refused = (*refused, trouble)
             unavailable = (*unavailable, ROUTE_ASSOCIATIONS)
@@ -485,6 +533,7 @@ class RetrievalCoordinator:
             sources=sources,
             unavailable=unavailable,
             gated=gated,
+            answers=looked_for,
         )
         return replace(retrieval, timings_ms={**retrieval.timings_ms, "associations": fetched_ms})
 

@@ -124,19 +124,19 @@ class _Bm25:
         return cls(list(listed), starts, docs, weights, size)
 
     def scores(
-        self, query: Sequence[str], instances: Sequence[str] = (), weight: float = 0.0
+        self,
+        query: Sequence[str],
+        instances: Sequence[str] = (),
+        weight: float = 0.0,
+        names: Sequence[Sequence[str]] = (),
     ) -> FloatArray:
         """Each document's score for the query's terms (0 where none occurs), plus ``weight``
         times its best score among the ``instances`` of a kind the query asks for or the members
-        of a group it names (``core.asked``)."""
+        of a group it names (``core.asked``) and the ``names`` (each scored as the sum of its
+        terms: "Halvorsen Logistics" is more than any turn saying "logistics")."""
         found = np.zeros(self.size)
-        for term in dict.fromkeys(query):
-            index = self._terms.get(term)
-            if index is not None:
-                begin, end = self.starts[index], self.starts[index + 1]
-                # A document appears once per posting, so fancy-index addition is exact.
-                found[self.docs[begin:end]] += self.weights[begin:end]
-        if weight > 0.0 and instances:
+        self._add(found, query)
+        if weight > 0.0 and (instances or names):
             # The best instance only: a turn listing five countries is no likelier an answer.
             best = np.zeros(self.size)
             for term in instances:
@@ -145,7 +145,19 @@ class _Bm25:
                     begin, end = self.starts[index], self.starts[index + 1]
                     where = self.docs[begin:end]
                     best[where] = np.maximum(best[where], self.weights[begin:end])
+            for name in names:
+                np.maximum(best, self._add(np.zeros(self.size), name), out=best)
             found += weight * best
+        return found
+
+    def _add(self, found: FloatArray, terms: Sequence[str]) -> FloatArray:
+        """``found`` plus each document's score for ``terms`` (each term once)."""
+        for term in dict.fromkeys(terms):
+            index = self._terms.get(term)
+            if index is not None:
+                begin, end = self.starts[index], self.starts[index + 1]
+                # A document appears once per posting, so fancy-index addition is exact.
+                found[self.docs[begin:end]] += self.weights[begin:end]
         return found
 
 
@@ -266,15 +278,24 @@ class LexicalIndex:
             sessions.append(current)
         return sessions
 
-    def scores(self, query: str) -> FloatArray | None:
-        """Context score per chunk position in ``ids`` (best 1); ``None``: no match."""
+    def scores(self, query: str, answers: Sequence[str] = ()) -> FloatArray | None:
+        """Context score per chunk position in ``ids`` (best 1); ``None``: no match.
+        ``answers`` are names for the instances' pool: what the graph holds in answer to the
+        query (``core.asked.graph_answers``), each scored as all its words."""
         terms = tokens(query)
         if not terms or not self.ids:
             return None
         params = self.params
         weight = params.instance_weight
         instances = instance_terms(query, terms) if weight > 0.0 else []
-        own = _scaled(self._chunk_index.scores(terms, instances, weight))
+        names: list[tuple[str, ...]] = []
+        if weight > 0.0:
+            asked = set(terms)
+            for answer in dict.fromkeys(answers):
+                name = tuple(term for term in tokens(answer) if term not in asked)
+                if name and name not in names:
+                    names.append(name)
+        own = _scaled(self._chunk_index.scores(terms, instances, weight, names))
         if own is None:
             return None
         # In place on as few arrays as can be: over a large scope, walking the arrays through
@@ -290,18 +311,20 @@ class LexicalIndex:
             neighbour *= params.neighbour_weight
             combined += neighbour
         if params.session_weight > 0.0:
-            by_session = _scaled(self._session_index.scores(terms, instances, weight))
+            by_session = _scaled(self._session_index.scores(terms, instances, weight, names))
             if by_session is not None:
                 by_session *= params.session_weight
                 combined += by_session[self._session_array]
         return _scaled(combined, in_place=True)
 
-    def ranked(self, query: str, k: int, *, domain: str | None = None) -> list[tuple[int, float]]:
+    def ranked(
+        self, query: str, k: int, *, domain: str | None = None, answers: Sequence[str] = ()
+    ) -> list[tuple[int, float]]:
         """Positions of the ``k`` best chunks (of ``domain`` when given) with their context
-        scores, best first (ties in chunk order)."""
+        scores, best first (ties in chunk order); ``answers`` as ``scores`` takes them."""
         if k <= 0:
             return []
-        scored = self.scores(query)
+        scored = self.scores(query, answers)
         if scored is None:
             return []
         if domain is not None:

@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from explorer.core.asked import GraphAnswer
 from explorer.core.candidates import (
     Associations,
     Candidate,
@@ -212,6 +213,7 @@ def gathered_to_json(gathered: Gathered) -> JsonDict:
         "refused": [entry.to_json_dict() for entry in gathered.refused],
         "sources": dict(gathered.sources),
         "unavailable": list(gathered.unavailable),
+        "answers": [list(answer) for answer in gathered.answers],
     }
 
 
@@ -237,6 +239,8 @@ def gathered_from_json(data: Mapping[str, Any]) -> Gathered:
         refused=tuple(_dropped(item) for item in data["refused"]),
         sources={str(key): int(value) for key, value in data["sources"].items()},
         unavailable=tuple(data["unavailable"]),
+        # A case saved before the graph's answers were looked for has none.
+        answers=tuple(GraphAnswer(*map(str, item)) for item in data.get("answers", ())),
     )
 
 

@@ -18,11 +18,12 @@ Imports only the standard library and core.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from explorer.core.asked import GraphAnswer
 from explorer.core.budget import Budget, budgeted
 from explorer.core.candidates import (
     ROUTE_CONCEPTS,
@@ -279,6 +280,13 @@ class ScourResult:
     def entities(self) -> list[Recollection]:
         return [m for m in self.memories if m.candidate.kind is not CandidateKind.CHUNK]
 
+    @property
+    def answers(self) -> tuple[GraphAnswer, ...]:
+        """The facts the graph held in answer, whose far ends the lexical route also looked for
+        by name (``core.asked.graph_answers``)."""
+        gathered = self.retrieval.gathered
+        return gathered.answers if gathered is not None else ()
+
     def decide(self, policy: RetrievalPolicy) -> ScourResult:
         """This answer decided again under ``policy`` from the candidates in hand (no I/O)."""
         started = time.perf_counter()
@@ -332,6 +340,11 @@ class ScourResult:
             body["temporal_filter"] = self.request.temporal
         body["dropped"] = [entry.to_json_dict() for entry in result.dropped]
         body["activation"] = self.retrieval.activation.to_json_list()
+        # What the graph holds in answer, which the lexical route also looked for by name.
+        body["answers"] = [
+            {"of": answer.named, "kind": answer.kind, "answer": answer.answer}
+            for answer in self.answers
+        ]
         body["layers"] = layer_names(self.retrieval.layers)
         body["sources"] = {key.value: int(result.sources.get(key.value, 0)) for key in SOURCE_KEYS}
         body["unavailable"] = list(result.unavailable)
@@ -386,6 +399,12 @@ class _TimedSource:
 
     async def search(self, query: MemoryQuery, layers: frozenset[MemoryLayer]) -> CandidateBatch:
         self.batch = await self.inner.search(query, layers)
+        return self.batch
+
+    async def with_answers(
+        self, query: MemoryQuery, batch: CandidateBatch, answers: Sequence[str]
+    ) -> CandidateBatch:
+        self.batch = await self.inner.with_answers(query, batch, answers)
         return self.batch
 
 
@@ -477,6 +496,8 @@ async def scour(
     failures = batch.failures if batch is not None else {}
     timings = dict(batch.timings_ms) if batch is not None else {}
     timings["kg"] = timings.get("kg", 0.0) + retrieval.timings_ms.get("associations", 0.0)
+    # The lexical route asked again for the graph's answers is chunk work, after the graph's.
+    timings["chunks"] = timings.get("chunks", 0.0) + timings.pop("answers", 0.0)
     timings["coordinator"] = retrieval.timings_ms.get("decide", 0.0)
     timings["total"] = (time.perf_counter() - started) * 1000.0
     return ScourResult(

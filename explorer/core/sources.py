@@ -50,6 +50,7 @@ from explorer.core.candidates import (
     SourcesUnavailable,
     dropped_route,
 )
+from explorer.core.coordinator import Gathered, answers_change
 from explorer.core.errors import ExplorerError
 from explorer.core.gates import GATE_SOURCE
 from explorer.core.layers import CHUNK_LAYERS, ENTITY_LAYERS
@@ -213,6 +214,16 @@ def _merge(first: Candidate, second: Candidate) -> Candidate:
     )
 
 
+def _tally(by_route: Mapping[str, Sequence[Candidate]]) -> dict[str, int]:
+    """How many memories each source found, from each route's finds."""
+    count = {route: len({candidate.id for candidate in found}) for route, found in by_route.items()}
+    return {
+        Source.VECTOR.value: count.get(ROUTE_VECTOR, 0),
+        Source.LEXICAL.value: count.get(ROUTE_LEXICAL, 0) + count.get(ROUTE_CONCEPTS, 0),
+        Source.GRAPH.value: count.get(ROUTE_GRAPH, 0),
+    }
+
+
 def _collect(groups: Sequence[Sequence[Candidate]]) -> list[Candidate]:
     merged: dict[tuple[str, str], Candidate] = {}
     for group in groups:
@@ -351,16 +362,7 @@ class StoreCandidateSource:
         if outcomes and all(outcome.error is not None for outcome in outcomes.values()):
             raise SourcesUnavailable(failures)
 
-        tally = {
-            route: len({candidate.id for candidate in outcome.candidates})
-            for route, outcome in outcomes.items()
-        }
-        sources = {
-            Source.VECTOR.value: tally.get(ROUTE_VECTOR, 0),
-            Source.LEXICAL.value: tally.get(ROUTE_LEXICAL, 0) + tally.get(ROUTE_CONCEPTS, 0),
-            Source.GRAPH.value: tally.get(ROUTE_GRAPH, 0),
-        }
-        candidates = _collect([outcome.candidates for outcome in outcomes.values()])
+        by_route = {route: outcome.candidates for route, outcome in outcomes.items()}
 
         def half_ms(names: Sequence[str]) -> float:
             return max(
@@ -368,9 +370,9 @@ class StoreCandidateSource:
             )
 
         return CandidateBatch(
-            candidates,
+            _collect(list(by_route.values())),
             refused=refused,
-            sources=sources,
+            sources=_tally(by_route),
             unavailable=unavailable,
             failures=failures,
             asked=tuple(outcomes),
@@ -379,6 +381,41 @@ class StoreCandidateSource:
                 "chunks": half_ms(CHUNK_ROUTES),
                 "kg": half_ms(GRAPH_ROUTES),
             },
+            by_route=by_route,
+        )
+
+    async def with_answers(
+        self, query: MemoryQuery, batch: CandidateBatch, answers: Sequence[str]
+    ) -> CandidateBatch:
+        """``batch`` with its lexical route asked again, ``answers`` (the names the graph
+        holds for what the query asks) in the pool of instances it scores; the batch as it was
+        when the route was not asked, cannot take them (no index in process) or fails now."""
+        cache, chunks = self._lexical_index, self._chunks
+        routes = batch.by_route
+        if not answers or ROUTE_LEXICAL not in routes or cache is None:
+            return batch
+        if not isinstance(chunks, ScopeChunks):
+            return batch
+        policy = self._policy
+        scopes = reach_scopes(query.scope, policy.blend)
+        k = query.limit(MemoryLayer.EPISODIC) * policy.fetch_factor
+        outcome = await self._timed(lambda: self._lexical(query, scopes, k, answers))
+        if outcome.error is not None:
+            note = dropped_route(
+                ROUTE_LEXICAL,
+                GATE_SOURCE,
+                f"the graph's answers could not be searched for ({outcome.error}); "
+                "the lexical route's first finds stand",
+                query.scope,
+            )
+            return batch.but(refused=(*batch.refused, note))
+        again = {**routes, ROUTE_LEXICAL: outcome.candidates}
+        return batch.but(
+            _collect(list(again.values())),
+            sources=_tally(again),
+            timings_ms={**batch.timings_ms, "answers": outcome.elapsed_ms},
+            by_route=again,
+            answered=answers,
         )
 
     async def _embed(self, text: str, elapsed: list[float]) -> list[float]:
@@ -461,7 +498,9 @@ class StoreCandidateSource:
         )
         return [_chunk_candidate(hit, Source.VECTOR, 1.0) for hit in hits]
 
-    async def _lexical(self, query: MemoryQuery, scopes: Sequence[str], k: int) -> list[Candidate]:
+    async def _lexical(
+        self, query: MemoryQuery, scopes: Sequence[str], k: int, answers: Sequence[str] = ()
+    ) -> list[Candidate]:
         assert self._chunks is not None
         chunks = self._chunks
         cache = self._lexical_index
@@ -469,7 +508,7 @@ class StoreCandidateSource:
             listing: ScopeChunks = chunks
 
             async def search(scope: str | None) -> list[ChunkHit]:
-                return await _indexed_search(cache, listing, query, scope, k)
+                return await _indexed_search(cache, listing, query, scope, k, answers)
 
         else:
 
@@ -583,12 +622,17 @@ async def _vector_refusal(chunks: object, embedder: Embedder | None) -> str | No
 
 
 async def _indexed_search(
-    cache: LexicalIndexCache, store: ScopeChunks, query: MemoryQuery, scope: str | None, k: int
+    cache: LexicalIndexCache,
+    store: ScopeChunks,
+    query: MemoryQuery,
+    scope: str | None,
+    k: int,
+    answers: Sequence[str] = (),
 ) -> list[ChunkHit]:
     """The lexical route over the scope's cached contextual BM25 index, its chunks read by id
     (the index keeps positions and ids, not the chunks; one deleted meanwhile is left out)."""
     index = await cache.index(store, scope)
-    ranked = index.ranked(query.text, k, domain=query.domain)
+    ranked = index.ranked(query.text, k, domain=query.domain, answers=answers)
     if not ranked:
         return []
     chunks = {chunk.id: chunk for chunk in await store.get([index.ids[p] for p, _ in ranked])}
@@ -621,14 +665,21 @@ class GraphAssociations:
 
 
 def refetch_reasons(
-    old: RetrievalPolicy, new: RetrievalPolicy, query: MemoryQuery, fetched_hops: int | None = None
+    old: RetrievalPolicy,
+    new: RetrievalPolicy,
+    query: MemoryQuery,
+    fetched_hops: int | None = None,
+    gathered: Gathered | None = None,
 ) -> list[str]:
     """Why ``new`` needs candidates or graph that were not fetched under ``old`` (empty: none).
 
     An empty list means deciding again on the retrieval in hand gives exactly what a fresh
-    query would (a what-if); anything listed needs the stores.
+    query would (a what-if); anything listed needs the stores. ``gathered`` (the retrieval in
+    hand) also says whether the lexical route would look for other answers from the graph.
     """
     reasons: list[str] = []
+    if gathered is not None and answers_change(gathered, new):
+        reasons.append("the lexical route would look for other answers from the graph")
     added = new.effective_layers(query) - old.effective_layers(query)
     for layer in sorted(added, key=lambda item: item.value):
         reasons.append(f"layer {layer.value!r} was not searched")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gui.highlight import (
     Span,
+    answer_stems,
     highlight_html,
     instance_spans,
     query_instances,
@@ -224,15 +225,17 @@ class ChunkListWidget(QWidget):
         query: str = "",
         title: str = "",
         mentions: Mapping[str, Sequence[Span]] | None = None,
+        answers: Sequence[str] = (),
     ) -> None:
-        """Show a query's chunks, with its terms highlighted."""
+        """Show a query's chunks, with its terms and the graph's ``answers`` (names)
+        highlighted."""
         self.mode = "result"
         self.entity_id = ""
         self.more_button.hide()
         self.back_button.hide()
         chunk_list = list(chunks)
         self.title.setText(title or f"<b>{len(chunk_list)}</b> chunks")
-        self._fill(chunk_list, query, mentions or {})
+        self._fill(chunk_list, query, mentions or {}, answers)
 
     def show_mentions(
         self,
@@ -283,8 +286,10 @@ class ChunkListWidget(QWidget):
         chunks: Sequence[ShownChunk],
         query: str,
         mentions: Mapping[str, Sequence[Span]],
+        answers: Sequence[str] = (),
     ) -> None:
-        terms, instances = query_terms(query), query_instances(query)
+        terms = query_terms(query)
+        instances = list(dict.fromkeys([*query_instances(query), *answer_stems(answers)]))
         for card in self.cards:
             self._cards_layout.removeWidget(card)
             card.deleteLater()

@@ -2,7 +2,8 @@
 
 Mention spans are character offsets into the chunk text (``Mention.start``/``end``) and win over
 query-term matches where they overlap. The text is escaped, so a chunk can never inject markup.
-Query words come from ``core.text``, the tokenizer and stop-word list search uses. Imports only
+Query words come from ``core.text``, the tokenizer and stop-word list search uses, with the
+instances and members a question asks for and the names the graph gave in answer. Imports only
 the standard library, core text and core asked (no Qt), so it is testable on its own.
 """
 
@@ -13,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from explorer.core.asked import instance_terms
-from explorer.core.text import key_words
+from explorer.core.text import STOP_WORDS, key_words, stem, words
 
 Span = tuple[int, int]
 
@@ -32,6 +33,17 @@ def query_instances(query: str) -> list[str]:
     names, as the lexical route scores them ("taekwondo" for "What martial arts ...?", "son"
     for "How many children ...?"; ``core.asked``)."""
     return instance_terms(query, ())
+
+
+def answer_stems(names: Iterable[str]) -> list[str]:
+    """The stems of the words of the names the graph gave in answer to the query, as the
+    lexical route scores them ("Halvorsen Logistics" for "Where does Maya work?";
+    ``core.asked.graph_answers``)."""
+    return list(
+        dict.fromkeys(
+            stem(word) for name in names for word in words(name) if word not in STOP_WORDS
+        )
+    )
 
 
 def term_spans(text: str, terms: Sequence[str]) -> list[Span]:

@@ -372,7 +372,10 @@ class MainWindow(WindowStatus, WindowMenus):
         if self.chunk_list.mode != "result" or self.chunk_list.chunk_ids() != [
             c.id for c in chunks
         ]:
-            self.chunk_list.show_chunks(chunks, query=self.outcome.params.query, title=title)
+            answers = [answer.answer for answer in self.outcome.answer.answers]
+            self.chunk_list.show_chunks(
+                chunks, query=self.outcome.params.query, title=title, answers=answers
+            )
         self.chunk_list.select_chunk(self._selected_chunk)
 
     def _chunks_mentioning(self, entity_id: str) -> list[str]:

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.core.candidates import MemoryQuery
+from explorer.core.coordinator import Gathered
 from explorer.core.errors import InvalidArgument
 from explorer.core.layers import LAYER_ORDER
 from explorer.core.policy import (
@@ -136,7 +136,7 @@ class PolicyDock(QDockWidget):
         self.setObjectName("policyDock")
         self.preset_path = preset_path if preset_path is not None else default_preset_path()
         self._fetched_policy = policy
-        self._query: MemoryQuery | None = None
+        self._gathered: Gathered | None = None
         self._policy = policy
         self._filling = False
         self.last_kind = ""
@@ -289,10 +289,11 @@ class PolicyDock(QDockWidget):
     def fetched_policy(self) -> RetrievalPolicy:
         return self._fetched_policy
 
-    def set_context(self, fetched_policy: RetrievalPolicy, query: MemoryQuery | None) -> None:
-        """The policy and query the candidates in hand were fetched with (a new answer)."""
+    def set_context(self, fetched_policy: RetrievalPolicy, gathered: Gathered | None) -> None:
+        """The policy the candidates in hand were fetched with, and what was gathered (a new
+        answer; ``None`` when nothing can be decided again)."""
         self._fetched_policy = fetched_policy
-        self._query = query
+        self._gathered = gathered
         self.set_policy(fetched_policy)
 
     def set_policy(self, policy: RetrievalPolicy) -> None:
@@ -356,9 +357,10 @@ class PolicyDock(QDockWidget):
 
     def reasons_for(self, policy: RetrievalPolicy) -> list[str]:
         """Why ``policy`` needs the stores again, given the candidates in hand (empty: none)."""
-        if self._query is None:
+        gathered = self._gathered
+        if gathered is None:
             return []
-        return refetch_reasons(self._fetched_policy, policy, self._query)
+        return refetch_reasons(self._fetched_policy, policy, gathered.query, gathered=gathered)
 
     def apply_policy(self, policy: RetrievalPolicy) -> None:
         """Show ``policy`` and emit it as a change (presets, tests, scripts)."""

@@ -128,6 +128,11 @@ class HitsPanel(QWidget):
                 + ", ".join(_esc(u) for u in result.unavailable)
                 + "</span>"
             )
+        answers = outcome.answer.answers
+        if answers:
+            text += "<br/>the lexical route also looked for what the graph holds: " + "; ".join(
+                f"<b>{_esc(a.answer)}</b> ({_esc(a.kind)} of {_esc(a.named)})" for a in answers
+            )
         self.tally.setText(text)
         self.rows = [*outcome.entities, *outcome.chunks]
         self.table.blockSignals(True)
@@ -294,10 +299,8 @@ class TraceController(QObject):
         self.case_path = None
         self.fetched = raw
         if raw is not None:
-            gathered = raw.retrieval.gathered
             self.policy_dock.set_context(
-                raw.retrieval.policy or self.policy_dock.policy,
-                gathered.query if gathered is not None else None,
+                raw.retrieval.policy or self.policy_dock.policy, raw.retrieval.gathered
             )
         self._show_panels(raw, outcome)
 
@@ -520,8 +523,7 @@ class TraceController(QObject):
         self.case_label = label
         self._case_answer = raw
         policy = case.retrieval_policy()
-        gathered = raw.retrieval.gathered if raw is not None else None
-        self.policy_dock.set_context(policy, gathered.query if gathered is not None else None)
+        self.policy_dock.set_context(policy, raw.retrieval.gathered if raw is not None else None)
         self._show_panels(raw, outcome)
         self.window.status_message.setText(
             f"Viewing the recall case {label} (read-only, as saved"
@@ -586,7 +588,9 @@ class TraceController(QObject):
         gathered = answer.retrieval.gathered
         fetched_under = (self.fetched or answer).retrieval.policy or DEFAULT_POLICY
         reasons = (
-            refetch_reasons(fetched_under, policy, gathered.query) if gathered is not None else []
+            refetch_reasons(fetched_under, policy, gathered.query, gathered=gathered)
+            if gathered is not None
+            else []
         )
         if not reasons:
             other = answer.decide(policy).to_json_dict()

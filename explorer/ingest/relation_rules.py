@@ -246,7 +246,7 @@ TAKING_SOMEONE = r"taking\s+(?:you|us|him|her|them)"
 VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:work|works|worked|working|lecture|lectures|lectured|lecturing|teach|teaches|"
           r"teaching|" + EARNING + r")\s+(?:\S+\s+){0,3}?(?:at|for)\s+" + _THE,
-          "WORKS_AT", WHERE | frozenset({"other"})),
+          "WORKS_AT", WHERE | frozenset({"other"}), cue=_NOT_HOPED),
     _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
           "WORKS_AT", ORG),
     # "she's retiring from Greenhill Primary in July": still there until then

@@ -496,3 +496,18 @@ def test_weak_signals_are_drawn_apart_from_facts_and_can_be_hidden(qtbot: Any, w
     assert view._edge_layers[-1].path().isEmpty()
     for kind in weak:
         view.set_filter_value("relation", kind, True)
+
+
+def test_the_names_the_graph_gave_in_answer_are_highlighted_and_said(
+    qtbot: Any, window: Any
+) -> None:
+    # The demo's first turn about Halvorsen Logistics says no word of the question: it is
+    # recalled and highlighted because the graph's WORKS_AT fact of Maya names it.
+    outcome = _ask(qtbot, window, "Where does Maya work?")
+    answers = [(a.named, a.kind, a.answer) for a in outcome.answer.answers]
+    assert ("Maya Okafor", "WORKS_AT", "Halvorsen Logistics") in answers
+    cards = [card for card in window.chunk_list.cards if "Halvorsen Logistics" in card.text]
+    assert cards, [card.text[:60] for card in window.chunk_list.cards]
+    assert 'background-color:#c8e6c9;color:#000">Halvorsen</span>' in cards[0].body.text()
+    tally = window.trace.hits.tally.text()
+    assert "<b>Halvorsen Logistics</b> (WORKS_AT of Maya Okafor)" in tally

@@ -80,3 +80,35 @@ async def test_a_speakers_one_word_turns_do_not_outrank_what_they_said(tmp_path:
         result = await memory.scour(request)
     texts = [getattr(m.candidate.record, "text", "") for m in result.chunks]
     assert texts and texts[0].startswith("started the new job"), texts
+
+
+JOB_LINES = [
+    ("ravi.k", "signed the contract today, I start at Drygate on monday"),
+    ("jools", "nice one"),
+    ("ravi.k", "my flat is freezing"),
+    ("jools", "get a heater lol"),
+    ("ravi.k", "the bus was late again"),
+    ("jools", "classic"),
+    ("ravi.k", "the Drygate crew took me to the pub after the induction"),
+]
+
+
+async def test_the_turns_naming_what_the_graph_holds_in_answer_are_recalled(
+    tmp_path: Path,
+) -> None:
+    # Neither Drygate turn says "work": the graph's WORKS_AT fact of Ravi is what ties them to
+    # the question, and the lexical route looks for its far end by name.
+    settings = Settings(data_dir=tmp_path / "data", load_demo=False)
+    request = ScourRequest(query="Where does Ravi work?", scope=SCOPE, n_chunks=2)
+    async with open_memory(settings) as memory:
+        lines = chat_turns(SCOPE, "job", JOB_LINES, datetime(2026, 3, 1, 10, tzinfo=UTC))
+        assert (await ingest_turns(memory, lines)).ok
+        result = await memory.scour(request)
+    assert [(a.named, a.kind, a.answer) for a in result.answers] == [
+        ("ravi.k", "WORKS_AT", "Drygate")
+    ]
+    assert result.to_json_dict()["answers"] == [
+        {"of": "ravi.k", "kind": "WORKS_AT", "answer": "Drygate"}
+    ]
+    texts = [getattr(m.candidate.record, "text", "") for m in result.chunks]
+    assert len(texts) == 2 and all("Drygate" in text for text in texts), texts

@@ -13,7 +13,7 @@ from explorer.cli import main
 
 LIMIT = 8 * 1024
 SEED_KEYS = {"success", "query", "kg_entities", "kg_count", "chunks", "chunk_count"}
-TRACE_KEYS = {"dropped", "activation", "layers", "sources", "unavailable", "timings_ms"}
+TRACE_KEYS = {"dropped", "activation", "answers", "layers", "sources", "unavailable", "timings_ms"}
 EXAMPLES = [
     ["who is working on what project"],
     ["who recommended the builder?", "--n-chunks", "5", "--kg-top-k", "5"],

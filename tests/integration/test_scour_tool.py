@@ -88,7 +88,7 @@ async def _scour(
 
 
 SEED_KEYS = ("success", "query", "kg_entities", "kg_count", "chunks", "chunk_count")
-TRACE_KEYS = ("dropped", "activation", "layers", "sources", "unavailable", "timings_ms")
+TRACE_KEYS = ("dropped", "activation", "answers", "layers", "sources", "unavailable", "timings_ms")
 
 
 async def test_the_default_answer_is_compact_with_the_seed_fields(

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from explorer.core.asked import GROUPS, KINDS, instance_terms
+from explorer.core.asked import GROUPS, KINDS, GraphAnswer, graph_answers, instance_terms
 from explorer.core.lexical import LexicalIndex, LexicalParams, tokens
-from explorer.core.models import Chunk
+from explorer.core.models import Chunk, Entity, Relation, Subgraph
 from explorer.core.text import words
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
@@ -155,3 +155,81 @@ def test_a_session_is_scored_with_the_instances_too() -> None:
     scores = index.scores("What martial arts has he done?")
     assert scores is not None
     assert scores[1] > 0.0 == scores[2]
+
+
+def _entity(key: str, name: str, kind: str = "person") -> Entity:
+    return Entity(id=key, name=name, type=kind)
+
+
+GRAPH = Subgraph(
+    entities={
+        "maya": _entity("maya", "Maya Okafor"),
+        "owen": _entity("owen", "Owen"),
+        "halv": _entity("halv", "Halvorsen Logistics", "organization"),
+        "loom": _entity("loom", "Loomwork", "organization"),
+        "pip": _entity("pip", "Pip", "other"),
+    },
+    relations=(
+        Relation(id="r1", source_id="maya", target_id="halv", type="WORKS_AT"),
+        Relation(id="r2", source_id="maya", target_id="loom", type="WORKS_AT"),
+        Relation(id="r3", source_id="owen", target_id="halv", type="WORKS_AT"),
+        Relation(id="r4", source_id="maya", target_id="pip", type="OWNS"),
+        Relation(id="r5", source_id="maya", target_id="halv", type="CO_OCCURS"),
+        Relation(id="r6", source_id="maya", target_id="halv", type="WORKS_AT"),  # again
+    ),
+)
+
+
+def test_the_graph_answers_what_is_asked_of_whom_the_question_names() -> None:
+    found = graph_answers("Where does Maya work?", {"maya"}, GRAPH)
+    assert found == [
+        GraphAnswer("Maya Okafor", "WORKS_AT", "Halvorsen Logistics", "r1"),
+        GraphAnswer("Maya Okafor", "WORKS_AT", "Loomwork", "r2"),
+    ]  # not her dog (another kind), not Owen's job (not named), each pair of ends once
+
+
+def test_a_fact_answers_from_either_end() -> None:
+    found = graph_answers("Who works at Halvorsen?", {"halv"}, GRAPH)
+    assert [(a.named, a.answer) for a in found] == [
+        ("Halvorsen Logistics", "Maya Okafor"),
+        ("Halvorsen Logistics", "Owen"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Tell me about Maya", {"maya"}),  # asks for no kind of fact
+        ("Where does she work?", set()),  # names no one
+    ],
+)
+def test_no_answer_without_a_kind_asked_and_a_far_end_unnamed(
+    question: str, named: set[str]
+) -> None:
+    assert graph_answers(question, named, GRAPH) == []
+
+
+def test_a_fact_between_two_named_ends_answers_nothing() -> None:
+    found = graph_answers("Does Maya still work at Halvorsen?", {"maya", "halv"}, GRAPH)
+    assert [(a.named, a.answer) for a in found] == [
+        ("Maya Okafor", "Loomwork"),
+        ("Halvorsen Logistics", "Owen"),
+    ]
+
+
+def test_a_turn_naming_the_whole_answer_outranks_one_sharing_a_word() -> None:
+    index = LexicalIndex(
+        [
+            _chunk(0, "we kicked off the pilot at Halvorsen Logistics today"),
+            _chunk(1, "a supermarket's logistics arm wants a pilot"),
+            _chunk(2, "Halvorsen has no staff engineer track"),
+            _chunk(3, "the garden needs watering"),
+        ],
+        PLAIN,
+    )
+    before = index.scores("Where does Maya work?")
+    after = index.scores("Where does Maya work?", ["Halvorsen Logistics"])
+    assert after is not None
+    assert before is None or max(before[:3]) == 0.0  # no word of the question in any of them
+    assert after[0] > after[2] > 0.0 and after[0] > after[1] > 0.0
+    assert after[3] == 0.0

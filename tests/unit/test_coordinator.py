@@ -10,18 +10,21 @@ from dataclasses import replace
 import pytest
 
 from explorer.core.activation import SpreadingActivation
+from explorer.core.asked import GraphAnswer
 from explorer.core.candidates import (
     Candidate,
+    CandidateBatch,
     CandidateSource,
     Dropped,
     MemoryQuery,
     Source,
     dropped_route,
 )
-from explorer.core.coordinator import RetrievalCoordinator, decide, named_by
+from explorer.core.coordinator import RetrievalCoordinator, answers_change, decide, named_by
 from explorer.core.errors import MemoryUnavailable, StoreTimeout, StoreUnavailable
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RetrievalPolicy
+from explorer.core.sources import refetch_reasons
 from explorer.testing import FakeAssociations, make_candidate
 
 SCOPE = "acme/ana"
@@ -274,3 +277,85 @@ async def test_an_entity_the_query_names_seeds_at_the_named_energy() -> None:
     seed = {s.node: s.energy for s in on.activation.steps if s.hop == 0}
     assert seed["marta"] == pytest.approx(1.0)
     assert {s.node: s.energy for s in off.activation.steps if s.hop == 0}["marta"] < 0.5
+
+
+class AnsweringSource:
+    """A source of batches whose lexical route, asked again with the graph's answers, finds the
+    chunk that names one; ``fails`` makes that second asking fail (the batch stands, noted)."""
+
+    def __init__(self, fails: bool = False) -> None:
+        self.fails = fails
+        self.asked_with: list[list[str]] = []
+        ana = replace(
+            make_candidate("ana", kind="entity", similarity=0.9, scope=SCOPE), label="Ana"
+        )
+        self.first = [ana, make_candidate("c-rain", similarity=0.4, scope=SCOPE)]
+
+    async def search(self, query: MemoryQuery, layers: frozenset[MemoryLayer]) -> CandidateBatch:
+        return CandidateBatch(self.first, sources={"graph": 1}, by_route={"graph": self.first})
+
+    async def with_answers(
+        self, query: MemoryQuery, batch: CandidateBatch, answers: Sequence[str]
+    ) -> CandidateBatch:
+        self.asked_with.append(list(answers))
+        if self.fails:
+            note = dropped_route("lexical", "source", "the chunk store went away", SCOPE)
+            return CandidateBatch(batch, refused=(note,), by_route=batch.by_route)
+        found = make_candidate("c-lisbon", similarity=0.0, lexical=1.0, scope=SCOPE)
+        return CandidateBatch([*batch, found], answered=answers, by_route=batch.by_route)
+
+
+TRIP = MemoryQuery("Where did Ana visit?", scope=SCOPE)
+TRIPS = Subgraph(
+    entities={
+        "ana": Entity("ana", "Ana", "person", scope=SCOPE),
+        "lisbon": Entity("lisbon", "Lisbon", "place", scope=SCOPE),
+        "porto": Entity("porto", "Porto", "place", scope=SCOPE),
+    },
+    relations=(
+        Relation("r1", "ana", "lisbon", "VISITED"),
+        Relation("r2", "ana", "porto", "LIVES_IN"),
+    ),
+)
+
+
+async def test_the_lexical_route_is_asked_again_for_what_the_graph_holds_in_answer() -> None:
+    source = AnsweringSource()
+    coordinator = RetrievalCoordinator(
+        source=source, policy=POLICY, associations=FakeAssociations(TRIPS)
+    )
+    retrieval = await coordinator.coordinate(TRIP)
+    assert source.asked_with == [["Lisbon"]]  # a visit was asked for; where she lives was not
+    assert retrieval.gathered is not None
+    assert retrieval.gathered.answers == (GraphAnswer("Ana", "VISITED", "Lisbon", "r1"),)
+    assert "c-lisbon" in {m.candidate.id for m in retrieval.result.memories}
+    # Decided again from what is in hand, the answers stay with the candidates they found.
+    again = retrieval.with_policy(POLICY).gathered
+    assert again is not None and again.answers == retrieval.gathered.answers
+
+
+async def test_when_the_second_asking_fails_the_first_finds_stand_and_the_ledger_says_so() -> None:
+    source = AnsweringSource(fails=True)
+    coordinator = RetrievalCoordinator(
+        source=source, policy=POLICY, associations=FakeAssociations(TRIPS)
+    )
+    retrieval = await coordinator.coordinate(TRIP)
+    assert source.asked_with == [["Lisbon"]]
+    assert retrieval.gathered is not None and retrieval.gathered.answers == ()
+    assert "c-rain" in {m.candidate.id for m in retrieval.result.memories}
+    assert any("went away" in entry.reason for entry in retrieval.result.dropped)
+
+
+async def test_a_what_if_that_would_look_for_other_answers_needs_the_stores() -> None:
+    coordinator = RetrievalCoordinator(
+        source=AnsweringSource(), policy=POLICY, associations=FakeAssociations(TRIPS)
+    )
+    gathered = (await coordinator.coordinate(TRIP)).gathered
+    assert gathered is not None
+    assert not answers_change(gathered, POLICY)
+    assert refetch_reasons(POLICY, POLICY, TRIP, gathered=gathered) == []
+    no_words = replace(POLICY, weights=replace(POLICY.weights, lexical=0.0))
+    no_spread = replace(POLICY, activation=replace(POLICY.activation, enabled=False))
+    for policy in (no_words, no_spread):
+        assert answers_change(gathered, policy)
+        assert "other answers" in " ".join(refetch_reasons(POLICY, policy, TRIP, gathered=gathered))

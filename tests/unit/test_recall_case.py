@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from explorer.core.asked import GraphAnswer
 from explorer.core.errors import InvalidArgument
 from explorer.core.models import Entity
 from explorer.core.policy import DEFAULT_POLICY, ActivationParams, policy_to_dict
@@ -79,6 +80,16 @@ def test_gathered_round_trips_to_equal_objects(answer: ScourResult) -> None:
     assert back.associations is not None and gathered.associations is not None
     assert back.associations.subgraph.entities == gathered.associations.subgraph.entities
     assert back.associations.subgraph.relations == gathered.associations.subgraph.relations
+
+
+def test_the_graphs_answers_round_trip_and_an_older_case_has_none(answer: ScourResult) -> None:
+    gathered = answer.retrieval.gathered
+    assert gathered is not None
+    answered = replace(gathered, answers=(GraphAnswer("Marta", "LIVES_IN", "Alfama", "r9"),))
+    data = json.loads(json.dumps(gathered_to_json(answered)))
+    assert gathered_from_json(data).answers == answered.answers
+    del data["answers"]  # as a case saved before answers were looked for
+    assert gathered_from_json(data).answers == ()
 
 
 def test_reopened_case_decides_exactly_as_the_live_answer(

@@ -28,7 +28,7 @@ Memory = tuple[FakeEmbedder, FakeChunkStore, FakeGraphStore, FakeConceptStore]
 
 TOP_KEYS = {
     "success", "query", "kg_entities", "kg_count", "chunks", "chunk_count", "dropped",
-    "activation", "layers", "sources", "unavailable", "timings_ms",
+    "activation", "answers", "layers", "sources", "unavailable", "timings_ms",
 }  # fmt: skip
 ENTITY_KEYS = {
     "id", "name", "type", "description", "aliases", "confidence", "salience", "first_seen",

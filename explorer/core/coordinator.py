@@ -24,6 +24,7 @@ from datetime import datetime
 
 from explorer.core.activation import ActivationLog, AdjacencyIndex, SpreadingActivation
 from explorer.core.asked import GraphAnswer, asked_kinds, graph_answers
+from explorer.core.blend import reach_scopes
 from explorer.core.candidates import (
     ROUTE_ASSOCIATIONS,
     Associations,
@@ -71,8 +72,10 @@ class Gathered:
     refused: tuple[Dropped, ...] = ()
     sources: Mapping[str, int] = field(default_factory=dict)
     unavailable: tuple[str, ...] = ()
-    # The facts whose far ends the lexical route also looked for (``asked.graph_answers``).
-    answers: tuple[GraphAnswer, ...] = ()
+    # The facts the graph holds in answer (``asked.graph_answers``), whose far ends the lexical
+    # route was asked to look for; ``None``: not recorded (a recall case saved before).
+    answers: tuple[GraphAnswer, ...] | None = ()
+    answered: bool = False  # whether the lexical route did look for them
 
 
 @dataclass(frozen=True)
@@ -269,7 +272,8 @@ def decide(
     sources: Mapping[str, int] | None = None,
     unavailable: Sequence[str] = (),
     gated: GateOutcome | None = None,
-    answers: Sequence[GraphAnswer] = (),
+    answers: Sequence[GraphAnswer] | None = (),
+    answered: bool = False,
 ) -> CoordinatedRetrieval:
     """Decide what ``candidates`` recall under ``policy``: pure, synchronous, no I/O.
 
@@ -281,7 +285,8 @@ def decide(
     those activation found, ends up exactly once in ``memories`` or in the ledger. ``gated`` is
     the gates' outcome over ``candidates`` under ``policy`` when the caller has it already (the
     coordinator ran the gates to choose what to fetch). ``answers`` are the graph's answers the
-    candidates were searched with (kept with them, for the record and a what-if).
+    lexical route was asked to look for, ``answered`` whether it did (kept with the candidates,
+    for the record and a what-if).
     """
     started = time.perf_counter()
     associations = Associations(subgraph=subgraph) if isinstance(subgraph, Subgraph) else subgraph
@@ -293,7 +298,8 @@ def decide(
         refused=tuple(refused),
         sources=dict(sources or {}),
         unavailable=tuple(unavailable),
-        answers=tuple(answers),
+        answers=None if answers is None else tuple(answers),
+        answered=answered,
     )
     layers = policy.effective_layers(query)
     ledger: list[Dropped] = list(refused)
@@ -394,6 +400,7 @@ def decide_gathered(
         sources=gathered.sources,
         unavailable=gathered.unavailable,
         answers=gathered.answers,
+        answered=gathered.answered,
     )
 
 
@@ -414,19 +421,26 @@ def _answers(
 
 
 def answers_change(gathered: Gathered, policy: RetrievalPolicy) -> bool:
-    """Whether a fresh query under ``policy`` would look for other answers from the graph than
-    ``gathered`` was searched with (a what-if then needs the stores): the gates and the
-    neighbourhood in hand say which, as they would for that query."""
+    """Whether a fresh query under ``policy`` would ask the lexical route for other answers from
+    the graph than ``gathered`` was (a what-if then needs the stores): the gates over the
+    candidates in hand and the neighbourhood in hand say which, as they would for that query. A
+    neighbourhood read with more relations a node than ``policy`` reads may hold answers a
+    fresh read would not, so a smaller ``limit_per_node`` counts as a change when there were
+    answers. Unrecorded answers (an older recall case) never count."""
+    if gathered.answers is None:
+        return False
     query = gathered.query
     params = policy.activation
     layers = policy.effective_layers(query)
     fetches = params.enabled and params.hops > 0 and bool(layers & GRAPH_LAYERS)
     associations = gathered.associations if fetches else None
-    kept: Sequence[Scored] = ()
-    if associations is not None:
-        candidates = gathered.candidates
-        anchor = recency_anchor(candidates, query.now)
-        kept = _gated(candidates, query, policy, layers, anchor, Scorer(policy.weights)).kept
+    if associations is None:
+        return bool(gathered.answers)
+    if gathered.answers and params.limit_per_node < associations.limit_per_node:
+        return True
+    candidates = gathered.candidates
+    anchor = recency_anchor(candidates, query.now)
+    kept = _gated(candidates, query, policy, layers, anchor, Scorer(policy.weights)).kept
     return tuple(_answers(query, policy, kept, associations)) != gathered.answers
 
 
@@ -511,15 +525,15 @@ class RetrievalCoordinator:
         fetched_ms = (time.perf_counter() - fetching) * 1000.0
         answers = _answers(query, policy, gated.kept, associations)
         extend = getattr(self._source, "with_answers", None)
-        looked_for: list[GraphAnswer] = []
+        answered = False
         if answers and callable(extend) and isinstance(found, CandidateBatch):
             # The graph holds what the query asks for: the lexical route looks for it by name.
             again = await extend(query, found, [answer.answer for answer in answers])
             candidates = tuple(again)
             refused, sources = again.refused, dict(again.sources)
-            if again.answered:
+            answered = bool(again.answered)
+            if answered:
                 gated = gates(candidates)
-                looked_for = answers
         if trouble is not None:
             refused = (*refused, trouble)
             unavailable = (*unavailable, ROUTE_ASSOCIATIONS)
@@ -533,7 +547,8 @@ class RetrievalCoordinator:
             sources=sources,
             unavailable=unavailable,
             gated=gated,
-            answers=looked_for,
+            answers=answers,
+            answered=answered,
         )
         return replace(retrieval, timings_ms={**retrieval.timings_ms, "associations": fetched_ms})
 
@@ -637,3 +652,45 @@ class RetrievalCoordinator:
             ),
             None,
         )
+
+
+def refetch_reasons(
+    old: RetrievalPolicy,
+    new: RetrievalPolicy,
+    query: MemoryQuery,
+    fetched_hops: int | None = None,
+    gathered: Gathered | None = None,
+) -> list[str]:
+    """Why ``new`` needs candidates or graph that were not fetched under ``old`` (empty: none).
+
+    An empty list means deciding again on the retrieval in hand gives exactly what a fresh
+    query would (a what-if); anything listed needs the stores. ``gathered`` (the retrieval in
+    hand) also says whether the lexical route would look for other answers from the graph.
+    """
+    reasons: list[str] = []
+    if gathered is not None and answers_change(gathered, new):
+        reasons.append("the lexical route would look for other answers from the graph")
+    added = new.effective_layers(query) - old.effective_layers(query)
+    for layer in sorted(added, key=lambda item: item.value):
+        reasons.append(f"layer {layer.value!r} was not searched")
+    for name in ("similarity", "lexical"):
+        if getattr(old.weights, name) == 0 and getattr(new.weights, name) > 0:
+            reasons.append(f"the {name} signal was not fetched (its weight was 0)")
+    if new.fetch_factor > old.fetch_factor:
+        reasons.append("more candidates per route are needed (fetch_factor grew)")
+    if MemoryLayer.PROFILE in new.effective_layers(query) and new.profile_slots > max(
+        old.profile_slots, query.limit(MemoryLayer.SEMANTIC)
+    ):
+        reasons.append("more profile candidates are needed (profile_slots grew)")
+    if reach_scopes(query.scope, new.blend) != reach_scopes(query.scope, old.blend):
+        reasons.append("the scopes within reach changed (blend.max_levels)")
+    was, now = old.activation, new.activation
+    if now.enabled and now.hops > 0:
+        hops_in_hand = (
+            fetched_hops if fetched_hops is not None else (was.hops if was.enabled else 0)
+        )
+        if not was.enabled or hops_in_hand < now.hops:
+            reasons.append("activation needs more of the graph (hops grew or it was off)")
+        elif now.limit_per_node > was.limit_per_node:
+            reasons.append("activation needs more relations per node (limit_per_node grew)")
+    return reasons

@@ -404,6 +404,10 @@ class LexicalIndexCache:
         self.builds = 0
         self.loads = 0
 
+    @property
+    def params(self) -> LexicalParams:
+        return self._params
+
     async def index(self, store: ScopeChunks, scope: str | None) -> LexicalIndex:
         """The scope's index, fresh as of the stamp read now."""
         stamp = await store.scope_stamp(scope)

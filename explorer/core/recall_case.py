@@ -213,7 +213,10 @@ def gathered_to_json(gathered: Gathered) -> JsonDict:
         "refused": [entry.to_json_dict() for entry in gathered.refused],
         "sources": dict(gathered.sources),
         "unavailable": list(gathered.unavailable),
-        "answers": [list(answer) for answer in gathered.answers],
+        "answers": None
+        if gathered.answers is None
+        else [list(answer) for answer in gathered.answers],
+        "answered": gathered.answered,
     }
 
 
@@ -239,8 +242,11 @@ def gathered_from_json(data: Mapping[str, Any]) -> Gathered:
         refused=tuple(_dropped(item) for item in data["refused"]),
         sources={str(key): int(value) for key, value in data["sources"].items()},
         unavailable=tuple(data["unavailable"]),
-        # A case saved before the graph's answers were looked for has none.
-        answers=tuple(GraphAnswer(*map(str, item)) for item in data.get("answers", ())),
+        # A case saved before the graph's answers were looked for does not say.
+        answers=None
+        if data.get("answers") is None
+        else tuple(GraphAnswer(*map(str, item)) for item in data["answers"]),
+        answered=bool(data.get("answered", False)),
     )
 
 

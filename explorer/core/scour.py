@@ -283,9 +283,11 @@ class ScourResult:
     @property
     def answers(self) -> tuple[GraphAnswer, ...]:
         """The facts the graph held in answer, whose far ends the lexical route also looked for
-        by name (``core.asked.graph_answers``)."""
+        by name (``core.asked.graph_answers``); none when it did not look."""
         gathered = self.retrieval.gathered
-        return gathered.answers if gathered is not None else ()
+        if gathered is None or not gathered.answered:
+            return ()
+        return gathered.answers or ()
 
     def decide(self, policy: RetrievalPolicy) -> ScourResult:
         """This answer decided again under ``policy`` from the candidates in hand (no I/O)."""

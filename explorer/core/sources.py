@@ -50,7 +50,6 @@ from explorer.core.candidates import (
     SourcesUnavailable,
     dropped_route,
 )
-from explorer.core.coordinator import Gathered, answers_change
 from explorer.core.errors import ExplorerError
 from explorer.core.gates import GATE_SOURCE
 from explorer.core.layers import CHUNK_LAYERS, ENTITY_LAYERS
@@ -388,11 +387,14 @@ class StoreCandidateSource:
         self, query: MemoryQuery, batch: CandidateBatch, answers: Sequence[str]
     ) -> CandidateBatch:
         """``batch`` with its lexical route asked again, ``answers`` (the names the graph
-        holds for what the query asks) in the pool of instances it scores; the batch as it was
-        when the route was not asked, cannot take them (no index in process) or fails now."""
+        holds for what the query asks) in the pool of instances it scores (``answered`` says
+        so); the batch as it was when the route was not asked or failed the first time, cannot
+        take them (no index in process, no weight for instances) or fails now (with a note)."""
         cache, chunks = self._lexical_index, self._chunks
         routes = batch.by_route
-        if not answers or ROUTE_LEXICAL not in routes or cache is None:
+        if not answers or ROUTE_LEXICAL not in routes or ROUTE_LEXICAL in batch.failures:
+            return batch
+        if cache is None or cache.params.instance_weight <= 0.0:
             return batch
         if not isinstance(chunks, ScopeChunks):
             return batch
@@ -662,45 +664,3 @@ class GraphAssociations:
 
     async def entities_in_chunks(self, chunk_ids: Sequence[str]) -> Mapping[str, Sequence[str]]:
         return await self._graph.entities_in_chunks(chunk_ids)
-
-
-def refetch_reasons(
-    old: RetrievalPolicy,
-    new: RetrievalPolicy,
-    query: MemoryQuery,
-    fetched_hops: int | None = None,
-    gathered: Gathered | None = None,
-) -> list[str]:
-    """Why ``new`` needs candidates or graph that were not fetched under ``old`` (empty: none).
-
-    An empty list means deciding again on the retrieval in hand gives exactly what a fresh
-    query would (a what-if); anything listed needs the stores. ``gathered`` (the retrieval in
-    hand) also says whether the lexical route would look for other answers from the graph.
-    """
-    reasons: list[str] = []
-    if gathered is not None and answers_change(gathered, new):
-        reasons.append("the lexical route would look for other answers from the graph")
-    added = new.effective_layers(query) - old.effective_layers(query)
-    for layer in sorted(added, key=lambda item: item.value):
-        reasons.append(f"layer {layer.value!r} was not searched")
-    for name in ("similarity", "lexical"):
-        if getattr(old.weights, name) == 0 and getattr(new.weights, name) > 0:
-            reasons.append(f"the {name} signal was not fetched (its weight was 0)")
-    if new.fetch_factor > old.fetch_factor:
-        reasons.append("more candidates per route are needed (fetch_factor grew)")
-    if MemoryLayer.PROFILE in new.effective_layers(query) and new.profile_slots > max(
-        old.profile_slots, query.limit(MemoryLayer.SEMANTIC)
-    ):
-        reasons.append("more profile candidates are needed (profile_slots grew)")
-    if reach_scopes(query.scope, new.blend) != reach_scopes(query.scope, old.blend):
-        reasons.append("the scopes within reach changed (blend.max_levels)")
-    was, now = old.activation, new.activation
-    if now.enabled and now.hops > 0:
-        hops_in_hand = (
-            fetched_hops if fetched_hops is not None else (was.hops if was.enabled else 0)
-        )
-        if not was.enabled or hops_in_hand < now.hops:
-            reasons.append("activation needs more of the graph (hops grew or it was off)")
-        elif now.limit_per_node > was.limit_per_node:
-            reasons.append("activation needs more relations per node (limit_per_node grew)")
-    return reasons

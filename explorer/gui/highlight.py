@@ -36,9 +36,9 @@ def query_instances(query: str) -> list[str]:
 
 
 def answer_stems(names: Iterable[str]) -> list[str]:
-    """The stems of the words of the names the graph gave in answer to the query, as the
-    lexical route scores them ("Halvorsen Logistics" for "Where does Maya work?";
-    ``core.asked.graph_answers``)."""
+    """The stems of the words of the names the graph gave in answer to the query ("Halvorsen
+    Logistics" for "Where does Maya work?"; ``core.asked.graph_answers``), the query's own words
+    included (they are highlighted as its terms anyway)."""
     return list(
         dict.fromkeys(
             stem(word) for name in names for word in words(name) if word not in STOP_WORDS

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.core.coordinator import Gathered
+from explorer.core.coordinator import Gathered, refetch_reasons
 from explorer.core.errors import InvalidArgument
 from explorer.core.layers import LAYER_ORDER
 from explorer.core.policy import (
@@ -52,7 +52,6 @@ from explorer.core.policy import (
     preset_names,
     save_presets,
 )
-from explorer.core.sources import refetch_reasons
 
 _log = logging.getLogger(__name__)
 

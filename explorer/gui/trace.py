@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from explorer.core.candidates import Candidate, CandidateKind
 from explorer.core.codec import JsonDict
-from explorer.core.coordinator import CoordinatedRetrieval, RetrievalResult
+from explorer.core.coordinator import CoordinatedRetrieval, RetrievalResult, refetch_reasons
 from explorer.core.errors import ExplorerError, InvalidArgument
 from explorer.core.models import Chunk, Entity
 from explorer.core.policy import DEFAULT_POLICY, RetrievalPolicy, preset_names
@@ -53,7 +53,6 @@ from explorer.core.recall_case import (
     save_case,
 )
 from explorer.core.scour import SOURCE_KEYS, ScourResult
-from explorer.core.sources import refetch_reasons
 from explorer.gui.activation_overlay import ActivationOverlay
 from explorer.gui.bottom_dock import BottomDock
 from explorer.gui.compare_dialog import CompareDialog

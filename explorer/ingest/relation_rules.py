@@ -52,13 +52,16 @@ _ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't
 _ADV += r"genuinely|literally|seriously|truly|lowkey|legit|kinda|properly|highly|both|all)\s+)*"
 _AUX = r"(?:(?:'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
 _AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
-_AUX += r"used to|going to|gonna|want to|wanna|plan to|planning to|hope to|hoping to|got|get|"
+_WISHES = r"want to|wanna|plan to|planning to|hope to|hoping to|"
+_AUX += r"used to|going to|gonna|" + _WISHES + r"got|get|"
 _AUX += r"have to|has to|had to|need to|needs to|the one who|the one that|"
 _AUX += r"been|be|being)\s+)*"
 # "Róisín who works in Google", "Colm, who works at Intercom,": a relative clause says it of
 # the name before it.
 _WHO = r"(?:,?\s*(?:who|that)(?=\s))?"
 _PRE = r"^" + _WHO + r"\s+" + _ADV + _AUX + _ADV
+# The same without a wish or a plan before the verb: "I want to work at Te Papa" is no job.
+_PRE_DONE = r"^" + _WHO + r"\s+" + _ADV + _AUX.replace(_WISHES, "") + _ADV
 _THE = r"(?:(?:the|a|an|our|my|his|her|their)\s+)?"
 ROLE_WORDS = (
     "engineer|developer|designer|nurse|teacher|manager|director|cto|ceo|cfo|coo|founder|"
@@ -244,9 +247,9 @@ CARRIERS = r"(?:train|bus|coach|ferry|flights?|plane)"
 TAKING_SOMEONE = r"taking\s+(?:you|us|him|her|them)"
 
 VERB_RULES: tuple[VerbRule, ...] = (
-    _rule(_PRE + r"(?:work|works|worked|working|lecture|lectures|lectured|lecturing|teach|teaches|"
-          r"teaching|" + EARNING + r")\s+(?:\S+\s+){0,3}?(?:at|for)\s+" + _THE,
-          "WORKS_AT", WHERE | frozenset({"other"}), cue=_NOT_HOPED),
+    _rule(_PRE_DONE + r"(?:work|works|worked|working|lecture|lectures|lectured|lecturing|teach|"
+          r"teaches|teaching|" + EARNING + r")\s+(?:\S+\s+){0,3}?(?:at|for)\s+" + _THE,
+          "WORKS_AT", WHERE | frozenset({"other"})),
     _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
           "WORKS_AT", ORG),
     # "she's retiring from Greenhill Primary in July": still there until then

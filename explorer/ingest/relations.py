@@ -773,14 +773,6 @@ def _proposal(turn: Turn, span: tuple[int, int], slots: Sequence[Slot]) -> Named
     return venues[0].entity
 
 
-# A condition with a would-be outcome states no fact: "we'd hire you at Te Papa if ...".
-_HYPOTHETICAL = re.compile(
-    r"\bif\b.*\b(?:would|could|might)\b|\b(?:would|could|might)\b.*\bif\b|"
-    r"\bif\b.*['’]d\b|['’]d\b.*\bif\b",
-    re.IGNORECASE,
-)
-
-
 def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
     """The facts a turn states, and those its questions would state if the answer is yes."""
     slots = sorted((*turn.names, *_pronoun_slots(turn)), key=lambda slot: (slot.start, slot.end))
@@ -793,8 +785,6 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
     for sentence, members in sorted(by_sentence.items()):
         span = turn.sentences[sentence]
         found = _sentence_facts(turn, span, members, companion)
-        if _HYPOTHETICAL.search(turn.text, span[0], span[1]):
-            found = []  # "we'd hire you at Te Papa if you ever get bored": no job there
         found += _going_with(turn, span, members, found)
         proposed = _proposal(turn, span, members)
         if proposed is not None:

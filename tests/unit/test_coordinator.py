@@ -20,11 +20,16 @@ from explorer.core.candidates import (
     Source,
     dropped_route,
 )
-from explorer.core.coordinator import RetrievalCoordinator, answers_change, decide, named_by
+from explorer.core.coordinator import (
+    RetrievalCoordinator,
+    answers_change,
+    decide,
+    named_by,
+    refetch_reasons,
+)
 from explorer.core.errors import MemoryUnavailable, StoreTimeout, StoreUnavailable
 from explorer.core.models import Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RetrievalPolicy
-from explorer.core.sources import refetch_reasons
 from explorer.testing import FakeAssociations, make_candidate
 
 SCOPE = "acme/ana"
@@ -341,9 +346,13 @@ async def test_when_the_second_asking_fails_the_first_finds_stand_and_the_ledger
     )
     retrieval = await coordinator.coordinate(TRIP)
     assert source.asked_with == [["Lisbon"]]
-    assert retrieval.gathered is not None and retrieval.gathered.answers == ()
+    gathered = retrieval.gathered
+    assert gathered is not None and not gathered.answered  # sought, not looked for
+    assert gathered.answers == (GraphAnswer("Ana", "VISITED", "Lisbon", "r1"),)
     assert "c-rain" in {m.candidate.id for m in retrieval.result.memories}
     assert any("went away" in entry.reason for entry in retrieval.result.dropped)
+    # The same policy would ask for the same answers: a what-if needs no stores.
+    assert refetch_reasons(POLICY, POLICY, TRIP, gathered=gathered) == []
 
 
 async def test_a_what_if_that_would_look_for_other_answers_needs_the_stores() -> None:
@@ -356,6 +365,7 @@ async def test_a_what_if_that_would_look_for_other_answers_needs_the_stores() ->
     assert refetch_reasons(POLICY, POLICY, TRIP, gathered=gathered) == []
     no_words = replace(POLICY, weights=replace(POLICY.weights, lexical=0.0))
     no_spread = replace(POLICY, activation=replace(POLICY.activation, enabled=False))
-    for policy in (no_words, no_spread):
+    fewer = replace(POLICY, activation=replace(POLICY.activation, limit_per_node=1))
+    for policy in (no_words, no_spread, fewer):
         assert answers_change(gathered, policy)
         assert "other answers" in " ".join(refetch_reasons(POLICY, policy, TRIP, gathered=gathered))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from explorer.core.asked import GraphAnswer
+from explorer.core.coordinator import answers_change
 from explorer.core.errors import InvalidArgument
 from explorer.core.models import Entity
 from explorer.core.policy import DEFAULT_POLICY, ActivationParams, policy_to_dict
@@ -85,11 +86,16 @@ def test_gathered_round_trips_to_equal_objects(answer: ScourResult) -> None:
 def test_the_graphs_answers_round_trip_and_an_older_case_has_none(answer: ScourResult) -> None:
     gathered = answer.retrieval.gathered
     assert gathered is not None
-    answered = replace(gathered, answers=(GraphAnswer("Marta", "LIVES_IN", "Alfama", "r9"),))
+    answered = replace(
+        gathered, answers=(GraphAnswer("Marta", "LIVES_IN", "Alfama", "r9"),), answered=True
+    )
     data = json.loads(json.dumps(gathered_to_json(answered)))
-    assert gathered_from_json(data).answers == answered.answers
-    del data["answers"]  # as a case saved before answers were looked for
-    assert gathered_from_json(data).answers == ()
+    back = gathered_from_json(data)
+    assert (back.answers, back.answered) == (answered.answers, True)
+    del data["answers"], data["answered"]  # as a case saved before answers were looked for
+    older = gathered_from_json(data)
+    assert (older.answers, older.answered) == (None, False)
+    assert not answers_change(older, DEFAULT_POLICY)  # decided as saved, never re-asked
 
 
 def test_reopened_case_decides_exactly_as_the_live_answer(

@@ -9,11 +9,11 @@ from dataclasses import replace
 import pytest
 
 from explorer.core.compact import compact_answer
+from explorer.core.coordinator import refetch_reasons
 from explorer.core.errors import InvalidArgument, StoreTimeout, StoreUnavailable
 from explorer.core.models import Entity, Mention, Period, Relation, Subgraph
 from explorer.core.policy import RetrievalPolicy, preset
 from explorer.core.scour import ScourRequest, ScourResult, neighbours_in, scour, scour_failure
-from explorer.core.sources import refetch_reasons
 from explorer.core.termscan import TermScan
 from explorer.testing import (
     T0,

@@ -126,26 +126,12 @@ def test_a_job_wished_for_is_no_job() -> None:
             chat(
                 ("Wren", "I want to work at Te Papa one day, honestly"),
                 ("Iso", "ha. I'm hoping to work for Weta Workshop"),
-                ("Wren", "I work at Xero for now"),
+                ("Wren", "I work at Xero for now but I want to quit"),
             )
         )
     )
-    assert ("Wren", "WORKS_AT", "Xero") in found
+    assert ("Wren", "WORKS_AT", "Xero") in found  # a wish later in the sentence changes nothing
     assert not {("Wren", "WORKS_AT", "Te Papa"), ("Iso", "WORKS_AT", "Weta Workshop")} & found
-
-
-def test_a_condition_with_a_would_be_outcome_states_no_fact() -> None:
-    found = facts(
-        extract_offline(
-            chat(
-                ("Wren", "gonna miss my team tbh"),
-                ("Iso", "We'd hire you at Te Papa in a heartbeat if you ever get bored of cars."),
-                ("Wren", "if I lived in Wellington I would. I live in Palmerston North"),
-            )
-        )
-    )
-    assert ("Wren", "LIVES_IN", "Palmerston North") in found
-    assert not {("Wren", "WORKS_AT", "Te Papa"), ("Wren", "LIVES_IN", "Wellington")} & found
 
 
 def test_used_to_live_in_closes_the_fact() -> None:

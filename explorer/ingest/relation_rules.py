@@ -50,18 +50,19 @@ YEARS_OF = r"(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|ten)\s+(?:y
 _ADV = r"(?:(?:just|also|still|now|currently|really|finally|recently|actually|already|even|"
 _ADV += r"absolutely|totally|honestly|officially|originally|always|never|not|n't|no longer|"
 _ADV += r"genuinely|literally|seriously|truly|lowkey|legit|kinda|properly|highly|both|all)\s+)*"
-_AUX = r"(?:(?:'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
-_AUX += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
+_AUX_HEAD = r"'m|’m|am|is|are|was|were|'s|’s|'re|’re|'ve|’ve|have|has|had|do|does|did|don't|"
+_AUX_HEAD += r"don’t|doesn't|doesn’t|didn't|didn’t|will|'ll|’ll|would|'d|’d|can|could|can't|can’t|"
+_AUX_HEAD += r"used to|going to|gonna|"
 _WISHES = r"want to|wanna|plan to|planning to|hope to|hoping to|"
-_AUX += r"used to|going to|gonna|" + _WISHES + r"got|get|"
-_AUX += r"have to|has to|had to|need to|needs to|the one who|the one that|"
-_AUX += r"been|be|being)\s+)*"
+_AUX_TAIL = r"got|get|have to|has to|had to|need to|needs to|the one who|the one that|"
+_AUX_TAIL += r"been|be|being"
+_AUX = r"(?:(?:" + _AUX_HEAD + _WISHES + _AUX_TAIL + r")\s+)*"
 # "Róisín who works in Google", "Colm, who works at Intercom,": a relative clause says it of
 # the name before it.
 _WHO = r"(?:,?\s*(?:who|that)(?=\s))?"
 _PRE = r"^" + _WHO + r"\s+" + _ADV + _AUX + _ADV
 # The same without a wish or a plan before the verb: "I want to work at Te Papa" is no job.
-_PRE_DONE = r"^" + _WHO + r"\s+" + _ADV + _AUX.replace(_WISHES, "") + _ADV
+_PRE_DONE = r"^" + _WHO + r"\s+" + _ADV + r"(?:(?:" + _AUX_HEAD + _AUX_TAIL + r")\s+)*" + _ADV
 _THE = r"(?:(?:the|a|an|our|my|his|her|their)\s+)?"
 ROLE_WORDS = (
     "engineer|developer|designer|nurse|teacher|manager|director|cto|ceo|cfo|coo|founder|"
@@ -250,13 +251,13 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE_DONE + r"(?:work|works|worked|working|lecture|lectures|lectured|lecturing|teach|"
           r"teaches|teaching|" + EARNING + r")\s+(?:\S+\s+){0,3}?(?:at|for)\s+" + _THE,
           "WORKS_AT", WHERE | frozenset({"other"})),
-    _rule(_PRE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
+    _rule(_PRE_DONE + r"(?:employed|interning|hired|based)\s+(?:at|by|with)\s+" + _THE,
           "WORKS_AT", ORG),
     # "she's retiring from Greenhill Primary in July": still there until then
     _rule(_PRE + r"(?:retiring|retires|retire)\s+from\s+" + _THE, "WORKS_AT", ORG),
     # "a girl called Róisín who works in Google", "I'm finishing up at Medtronic on the 23rd"
     # (a job ending; "we finished up at the pub" is an evening's)
-    _rule(_PRE + r"(?:work|works|worked|working)\s+in\s+" + _THE, "WORKS_AT", ORG),
+    _rule(_PRE_DONE + r"(?:work|works|worked|working)\s+in\s+" + _THE, "WORKS_AT", ORG),
     _rule(_PRE + r"finishing\s+up\s+at\s+" + _THE, "WORKS_AT", ORG),
     # The words before the role describe it ("a senior backend engineer at"); a preposition
     # there makes it someone else's ("talked to a designer at Figma").
@@ -270,7 +271,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           "HIRED", ORG, reverse=True),
     _rule(r"^\s+(?:[\w'’-]+\s+){0,4}?(?:job|position|role|internship|placement|shift|office)\s+"
           r"(?:at|with|in)\s+" + _THE, "WORKS_AT", ORG),
-    _rule(_PRE + r"(?:joined|join|joining|started\s+at|start\s+at|starting\s+at)\s+" + _THE,
+    _rule(_PRE_DONE + r"(?:joined|join|joining|started\s+at|start\s+at|starting\s+at)\s+"
+          + _THE,
           "WORKS_AT", ORG),
     # "took 2 days off from JLR", "Paolo's taking 3 days off from Accenture": leave from work
     _rule(_PRE + r"(?:took|taking|takes|take)\s+(?:a|an|the|one|two|three|four|five|\d+)\s+"

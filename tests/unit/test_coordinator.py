@@ -333,10 +333,12 @@ async def test_the_lexical_route_is_asked_again_for_what_the_graph_holds_in_answ
     assert source.asked_with == [["Lisbon"]]  # a visit was asked for; where she lives was not
     assert retrieval.gathered is not None
     assert retrieval.gathered.answers == (GraphAnswer("Ana", "VISITED", "Lisbon", "r1"),)
+    assert retrieval.gathered.answered
     assert "c-lisbon" in {m.candidate.id for m in retrieval.result.memories}
     # Decided again from what is in hand, the answers stay with the candidates they found.
     again = retrieval.with_policy(POLICY).gathered
     assert again is not None and again.answers == retrieval.gathered.answers
+    assert again.answered
 
 
 async def test_when_the_second_asking_fails_the_first_finds_stand_and_the_ledger_says_so() -> None:

@@ -127,11 +127,18 @@ def test_a_job_wished_for_is_no_job() -> None:
                 ("Wren", "I want to work at Te Papa one day, honestly"),
                 ("Iso", "ha. I'm hoping to work for Weta Workshop"),
                 ("Wren", "I work at Xero for now but I want to quit"),
+                ("Iso", "and I plan to join Rocket Lab, or to work in Trade Me"),
             )
         )
     )
     assert ("Wren", "WORKS_AT", "Xero") in found  # a wish later in the sentence changes nothing
-    assert not {("Wren", "WORKS_AT", "Te Papa"), ("Iso", "WORKS_AT", "Weta Workshop")} & found
+    wished = {
+        ("Wren", "WORKS_AT", "Te Papa"),
+        ("Iso", "WORKS_AT", "Weta Workshop"),
+        ("Iso", "WORKS_AT", "Rocket Lab"),
+        ("Iso", "WORKS_AT", "Trade Me"),
+    }
+    assert not wished & found
 
 
 def test_used_to_live_in_closes_the_fact() -> None:

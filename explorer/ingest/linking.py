@@ -430,8 +430,10 @@ class PeopleLinks:
         MacLeod") spells out."""
         if says_whose(key):
             return False  # "Cillian and Orla's wedding" is no spelling of "cillian"
-        if " " not in handle:
-            return handle_matches(handle, key)
+        written = self.speakers.get(handle, handle)
+        lettered = [word for word in written.split() if fold_letters(word)]
+        if len(lettered) == 1:  # "kate_w", "KM 🦁": one word, emoji aside, as written
+            return handle_matches(lettered[0], key)
         return display_spelled_out(handle, key) and self._written_out(key, handle, speakers_of)
 
     def _written_out(self, key: str, speaker: str, speakers_of: list[str]) -> bool:

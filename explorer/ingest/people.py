@@ -9,7 +9,8 @@
   you", or before the "you" it asks; ``opens_exclaimed``: a name exclaimed at the start of a turn
   ("Kasia!! happy birthday"), a call when the name is a given name.
 * ``handle_matches``: a display handle ("kate_w", "tomr", "emi92") and a full name in the text
-  ("Kate Williams") that it spells (first name, first + last, initial + last, first + initial);
+  ("Kate Williams") that it spells (first name, first + last, initial + last, first + initial,
+  or the initials in capitals: "KM 🦁" of Kwame Mensah);
   ``handle_stems`` and ``stem_names``: the name a one-word handle begins with ("emi" of emi_k),
   its short forms and ends ("Rach" of rachel_b, "Shawn" of deshawn_c), in any case;
   ``display_spelled_out``: a two-word display name and the fuller name the text writes it as
@@ -517,7 +518,13 @@ def handle_matches(handle: str, full_name: str) -> bool:
     letters = fold_letters(handle)
     words = [fold_letters(word) for word in full_name.split()]
     words = [word for word in words if word]
-    if len(letters) < 3 or len(words) < 2:
+    if len(words) < 2:
+        return False
+    written = "".join(char for char in handle if char.isalpha())
+    if written.isupper() and 2 <= len(written) <= 3:
+        # "KM 🦁" of Kwame Mensah: the name's initials, in capitals
+        return letters == "".join(word[0] for word in words)
+    if len(letters) < 3:
         return False
     first, last = words[0], words[-1]
     forms = {

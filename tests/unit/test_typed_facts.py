@@ -228,6 +228,19 @@ def test_a_display_handle_spells_a_full_name() -> None:
     assert handle.alias_evidence[0].reason == "handle kate_w spells Kate Williams"
 
 
+def test_a_handle_of_capital_initials_spells_the_full_name() -> None:
+    assert handle_matches("KM", "Kwame Mensah")
+    assert not handle_matches("km", "Kwame Mensah")  # in lower case it may be any word
+    assert not handle_matches("MK", "Kwame Mensah")
+    extraction = extract_offline(
+        chat(
+            ("KM 🦁", "ok ok fine, but I need to fly in early"),
+            ("efua.m", "Kwame Mensah bringing a girlfriend home. never thought I'd see the day"),
+        )
+    )
+    assert "Kwame Mensah" in entity(extraction, "KM 🦁").aliases
+
+
 def test_a_capitalised_kinship_name_is_family_and_joins_the_named_parent() -> None:
     extraction = extract_offline(
         chat(

@@ -4,7 +4,8 @@ Mention spans are character offsets into the chunk text (``Mention.start``/``end
 query-term matches where they overlap. The text is escaped, so a chunk can never inject markup.
 Query words come from ``core.text``, the tokenizer and stop-word list search uses, with the
 instances and members a question asks for and the names the graph gave in answer. Imports only
-the standard library, core text and core asked (no Qt), so it is testable on its own.
+the standard library, core text, core asked and core lexical's tokenizer (no Qt), so it is
+testable on its own.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from explorer.core.asked import instance_terms
-from explorer.core.text import STOP_WORDS, key_words, stem, words
+from explorer.core.lexical import tokens
+from explorer.core.text import key_words
 
 Span = tuple[int, int]
 
@@ -39,11 +41,7 @@ def answer_stems(names: Iterable[str]) -> list[str]:
     """The stems of the words of the names the graph gave in answer to the query ("Halvorsen
     Logistics" for "Where does Maya work?"; ``core.asked.graph_answers``), the query's own words
     included (they are highlighted as its terms anyway)."""
-    return list(
-        dict.fromkeys(
-            stem(word) for name in names for word in words(name) if word not in STOP_WORDS
-        )
-    )
+    return list(dict.fromkeys(term for name in names for term in tokens(name)))
 
 
 def term_spans(text: str, terms: Sequence[str]) -> list[Span]:

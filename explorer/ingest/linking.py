@@ -69,6 +69,11 @@ _CALLED_OTHERWISE = re.compile(
 )
 _YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$", re.IGNORECASE)
 _NAME_CLOSES = re.compile(r"\s*(?:[,.;:!?)]|$)")
+# Before a name, a kinship word of the speaker's naming whom it means: "my dad Imran", "my dad,
+# Imran", "my dad's name is Imran", "my dad is called Imran".
+_MY_KIN_NAMED = re.compile(
+    r"\bmy\s+([\w-]+)(?:\s*,|['’]s\s+name\s+is|\s+is\s+called)?\s*$"
+)
 # Where a kinship phrase stands beside a name: right before it, or set beside it after a comma
 # ("Tyler, my boyfriend"); said by the speaker or to the addressee ("his cousin" says little
 # without knowing whose).
@@ -547,12 +552,13 @@ class PeopleLinks:
         return owners.pop() if len(owners) == 1 else None
 
     def _kin_names(self, speakers_of: list[str]) -> None:
-        """A capitalised "Dad" joins the person the same speaker calls their dad by name."""
+        """A capitalised "Dad" joins the person one who says it calls their dad by name. Said
+        bare by several speakers, it is one parent of theirs ("Mum turns 60" / "Don't put
+        them in the group, Mum is in it": siblings; the chat's people say "my mum" of their
+        own), so any of them may name him."""
         for key in [key for key in self.names if kin_word(key) in UNIQUE_KIN and " " not in key]:
             candidate = self.names[key]
             owners = {speakers_of[o.chunk] for o in candidate.occurrences}
-            if len(owners) != 1:
-                continue
             named: set[str] = set()
             for other, found in self.names.items():
                 if other == key or other in self.speakers:
@@ -562,11 +568,12 @@ class PeopleLinks:
                         continue
                     text = self.chunks[occurrence.chunk].text
                     before = text[max(0, occurrence.start - 30) : occurrence.start].casefold()
-                    kin = re.search(r"\bmy\s+([\w-]+)\s*,?\s*$", before)
+                    kin = _MY_KIN_NAMED.search(before)
                     if kin is not None and kin.group(1) == key:
+                        named.add(other)  # "my dad Imran", "my dad's name is Imran"
+                    if re.search(rf"\w[^.!?\n]*\s{re.escape(key)}\s*[.,:(—–-]\s*$", before):
+                        # "and Dad, Imran," (not "Mummy, Adaeze says hi": one spoken to)
                         named.add(other)
-                    if re.search(rf"\b{re.escape(key)}\s*[.,:(—–-]\s*$", before):
-                        named.add(other)  # "Dad, Imran"
                     if re.search(
                         rf"\b{re.escape(key)}['’]s\s+name\s*[,:]\s*$", before
                     ) and _NAME_CLOSES.match(text, occurrence.end):

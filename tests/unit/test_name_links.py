@@ -245,6 +245,25 @@ def test_a_name_given_as_the_one_spoken_tos_or_a_parents_is_theirs() -> None:
     assert "Lakshmi Rao" not in entity(extract_offline(other), "Amma").aliases
 
 
+def test_a_parent_both_siblings_call_dad_is_the_one_either_names() -> None:
+    siblings = chat(
+        ("Noor", "Sami. Dad turns 60 in June, we need to do something big"),
+        ("Sami", "I helped with Dad's 50th!!"),
+        ("Noor", "Booked for 10. Put it under Dad's name, Tariq, so it doesn't look suspicious"),
+    )
+    assert "Dad" in entity(extract_offline(siblings), "Tariq").aliases
+    for text in ("my dad is called Tariq btw", "my dad's name is Tariq, don't laugh"):
+        told = chat(("Noor", "is Dad coming?"), ("Sami", f"Dad? yes. {text}"))
+        assert "Dad" in entity(extract_offline(told), "Tariq").aliases, text
+    # "Mummy, Adaeze says hi" calls out to her and names someone else
+    family = chat(
+        ("Dami", "Amen mummy, good morning"),
+        ("Tobi", "Morning all. Mummy, Adaeze says good morning, she's better"),
+        ("Seun", "Mummy abeg I need transport money"),
+    )
+    assert "Mummy" not in entity(extract_offline(family), "Adaeze").aliases
+
+
 def test_a_city_named_two_ways_is_one_place_with_the_evidence_saying_why() -> None:
     from explorer.ingest.places import city_named
 

@@ -115,6 +115,8 @@ COMMON_VERBS = _words(
     realize realized realise realised notice noticed explore explored discover discovered
     celebrate celebrated pick picked chat chatted update reckon sound sounds sounded keep
     remind reminds reminded read reads others standing sitting holding wearing
+    greet greeted congratulate congratulated invite invited inviting hug hugged kiss kissed
+    warn warned forgive forgave introduce introduced
     excited proud happy sad busy tired thrilled stoked grateful thankful lucky blessed
     """
 )

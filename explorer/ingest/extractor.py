@@ -63,6 +63,7 @@ from explorer.ingest.lexicon import (
     MONTHS,
     NAME_STOPWORDS,
     OCCASION_HEADS,
+    OF_HEADS,
     OCCASION_OBJECTS,
     OCCASIONS,
     OCCASIONS_WITH_HEAD,
@@ -109,6 +110,7 @@ from explorer.ingest.relation_rules import (
     KIN_RELATIONS,
     PETS,
     ROLE_NOUNS,
+    TITLED_KIN,
     UNIQUE_KIN,
     QuestionFrame,
     asked_frame,
@@ -679,6 +681,7 @@ class _Context(PeopleLinks):
                 and piece[0].clause_start
                 and self._common_word(piece[0])
                 and piece[1].word != "and"  # "Ox and Finch is in Sydney"
+                and not _heads_a_name(piece)
             ):
                 piece.pop(0)
             if len(piece) == 1 and self._teased(index, text, piece[0]):
@@ -1061,8 +1064,11 @@ class _Context(PeopleLinks):
         # any word a dictionary knows makes it a cry ("ERES UNA LEYENDA").
         shouted = all(surface.isupper() for surface in candidate.surfaces)
         rank = LIST_SIZE if shouted else COMMON_RANK
-        exclaimed = not candidate.cues["framed"] and (
-            single or any(is_everyday_word(word, rank) for word in key.split())
+        words = key.split()
+        exclaimed = (
+            not candidate.cues["framed"]
+            and (single or any(is_everyday_word(word, rank) for word in words))
+            and not (words[0] in OF_HEADS and "of" in words)  # "University of Tasmania, in May"
         )
         # An everyday word only ever opening a sentence, with nothing said of it that a name
         # would have (a type's evidence), is that word ("Fair enough", "Fair play to him"),
@@ -1548,6 +1554,14 @@ MAX_TEMPORAL = 10
 MAX_DOMAINS = 5
 
 
+def _heads_a_name(piece: list[Token]) -> bool:
+    """Whether a piece's first word is its head, not a word the sentence opens with: a body's
+    before "of" ("University of Tasmania, starts in May") or a relative's title ("Uncle Mandla
+    did the dance"), however often the chat writes it in lower case."""
+    first = piece[0].folded
+    return first in TITLED_KIN or (first in OF_HEADS and piece[1].folded == "of")
+
+
 def _joins(piece: list[Token], token: Token, rest: list[Token]) -> bool:
     """Whether a lower-case "of" (or "de", "van", "for" ...) holds two capitalised parts of a name.
 
@@ -1573,7 +1587,10 @@ def _joins(piece: list[Token], token: Token, rest: list[Token]) -> bool:
     if following in NAME_STOPWORDS or rest[0].folded in NAME_STOPWORDS:
         return False
     opener = piece[0]
-    return len(piece) > 1 or not opener.clause_start
+    # A body's own word opens its name even opening a sentence ("University of Tasmania,
+    # starts in May", "Transport for Wales cancelled it")
+    heads = OF_HEADS if token.folded == "of" else FOR_HEADS if token.folded == "for" else ()
+    return len(piece) > 1 or not opener.clause_start or opener.folded in heads
 
 
 def _first_each(

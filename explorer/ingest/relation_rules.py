@@ -755,6 +755,9 @@ KIN_PHRASE_WORDS = frozenset(
 # "Gran Morag", "Tita Lorna", "Lola Cora" too.
 TITLED_KIN = _words(
     "uncle auntie aunty aunt cousin gran granny grandma grandpa tita tito lola lolo"
+    # the titles of the other languages English chats borrow: "Abuelo Ernesto", "Vó Lurdes"
+    " abuela abuelo abuelita abuelito tía tío tia tio nonna nonno oma opa babcia dziadek"
+    " vó vovó avó avô ouma oupa gogo teta"
 )
 
 

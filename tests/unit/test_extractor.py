@@ -551,6 +551,47 @@ def test_a_sentence_opening_verb_is_no_part_of_the_name_after_it() -> None:
     assert not {"Saw Rosa Lindqvist", "Walking Kwame Mensah", "Kestrel", "Meeting Owen Price"} & (
         names
     )
+    # a request to pass on greetings names only the one greeted
+    asked = by_name(
+        extract_offline(
+            conversation(
+                ("Folake", "Greet Professor Adebanjo for me when you get to OAU"),
+                ("Tunde", "ok. Congratulate Declan for me! Invite Sade too"),
+            )
+        )
+    )
+    assert {"Professor Adebanjo", "Declan", "Sade"} <= set(asked)
+    assert not {"Greet Professor Adebanjo", "Congratulate Declan", "Invite Sade"} & set(asked)
+
+
+
+def test_a_body_or_a_relative_opening_a_sentence_keeps_its_head_word() -> None:
+    # "university" and "uncle" are written in lower case elsewhere, and still head the names
+    extraction = extract_offline(
+        conversation(
+            ("Tams", "my uni called! the one in Hobart. your uncle will be thrilled"),
+            ("Hamo", "which university?"),
+            ("Tams", "the very same. University of Tasmania, starts in May."),
+            ("Hamo", "Uncle Mandla did the gwara gwara ON a table at the braai"),
+            ("Tams", "lol. Transport for Wales cancelled my train again"),
+        )
+    )
+    names = by_name(extraction)
+    assert names["University of Tasmania"].type == "organization"
+    assert names["Transport for Wales"].type == "organization"
+    assert "Mandla" in names["Uncle Mandla"].aliases
+    assert not {"Tasmania", "Wales", "Mandla"} & set(names)
+    # the titles other languages give grandparents, aunts and uncles head names too
+    family = by_name(
+        extract_offline(
+            conversation(
+                ("Pablo", "Abuelo Ernesto says he wants mariachi 😂"),
+                ("Bia", "ha. my vó Lurdes is visiting, Vó Lurdes makes the best pão de queijo"),
+            )
+        )
+    )
+    assert "Ernesto" in family["Abuelo Ernesto"].aliases
+    assert "Lurdes" in family["Vó Lurdes"].aliases
 
 
 def test_i_will_looks_ahead_too() -> None:

@@ -653,7 +653,15 @@ class _Context(PeopleLinks):
                 and not token.clause_start
                 and position + 1 < len(run)
             )
-            stop = titled or (
+            # "Glasgow Uni DONE ✅": an everyday word shouted after a name written in mixed
+            # case ends it
+            cried = (
+                token.word.isupper()
+                and len(token.word) >= 3
+                and any(not part.word.isupper() for part in pieces[-1])
+                and is_everyday_word(token.folded, COMMON_RANK)
+            )
+            stop = titled or cried or (
                 not inside
                 and (
                     token.folded in NAME_STOPWORDS

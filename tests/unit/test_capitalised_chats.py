@@ -60,6 +60,16 @@ def test_shouting_is_no_organisation() -> None:
     kinds = {e.name: e.type for e in extraction.entities}
     assert "BARNABY" not in kinds  # the one addressed, not an organisation of that name
     assert "BARNABY" in {a for e in extraction.entities if e.name == "bk_22" for a in e.aliases}
+    # an everyday word shouted after a name written in mixed case is no part of it
+    cried = extract_offline(
+        chat(
+            ("kirsty_b", "Glasgow Uni DONE ✅ finally"),
+            ("euan", "ah brilliant. Manchester United FC lost again btw"),
+        )
+    )
+    names = {e.name for e in cried.entities}
+    assert {"Glasgow Uni", "Manchester United FC"} <= names
+    assert "Glasgow Uni DONE" not in names
 
 
 def facts_of(*turns: tuple[str, str]) -> set[tuple[str, str, str]]:

@@ -45,7 +45,12 @@ from explorer.ingest.casing import (
     restore_names,
 )
 from explorer.ingest.chunking import sentence_spans
-from explorer.ingest.given_names import is_census_name, is_common_surname, is_given_name
+from explorer.ingest.given_names import (
+    is_census_name,
+    is_common_surname,
+    is_given_name,
+    is_world_given_name,
+)
 from explorer.ingest.ids import entity_id, entity_kind, normalise_name, relation_id
 from explorer.ingest.lexicon import (
     BIRTHDAY_WORDS,
@@ -63,10 +68,10 @@ from explorer.ingest.lexicon import (
     MONTHS,
     NAME_STOPWORDS,
     OCCASION_HEADS,
-    OF_HEADS,
     OCCASION_OBJECTS,
     OCCASIONS,
     OCCASIONS_WITH_HEAD,
+    OF_HEADS,
     SEASONS,
     SET_PHRASES,
     TITLES,
@@ -661,15 +666,19 @@ class _Context(PeopleLinks):
                 and any(not part.word.isupper() for part in pieces[-1])
                 and is_everyday_word(token.folded, COMMON_RANK)
             )
-            stop = titled or cried or (
-                not inside
-                and (
-                    token.folded in NAME_STOPWORDS
-                    or strip_possessive(token.folded) in NAME_STOPWORDS
+            stop = (
+                titled
+                or cried
+                or (
+                    not inside
+                    and (
+                        token.folded in NAME_STOPWORDS
+                        or strip_possessive(token.folded) in NAME_STOPWORDS
+                    )
+                    and not self._named_like_a_month(token, text)
+                    # "Mr Im", "Sunny Im": a surname after a title or a name, not "I'm" unmarked
+                    and not (token.folded == "im" and position > 0)
                 )
-                and not self._named_like_a_month(token, text)
-                # "Mr Im", "Sunny Im": a surname after a title or a name, not "I'm" unmarked
-                and not (token.folded == "im" and position > 0)
             )
             if stop and not article and not _joins(pieces[-1], token, run[position + 1 :]):
                 pieces.append([])
@@ -839,7 +848,7 @@ class _Context(PeopleLinks):
             # uses often ("Woo!!", "Hiya!!") or draws out ("Yesss!!", "AAAAAH!!!").
             twice = text[end:].lstrip().startswith("!!")
             from_person = speaker_type(self.chunks[index].speaker) == "person"
-            wordlike = DRAWN_OUT.search(key) or any(is_everyday_word(w) for w in key.split())
+            wordlike = DRAWN_OUT.search(key) or any(_cried_word(w) for w in key.split())
             if twice and from_person and not wordlike:
                 self.called_out.add(key)
         return candidate
@@ -1560,6 +1569,15 @@ _CONNECTORS = frozenset({"of", "de", "la", "van", "von", "the", "du", "del", "da
 MAX_RECENT = 6
 MAX_TEMPORAL = 10
 MAX_DOMAINS = 5
+
+
+def _cried_word(word: str) -> bool:
+    """Whether a word cried out opening a turn is one English uses ("Woo!!", "Gutted!!"),
+    not a name: a given name somewhere is a name unless among the commonest words ("Hamish!!",
+    "Declan!!", but "Will!!" and "Baby!!")."""
+    if not is_everyday_word(word):
+        return False
+    return is_everyday_word(word, COMMON_RANK) or not is_world_given_name(word)
 
 
 def _heads_a_name(piece: list[Token]) -> bool:

@@ -15,12 +15,16 @@ accent-folded (Tomás → tomas).
 ``is_census_name`` knows the wider list a lower-case chat needs ("craig", "tess", "nadia" have no
 nicknames in the first list): the given names of the 1990 US census (5,163, male and female),
 shipped as ``census_given_names.txt`` and rewritten from the ``names`` package (MIT; a test
-dependency) by ``python -m explorer.ingest.given_names``. Imports the standard library,
-``nicknames`` and ingest helpers (and, to rewrite the list, ``names``).
+dependency) by ``python -m explorer.ingest.given_names``. ``is_world_given_name`` knows the
+given names chats from elsewhere use ("Hamish", "Aoife", "Ngozi", "Kwabena"): those of the
+Latin-script locales of the ``faker`` package's person providers (MIT; a test dependency),
+shipped as ``world_given_names.txt`` and rewritten by the same command. Imports the standard
+library, ``nicknames`` and ingest helpers (and, to rewrite the lists, ``names`` and ``faker``).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from functools import cache
 
 from nicknames import NickNamer
@@ -34,6 +38,12 @@ CENSUS_FILE = "census_given_names.txt"
 CENSUS_HEADER = (
     "# Given names of the 1990 US census, lower case, one a line: the names package"
     " (https://github.com/treyhunner/names, MIT);"
+    " rewrite with python -m explorer.ingest.given_names"
+)
+WORLD_FILE = "world_given_names.txt"
+WORLD_HEADER = (
+    "# Given names of the Latin-script locales of the faker package's person providers"
+    " (https://github.com/joke2k/faker, MIT), accent-folded, one a line;"
     " rewrite with python -m explorer.ingest.given_names"
 )
 SURNAME_FILE = "census_surnames.txt"
@@ -77,6 +87,17 @@ def is_census_name(name: str) -> bool:
 
 
 @cache
+def _world() -> frozenset[str]:
+    return frozenset(read_list(WORLD_FILE))
+
+
+def is_world_given_name(name: str) -> bool:
+    """Whether ``name`` (accent-folded) is a given name somewhere: in the census list, the
+    nickname list or one of the world's (``WORLD_FILE``)."""
+    return is_census_name(name) or fold_letters(name) in _world()
+
+
+@cache
 def _surnames() -> frozenset[str]:
     return frozenset(read_list(SURNAME_FILE))
 
@@ -106,6 +127,34 @@ def build_census_list() -> list[str]:
     return sorted(found)
 
 
+def build_world_list() -> list[str]:
+    """The list ``world_given_names.txt`` holds, made from the ``faker`` package's person
+    providers: every word of their given names written in the Latin script."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as providers  # a test dependency: only rewriting needs it
+
+    found: set[str] = set()
+    for module in pkgutil.iter_modules(providers.__path__):
+        provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
+        for field in ("first_names", "first_names_male", "first_names_female"):
+            listed = getattr(provider, field, None)
+            if not isinstance(listed, (list, tuple, dict)):
+                continue  # a property: the names come from the other fields
+            found.update(
+                fold_letters(word)
+                for name in listed
+                if all(_latin(char) for char in name if char.isalpha())
+                for word in name.split()
+            )
+    return sorted(word for word in found if len(word) >= 2)
+
+
+def _latin(char: str) -> bool:
+    return char.isascii() or unicodedata.name(char, "").startswith("LATIN")
+
+
 def _in_order(short: str, full: str) -> bool:
     letters = iter(full)
     return all(letter in letters for letter in short)
@@ -130,6 +179,7 @@ def nickname_reason(short: str, full: str) -> str | None:
 
 def main() -> int:
     write_list(CENSUS_FILE, CENSUS_HEADER, build_census_list(), "given names")
+    write_list(WORLD_FILE, WORLD_HEADER, build_world_list(), "given names of the world")
     return write_list(SURNAME_FILE, SURNAME_HEADER, build_surname_list(), "surnames")
 
 

@@ -71,9 +71,7 @@ _YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$"
 _NAME_CLOSES = re.compile(r"\s*(?:[,.;:!?)]|$)")
 # Before a name, a kinship word of the speaker's naming whom it means: "my dad Imran", "my dad,
 # Imran", "my dad's name is Imran", "my dad is called Imran".
-_MY_KIN_NAMED = re.compile(
-    r"\bmy\s+([\w-]+)(?:\s*,|['’]s\s+name\s+is|\s+is\s+called)?\s*$"
-)
+_MY_KIN_NAMED = re.compile(r"\bmy\s+([\w-]+)(?:\s*,|['’]s\s+name\s+is|\s+is\s+called)?\s*$")
 # Where a kinship phrase stands beside a name: right before it, or set beside it after a comma
 # ("Tyler, my boyfriend"); said by the speaker or to the addressee ("his cousin" says little
 # without knowing whose).

@@ -60,6 +60,18 @@ def test_shouting_is_no_organisation() -> None:
     kinds = {e.name: e.type for e in extraction.entities}
     assert "BARNABY" not in kinds  # the one addressed, not an organisation of that name
     assert "BARNABY" in {a for e in extraction.entities if e.name == "bk_22" for a in e.aliases}
+    # a given name English also has as a rarer word is still a name cried out ("Hamish" is in
+    # the word list); a word cried out is not ("Gutted!!")
+    for cry, called in (("HAMISH!!!! Oh my god", True), ("Gutted!!! they lost again", False)):
+        read = extract_offline(
+            chat(
+                ("tash.ng", "Got a minute? I have news"),
+                ("hamo88", "always for you tashie. whats up"),
+                ("tash.ng", cry),
+            )
+        )
+        aliases = {a for e in read.entities if e.name == "hamo88" for a in e.aliases}
+        assert bool(aliases) is called, cry
     # an everyday word shouted after a name written in mixed case is no part of it
     cried = extract_offline(
         chat(

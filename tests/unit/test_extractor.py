@@ -564,7 +564,6 @@ def test_a_sentence_opening_verb_is_no_part_of_the_name_after_it() -> None:
     assert not {"Greet Professor Adebanjo", "Congratulate Declan", "Invite Sade"} & set(asked)
 
 
-
 def test_a_body_or_a_relative_opening_a_sentence_keeps_its_head_word() -> None:
     # "university" and "uncle" are written in lower case elsewhere, and still head the names
     extraction = extract_offline(

@@ -215,6 +215,14 @@ def test_the_shipped_given_name_list_is_what_the_builder_makes() -> None:
     )
 
 
+def test_the_shipped_world_given_name_list_is_what_the_builder_makes() -> None:
+    from explorer.ingest.given_names import WORLD_FILE, _world, build_world_list
+
+    assert frozenset(build_world_list()) == _world(), (
+        f"rewrite {WORLD_FILE}: python -m explorer.ingest.given_names"
+    )
+
+
 def test_a_rare_word_before_a_name_tail_and_a_place_before_called_name_a_business() -> None:
     kinds = kinds_of(
         ("ren_t", "got an apprenticeship!! a firm in hull called voltwise"),

@@ -57,6 +57,7 @@ from explorer.ingest.lexicon import (
     COMMON_MODIFIERS,
     COMMON_VERBS,
     DEPARTMENTS,
+    ENDEARMENTS,
     FOR_HEADS,
     FUNCTION_WORDS,
     HOLIDAYS,
@@ -618,6 +619,12 @@ class _Context(PeopleLinks):
             # one who capitalises writes a word that is also a name with a capital when it is
             # one: "bring you joy!" calls nobody Joy
             (is_given_name(word) and (typed_lower or not is_everyday_word(word)))
+            or (
+                is_world_given_name(word)
+                and not is_everyday_word(word, COMMON_RANK)
+                and word not in ENDEARMENTS
+                and (typed_lower or not is_everyday_word(word))
+            )
             or word in self.handle_stems
             or (typed_lower and not (reads_as_a_word(word) or word.endswith(("ly", "ing", "ed"))))
         ):

@@ -145,6 +145,15 @@ def test_a_rare_word_called_like_a_name_is_the_other_speakers_nickname() -> None
     assert not [
         e for e in written.entities if "sane" in {n.casefold() for n in (e.name, *e.aliases)}
     ]
+    # A given name somewhere in the world called from a chat that capitalises is one too
+    # ("night amara!"), an endearment is not ("night babe!")
+    for called, named in (("amara", True), ("babe", False)):
+        said = f"send it!! and tell Kofi to bring snacks 😂 night {called}!"
+        thanked = extract_offline(
+            chat(("amz", "ok I'll send you the itinerary"), ("jiwoo.p", said))
+        )
+        (amz,) = [e for e in thanked.entities if e.name == "amz"]
+        assert (called.title() in amz.aliases) is named, called
 
 
 def test_a_given_name_that_is_a_frequent_word_is_a_name_where_a_subject_stands() -> None:

@@ -40,6 +40,7 @@ from explorer.ingest.people import (
     says_whose,
     speaker_type,
     stem_names,
+    teases,
     typed,
 )
 from explorer.ingest.places import is_known_place
@@ -69,6 +70,7 @@ _CALLED_OTHERWISE = re.compile(
 )
 _YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$", re.IGNORECASE)
 _NAME_CLOSES = re.compile(r"\s*(?:[,.;:!?)]|$)")
+_KIN_WORD = re.compile(r"(?<![\w'’])[^\W\d_]+(?![\w'’])")
 # Before a name, a kinship word of the speaker's naming whom it means: "my dad Imran", "my dad,
 # Imran", "my dad's name is Imran", "my dad is called Imran".
 _MY_KIN_NAMED = re.compile(r"\bmy\s+([\w-]+)(?:\s*,|['’]s\s+name\s+is|\s+is\s+called)?\s*$")
@@ -155,6 +157,46 @@ _CALLED_AFTER = re.compile(
 def _best(candidate: Candidate) -> str:
     ranked = sorted(candidate.surfaces.items(), key=lambda item: (-item[1], item[0]))
     return ranked[0][0] if ranked else ""
+
+
+# Around a parent's word that calls the parent: opening the sentence, or after a greeting, a
+# yes or a thanks ("Amen mummy", "yes Ma I'll be there"), with a pause or words to her after it
+# ("Mummy, Adaeze says hi", "Mummy abeg I need 15k"; not "Mam rang 4 times"); or closing the
+# sentence after no word that makes her someone's or the object of a verb ("that was YOUR knee
+# ma 😂"; not "ask Dad", "tell my mum").
+_BEFORE_A_CALL = re.compile(
+    r"^\W*(?:(?:amen|morning|good\s+(?:morning|night|evening)|night|hi|hey|hello|ok|okay|"
+    r"yes|yeah|no|thanks|thank\s+you|love\s+you(?:\s+too)?|see\s+you(?:\s+\w+)?|bye|sorry|"
+    r"please|pls|ah|oh|eh|haha|lol|omg)\W+)*$",
+    re.IGNORECASE,
+)
+_TO_HER_AFTER = re.compile(
+    r"^\s*(?:$|[^\w\s]|(?:i|i['’]m|im|i['’]ve|i['’]ll|you|u|ur|your|we|please|pls|abeg|biko|"
+    r"thank|thanks|sorry|good|happy|when|where|how|what|why)\b)",
+    re.IGNORECASE,
+)
+_CLOSING = re.compile(r"^[\s\W]*(?:x+\b[\s\W]*)?$")  # a kiss may close it ("thanks grandpa x")
+_HELD_BEFORE = re.compile(
+    r"\b(?:my|your|ur|his|her|our|their|the|a|to|with|for|from|at|and|or|of|about|ask|tell|"
+    r"call|like|see|than|by)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _calls_a_parent(text: str, start: int, end: int, sentence: tuple[int, int]) -> bool:
+    """Whether a parent's word at ``text[start:end]`` calls the parent rather than speaks of
+    them ("my mum", "Mummy says hi", "ask Dad")."""
+    before, after = text[sentence[0] : start], text[end : sentence[1]]
+    if teases(before, text[start:end]):
+        return False  # "ok grandpa 😂", "yes mum 🙄": a friend teased
+    if _BEFORE_A_CALL.match(before) and _TO_HER_AFTER.match(after):
+        return True
+    return bool(_CLOSING.match(after)) and not _HELD_BEFORE.search(before)
+
+
+# A parent's words as children call them: the kin words naming one person, and those of the
+# other languages chats borrow ("Ma" is left out: it calls any woman one respects).
+_PARENT_WORDS = UNIQUE_KIN | {"mamá", "papá", "maman", "mami", "papi", "mãe"}
 
 
 class PeopleLinks:
@@ -307,8 +349,8 @@ class PeopleLinks:
                 if called:
                     calls.setdefault(key, []).extend(called)
         for key, uses in sorted(calls.items()):
-            if key in self.speakers or key not in self.names:
-                continue
+            if key in self.speakers or key not in self.names or key in UNIQUE_KIN:
+                continue  # a parent called: ``_parents_called``, once handles are read
             if is_known_place(key) or key in KNOWN_PLACES or key in KNOWN_BRANDS:
                 continue  # "namaste India!": a place or a firm greeted, no one's name
             targets = {self.addressed[index] for index, _surface in uses}
@@ -350,6 +392,7 @@ class PeopleLinks:
         self._handle_stems()
         self._display_names(speakers_of)
         self._kin_names(speakers_of)
+        self._parents_called(speakers_of)
         self._titled_kin()
         self._titled_kin_phrases(speakers_of)
         self._honorifics()
@@ -588,6 +631,49 @@ class PeopleLinks:
                     f"{surface} is {_best(self.names[target])}",
                 )
                 self.names[target].cues["kin"] += 1
+
+    def _parents_called(self, speakers_of: list[str]) -> None:
+        """A parent's word ("Mummy", "Ma", "Dad") that turns call one speaker by is that
+        speaker's: "Amen mummy 🙏🏾" and "Mummy abeg I need 15k" to F. Oyelaran 🌺 in her
+        children's group. Every call is to her once the ones who say it are set aside (a
+        group's turn may answer a sibling), and no other name claims the word (``_kin_names``:
+        "under Dad's name, Imran")."""
+        calls: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        said: dict[str, set[str]] = defaultdict(set)
+        for index, chunk in enumerate(self.chunks):
+            for start, end in self.sentences[index]:
+                for found in _KIN_WORD.finditer(chunk.text, start, end):
+                    word = found.group(0).casefold()
+                    if word not in _PARENT_WORDS:
+                        continue
+                    said[word].add(speakers_of[index])
+                    if _calls_a_parent(chunk.text, found.start(), found.end(), (start, end)):
+                        calls[word].append((index, found.group(0)))
+        for word, uses in calls.items():
+            # whoever says the word, calling or not, is not the one it names
+            targets = {self.addressed[index] for index, _surface in uses} - said[word]
+            (target,) = targets if len(targets) == 1 else (None,)
+            if target is None:
+                continue
+            key = normalise_name(word)
+            if speaker_type(self.speakers[target]) != "person" or (
+                key not in self.names
+                and any(
+                    word == surface.casefold()
+                    for other in self.names.values()
+                    for surface in other.surfaces
+                )
+            ):
+                continue  # an agent, or another name already is this parent
+            index, surface = uses[0]
+            reason = f"{self.chunks[index].speaker} calls {self.speakers[target]} {surface}"
+            if key in self.names:
+                self._fold_into(key, target, index, surface, reason)
+            else:
+                into = self.names.setdefault(target, Candidate())
+                into.surfaces[surface] += 0
+                chunk_id = self.chunks[index].id
+                self.alias_evidence[target].append(AliasEvidence(surface, chunk_id, reason))
 
     def _titled_kin(self) -> None:
         """ "Uncle Gary" is called Gary too, though the chat may never write it alone; not

@@ -427,3 +427,29 @@ def test_an_acronym_joins_the_one_long_name_it_abbreviates() -> None:
     )
     school = entity(extract_offline(known), "Newcastle High School")
     assert "NHS" not in school.aliases
+
+
+def test_a_parent_the_children_call_mummy_in_their_group_is_that_speaker() -> None:
+    group = chat(
+        ("F. Oyelaran", "Good morning my children. God bless you"),
+        ("Dami", "Amen mummy 🙏🏾"),
+        ("Tobi", "Morning Mummy!"),  # said after Dami's turn, and still to her mother
+        ("F. Oyelaran", "How is work?"),
+        ("Seun", "Mummy abeg I need 15k for transport"),
+    )
+    read = extract_offline(group)
+    assert "Mummy" in entity(read, "F. Oyelaran").aliases
+    assert "Mummy" not in entity(read, "Dami").aliases
+    (said,) = [item for item in entity(read, "F. Oyelaran").alias_evidence]
+    assert said.chunk_id == group[1].id
+    called = extract_offline(
+        chat(
+            ("Mamá", "Mijo are you coming Sunday?"),
+            ("pablo.r", "yes Mami I'll be there, leaving after lunch"),
+        )
+    )
+    assert "Mami" in entity(called, "Mamá").aliases
+    # a parent spoken of, not called: no one's alias
+    for text in ("Mam rang 4 times to check on me", "Mama would disown me if I skip it"):
+        spoken = extract_offline(chat(("Ciarán", "how's home?"), ("Niamh", text)))
+        assert not any(e.aliases for e in spoken.entities if e.name == "Ciarán"), text

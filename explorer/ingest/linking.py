@@ -183,6 +183,22 @@ _HELD_BEFORE = re.compile(
 )
 
 
+# A request for the name of the one spoken to: "your full name", "what's ur name again?"
+_NAME_ASKED = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+|real\s+|legal\s+)?name\b", re.IGNORECASE)
+
+
+def _answers_a_name_asked(chunks: Sequence[Chunk], at: Occurrence) -> bool:
+    """Whether the name at ``at`` opens a turn answering the turn before's request for the
+    name of the one it speaks to (another speaker's), and ends its sentence there."""
+    if at.chunk == 0:
+        return False
+    asked, answer = chunks[at.chunk - 1], chunks[at.chunk]
+    if asked.speaker == answer.speaker or not _NAME_ASKED.search(asked.text):
+        return False
+    opens = not answer.text[: at.start].strip(" \t\n\"'“")
+    return opens and _NAME_CLOSES.match(answer.text, at.end) is not None
+
+
 def _calls_a_parent(text: str, start: int, end: int, sentence: tuple[int, int]) -> bool:
     """Whether a parent's word at ``text[start:end]`` calls the parent rather than speaks of
     them ("my mum", "Mummy says hi", "ask Dad")."""
@@ -401,6 +417,7 @@ class PeopleLinks:
         self._acronyms()
         self._initials_called(speakers_of)
         self._names_given_to_the_addressee(speakers_of)
+        self._names_asked_for(speakers_of)
         self._called_otherwise()
 
     def _called_otherwise(self) -> None:
@@ -443,6 +460,28 @@ class PeopleLinks:
                     and _NAME_CLOSES.match(text, at.end) is not None
                 ),
                 lambda by, surface: f"{by} gives {surface} as the name of the one spoken to",
+            )
+
+    def _names_asked_for(self, speakers_of: list[str]) -> None:
+        """A name that opens the answer to a request for "your (full) name" is the answerer's:
+        "... and your full name exactly as it is on the passport" / "Folasade Abosede Oyelaran.
+        The passport is inside the brown envelope" (a person's, said by no one else)."""
+        for key in [key for key in self.names if key not in self.speakers]:
+            candidate = self.names[key]
+            if evidence_type(key, candidate.votes, candidate.cues) != "person":
+                continue
+            owners = {speakers_of[o.chunk] for o in candidate.occurrences}
+            opening = [o for o in candidate.occurrences if _answers_a_name_asked(self.chunks, o)]
+            if len(owners) != 1 or not opening:
+                continue
+            (owner,) = owners
+            if owner not in self.speakers or speaker_type(self.speakers[owner]) != "person":
+                continue
+            at = opening[0]
+            surface = self.chunks[at.chunk].text[at.start : at.end]
+            asked_by = self.chunks[at.chunk - 1].speaker
+            self._fold_into(
+                key, owner, at.chunk, surface, f"{surface} answers {asked_by}'s asking their name"
             )
 
     def _fold_into_the_addressed(

@@ -453,3 +453,22 @@ def test_a_parent_the_children_call_mummy_in_their_group_is_that_speaker() -> No
     for text in ("Mam rang 4 times to check on me", "Mama would disown me if I skip it"):
         spoken = extract_offline(chat(("Ciarán", "how's home?"), ("Niamh", text)))
         assert not any(e.aliases for e in spoken.entities if e.name == "Ciarán"), text
+
+
+def test_a_name_answering_a_request_for_yours_is_the_answerers() -> None:
+    asked = chat(
+        ("Dami", "Mummy I need your passport page, and your full name exactly as it is on it"),
+        ("F. Oyelaran", "Folasade Abosede Oyelaran. The passport is in the brown envelope"),
+    )
+    mother = entity(extract_offline(asked), "F. Oyelaran")
+    assert "Folasade Abosede Oyelaran" in mother.aliases
+    (said,) = [e for e in mother.alias_evidence if e.alias == "Folasade Abosede Oyelaran"]
+    assert said.chunk_id == asked[1].id
+    # a name that goes on into a clause of its own answers nothing about the answerer
+    other = extract_offline(
+        chat(
+            ("Dami", "what name do I put, your full name?"),
+            ("F. Oyelaran", "Tunde Oyelaran has the forms, ask him"),
+        )
+    )
+    assert "Tunde Oyelaran" not in entity(other, "F. Oyelaran").aliases

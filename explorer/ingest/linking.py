@@ -416,6 +416,7 @@ class PeopleLinks:
         self._nicknames()
         self._acronyms()
         self._initials_called(speakers_of)
+        self._initials_of_a_full_name()
         self._names_given_to_the_addressee(speakers_of)
         self._names_asked_for(speakers_of)
         self._called_otherwise()
@@ -974,6 +975,36 @@ class PeopleLinks:
             )
             if called is not None:
                 self.names[called].cues["addressed"] += 1
+
+    def _initials_of_a_full_name(self) -> None:
+        """Initials no list knows that spell one person's full name said here are that
+        person: "ok spoke to RK" beside "Dear Rajeshwari Krishnan" (never a body's initials,
+        "DBS", nor ones two people share)."""
+        people = [
+            key
+            for key, candidate in self.names.items()
+            if 2 <= len(key.split()) <= 3
+            and key not in self.speakers
+            and evidence_type(key, candidate.votes, candidate.cues) == "person"
+        ]
+        for key in [key for key, candidate in self.names.items() if candidate.acronym]:
+            letters = fold_letters(key)
+            if not 2 <= len(letters) <= 3 or key in self.speakers:
+                continue
+            if key in KNOWN_ACRONYM_BODIES or key in KNOWN_BRANDS:
+                continue
+            spelled = [
+                name
+                for name in people
+                if "".join(word[0] for word in map(fold_letters, name.split()) if word) == letters
+            ]
+            if len(spelled) != 1:
+                continue
+            (name,) = spelled
+            occurrence = self.names[key].occurrences[0]
+            surface = self.chunks[occurrence.chunk].text[occurrence.start : occurrence.end]
+            full = _best(self.names[name])
+            self._fold_into(key, name, occurrence.chunk, surface, f"{surface} spells {full}")
 
     def _fold_nickname(self, short: str, full: str, people: dict[str, str], reason: str) -> None:
         # The id stays that of a speaker or a full name; between two lone given names, of the one

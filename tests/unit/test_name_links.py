@@ -472,3 +472,25 @@ def test_a_name_answering_a_request_for_yours_is_the_answerers() -> None:
         )
     )
     assert "Tunde Oyelaran" not in entity(other, "F. Oyelaran").aliases
+
+
+def test_initials_spelling_one_full_name_said_here_are_that_person() -> None:
+    read = extract_offline(
+        chat(
+            ("ani_v", "resignation mail drafted. 'Dear Rajeshwari Krishnan, I wish to inform you'"),
+            ("meenu", "ok spoke to RK. it's official, I'm leading it from July"),
+        )
+    )
+    boss = entity(read, "Rajeshwari Krishnan")
+    assert "RK" in boss.aliases
+    assert [e.reason for e in boss.alias_evidence if e.alias == "RK"] == [
+        "RK spells Rajeshwari Krishnan"
+    ]
+    # two people the initials spell, or a body's own initials: no one's
+    for turns in (
+        (("ani_v", "Rajeshwari Krishnan and Ravi Kumar both said no"), ("meenu", "ugh RK again")),
+        (("ani_v", "Bola Adeyemi is flying BA tomorrow"), ("meenu", "BA lost my bag once")),
+    ):
+        other = extract_offline(chat(*turns))
+        people = [e for e in other.entities if e.type == "person"]
+        assert not [e for e in people if {"RK", "BA"} & set(e.aliases)]

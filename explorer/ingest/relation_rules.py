@@ -363,8 +363,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"master['’]s|mba|msc|ma|residency)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     _rule(_PRE + r"(?:stud(?:y|ies|ied|ying)|enrolled|a\s+student|student|major(?:ing)?\s+\w+|"
           r"doing\s+(?:a|my|her|his)\s+\w+)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
+    # "she lives with two girls in Hyde Park": whom one lives with may stand before the place
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
-          r"(?:\w+\s+)?in\s+" + _THE, "LIVES_IN", PLACE | frozenset({"other"})),
+          r"(?:with\s+(?:[\w'’-]+\s+){1,3}?|\w+\s+)?in\s+" + _THE, "LIVES_IN",
+          PLACE | frozenset({"other"})),
     _rule(_PRE + r"(?:based|living)\s+in\s+" + _THE, "LIVES_IN", PLACE),
     # "I stay in Tema, it's far from work" (where one stays is home in the English of West
     # Africa, India and the Philippines), "renting in Kumasi for the year"; not a stay to come

@@ -2137,6 +2137,18 @@ def test_my_place_in_a_town_is_where_i_live() -> None:
         )
     )
     assert ("Keith", "LIVES_IN", "Spain") not in let
+    # whom one lives with may stand between the verb and the town
+    shared = facts(
+        extract_offline(
+            chat(
+                ("pablo.r", "is Marisol still at UT?"),
+                ("Mamá", "yes, second year. she lives with two girls in Hyde Park"),
+                ("pablo.r", "nice. I live with my cousins in Austin now"),
+            )
+        )
+    )
+    assert ("Marisol", "LIVES_IN", "Hyde Park") in shared
+    assert ("pablo.r", "LIVES_IN", "Austin") in shared
 
 
 def test_a_move_with_its_time_or_its_new_home() -> None:

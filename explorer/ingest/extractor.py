@@ -388,6 +388,9 @@ _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
 
 _LONG_SHOUT = 7  # letters of a shouted word checked against the whole word list
+#: Below this rank a word cried out is that word even when somewhere it is a given name
+#: ("Karma!!" 8,430th, "Bliss!!" 9,700th; "Imran!!" is 22,992nd, "Hamish!!" 27,107th).
+CRIED_RANK = 15_000
 
 
 def _common_word_shouted(
@@ -672,6 +675,9 @@ class _Context(PeopleLinks):
                 and len(token.word) >= 3
                 and any(not part.word.isupper() for part in pieces[-1])
                 and is_everyday_word(token.folded, COMMON_RANK)
+                # a surname in capitals, as forms and tickets write it: "Mr David BROWN"
+                and not is_common_surname(token.folded)
+                and not is_census_name(token.folded)
             )
             stop = (
                 titled
@@ -1580,11 +1586,13 @@ MAX_DOMAINS = 5
 
 def _cried_word(word: str) -> bool:
     """Whether a word cried out opening a turn is one English uses ("Woo!!", "Gutted!!"),
-    not a name: a given name somewhere is a name unless among the commonest words ("Hamish!!",
-    "Declan!!", but "Will!!" and "Baby!!")."""
+    not a name: a given name somewhere is a name unless among the words English uses often
+    ("Hamish!!", "Declan!!", but "Will!!", "Karma!!" and "Baby!!")."""
     if not is_everyday_word(word):
         return False
-    return is_everyday_word(word, COMMON_RANK) or not is_world_given_name(word)
+    return (
+        is_everyday_word(word, CRIED_RANK) or word in ENDEARMENTS or not is_world_given_name(word)
+    )
 
 
 def _heads_a_name(piece: list[Token]) -> bool:

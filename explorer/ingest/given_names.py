@@ -147,8 +147,14 @@ def build_world_list() -> list[str]:
                 for name in listed
                 if all(_latin(char) for char in name if char.isalpha())
                 for word in name.split()
+                # a letter folding cannot write plainly (ı, ø, ł) would leave a pseudo-word
+                if len(fold_letters(word)) == sum(char.isalpha() for char in word)
             )
-    return sorted(word for word in found if len(word) >= 2)
+    return sorted(word for word in found - _NOT_NAMES if len(word) >= 2)
+
+
+#: What the providers list among given names that names no one.
+_NOT_NAMES = frozenset({"unnamed"})
 
 
 def _latin(char: str) -> bool:

@@ -77,7 +77,7 @@ INTERJECTIONS = _words(
 
 # What one calls someone by that the lists also know as given names ("so honey, I'm making
 # jollof", "Ma, are you home?", "buddy, you coming?"): in a call's place, no one's name.
-ENDEARMENTS = _words("honey buddy ma pa mama papa babe baby love man")
+ENDEARMENTS = _words("honey buddy ma pa mama papa babe baby love man darling sweetie jaan")
 #: Words that tell what comes next, before a farewell to a place ("and then bye bye Braamfontein").
 NEXT_WORDS = _words("then and so now")
 
@@ -115,7 +115,7 @@ COMMON_VERBS = _words(
     realize realized realise realised notice noticed explore explored discover discovered
     celebrate celebrated pick picked chat chatted update reckon sound sounds sounded keep
     remind reminds reminded read reads others standing sitting holding wearing
-    greet greeted congratulate congratulated invite invited inviting hug hugged kiss kissed
+    greet greeted congratulate congratulated invite invited inviting hug hugged
     warn warned forgive forgave introduce introduced
     excited proud happy sad busy tired thrilled stoked grateful thankful lucky blessed
     """

@@ -70,7 +70,7 @@ _CALLED_OTHERWISE = re.compile(
 )
 _YOUR_NAME_BEFORE = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+)?name\s*[,:]\s*$", re.IGNORECASE)
 _NAME_CLOSES = re.compile(r"\s*(?:[,.;:!?)]|$)")
-_KIN_WORD = re.compile(r"(?<![\w'’])[^\W\d_]+(?![\w'’])")
+_KIN_WORD = re.compile(r"(?<![\w'’])[^\W\d_]+")
 # Before a name, a kinship word of the speaker's naming whom it means: "my dad Imran", "my dad,
 # Imran", "my dad's name is Imran", "my dad is called Imran".
 _MY_KIN_NAMED = re.compile(r"\bmy\s+([\w-]+)(?:\s*,|['’]s\s+name\s+is|\s+is\s+called)?\s*$")
@@ -160,10 +160,9 @@ def _best(candidate: Candidate) -> str:
 
 
 # Around a parent's word that calls the parent: opening the sentence, or after a greeting, a
-# yes or a thanks ("Amen mummy", "yes Ma I'll be there"), with a pause or words to her after it
-# ("Mummy, Adaeze says hi", "Mummy abeg I need 15k"; not "Mam rang 4 times"); or closing the
-# sentence after no word that makes her someone's or the object of a verb ("that was YOUR knee
-# ma 😂"; not "ask Dad", "tell my mum").
+# yes or a thanks ("Amen mummy", "yes Mami I'll be there"), with a pause, a kiss or words to
+# her after it ("Mummy, Adaeze says hi", "Mummy abeg I need 15k"; not "Mam rang 4 times", nor
+# "I miss Mum", "Mum's phone is off").
 _BEFORE_A_CALL = re.compile(
     r"^\W*(?:(?:amen|morning|good\s+(?:morning|night|evening)|night|hi|hey|hello|ok|okay|"
     r"yes|yeah|no|thanks|thank\s+you|love\s+you(?:\s+too)?|see\s+you(?:\s+\w+)?|bye|sorry|"
@@ -171,20 +170,18 @@ _BEFORE_A_CALL = re.compile(
     re.IGNORECASE,
 )
 _TO_HER_AFTER = re.compile(
-    r"^\s*(?:$|[^\w\s]|(?:i|i['’]m|im|i['’]ve|i['’]ll|you|u|ur|your|we|please|pls|abeg|biko|"
-    r"thank|thanks|sorry|good|happy|when|where|how|what|why)\b)",
-    re.IGNORECASE,
-)
-_CLOSING = re.compile(r"^[\s\W]*(?:x+\b[\s\W]*)?$")  # a kiss may close it ("thanks grandpa x")
-_HELD_BEFORE = re.compile(
-    r"\b(?:my|your|ur|his|her|our|their|the|a|to|with|for|from|at|and|or|of|about|ask|tell|"
-    r"call|like|see|than|by)\W*$",
+    r"^(?!['’]s\b)\s*(?:$|[^\w\s]|x+\b|(?:i|i['’]m|im|i['’]ve|i['’]ll|you|u|ur|your|we|please|"
+    r"pls|abeg|biko|thank|thanks|sorry|good|happy|when|where|how|what|why)\b)",
     re.IGNORECASE,
 )
 
-
-# A request for the name of the one spoken to: "your full name", "what's ur name again?"
-_NAME_ASKED = re.compile(r"\b(?:your|ur|yr)\s+(?:full\s+|real\s+|legal\s+)?name\b", re.IGNORECASE)
+# A request for the exact name of the one spoken to ("your full name as it is on the passport",
+# "what's ur name again?"), not a mention of it ("should I book it under your name?").
+_NAME_ASKED = re.compile(
+    r"\b(?:your|ur|yr)\s+(?:full|real|legal)\s+name\b|"
+    r"\bwhat(?:['’]?s|\s+is)\s+(?:your|ur|yr)\s+name\b",
+    re.IGNORECASE,
+)
 
 
 def _answers_a_name_asked(chunks: Sequence[Chunk], at: Occurrence) -> bool:
@@ -205,10 +202,12 @@ def _calls_a_parent(text: str, start: int, end: int, sentence: tuple[int, int]) 
     before, after = text[sentence[0] : start], text[end : sentence[1]]
     if teases(before, text[start:end]):
         return False  # "ok grandpa 😂", "yes mum 🙄": a friend teased
-    if _BEFORE_A_CALL.match(before) and _TO_HER_AFTER.match(after):
-        return True
-    return bool(_CLOSING.match(after)) and not _HELD_BEFORE.search(before)
+    return bool(_BEFORE_A_CALL.match(before) and _TO_HER_AFTER.match(after))
 
+
+#: Letters more common than this as a word are no one's initials ("HR" 5,043rd, "DM" 8,403rd);
+#: "JP" (11,896th) and "RJ" (19,774th) may be.
+INITIALS_RANK = 11_000
 
 # A parent's words as children call them: the kin words naming one person, and those of the
 # other languages chats borrow ("Ma" is left out: it calls any woman one respects).
@@ -364,9 +363,12 @@ class PeopleLinks:
                 called = [use for use in uses if not self._names_someone(use[0])]
                 if called:
                     calls.setdefault(key, []).extend(called)
+        people = [key for key, name in self.speakers.items() if speaker_type(name) == "person"]
         for key, uses in sorted(calls.items()):
-            if key in self.speakers or key not in self.names or key in UNIQUE_KIN:
-                continue  # a parent called: ``_parents_called``, once handles are read
+            if key in self.speakers or key not in self.names:
+                continue
+            if key in UNIQUE_KIN and len(people) > 2:
+                continue  # a parent called in a group: ``_parents_called`` finds whom
             if is_known_place(key) or key in KNOWN_PLACES or key in KNOWN_BRANDS:
                 continue  # "namaste India!": a place or a firm greeted, no one's name
             targets = {self.addressed[index] for index, _surface in uses}
@@ -635,11 +637,14 @@ class PeopleLinks:
     def _kin_names(self, speakers_of: list[str]) -> None:
         """A capitalised "Dad" joins the person one who says it calls their dad by name. Said
         bare by several speakers, it is one parent of theirs ("Mum turns 60" / "Don't put
-        them in the group, Mum is in it": siblings; the chat's people say "my mum" of their
-        own), so any of them may name him."""
+        them in the group, Mum is in it": siblings), so any of them may name him, unless
+        someone says whose ("my dad", "your dad": friends, each with their own)."""
         for key in [key for key in self.names if kin_word(key) in UNIQUE_KIN and " " not in key]:
             candidate = self.names[key]
             owners = {speakers_of[o.chunk] for o in candidate.occurrences}
+            whose = re.compile(rf"\b(?:my|your|ur|yr)\s+{re.escape(key)}\b", re.IGNORECASE)
+            if len(owners) > 1 and any(whose.search(chunk.text) for chunk in self.chunks):
+                continue
             named: set[str] = set()
             for other, found in self.names.items():
                 if other == key or other in self.speakers:
@@ -652,8 +657,11 @@ class PeopleLinks:
                     kin = _MY_KIN_NAMED.search(before)
                     if kin is not None and kin.group(1) == key:
                         named.add(other)  # "my dad Imran", "my dad's name is Imran"
-                    if re.search(rf"\w[^.!?\n]*\s{re.escape(key)}\s*[.,:(—–-]\s*$", before):
-                        # "and Dad, Imran," (not "Mummy, Adaeze says hi": one spoken to)
+                    listed = re.search(rf"\w[^.!?\n]*\s({re.escape(key)})\s*[.,:(—–-]\s*$", before)
+                    if listed is not None and not _calls_a_parent(
+                        before, listed.start(1), listed.end(1), (0, len(before))
+                    ):
+                        # "and Dad, Imran," (not "Hi Mummy, Adaeze says hi": one spoken to)
                         named.add(other)
                     if re.search(
                         rf"\b{re.escape(key)}['’]s\s+name\s*[,:]\s*$", before
@@ -673,11 +681,11 @@ class PeopleLinks:
                 self.names[target].cues["kin"] += 1
 
     def _parents_called(self, speakers_of: list[str]) -> None:
-        """A parent's word ("Mummy", "Ma", "Dad") that turns call one speaker by is that
+        """A parent's word ("Mummy", "Mami", "Dad") that turns call one speaker by is that
         speaker's: "Amen mummy 🙏🏾" and "Mummy abeg I need 15k" to F. Oyelaran 🌺 in her
-        children's group. Every call is to her once the ones who say it are set aside (a
-        group's turn may answer a sibling), and no other name claims the word (``_kin_names``:
-        "under Dad's name, Imran")."""
+        children's group. Two calling turns or more, every one to her once the ones who say
+        the word are set aside (a group's turn may answer a sibling), and no other name
+        claims the word (``_kin_names``: "under Dad's name, Imran")."""
         calls: dict[str, list[tuple[int, str]]] = defaultdict(list)
         said: dict[str, set[str]] = defaultdict(set)
         for index, chunk in enumerate(self.chunks):
@@ -690,6 +698,8 @@ class PeopleLinks:
                     if _calls_a_parent(chunk.text, found.start(), found.end(), (start, end)):
                         calls[word].append((index, found.group(0)))
         for word, uses in calls.items():
+            if len({index for index, _surface in uses}) < 2:
+                continue  # one call may be a friend's "yes mama!"
             # whoever says the word, calling or not, is not the one it names
             targets = {self.addressed[index] for index, _surface in uses} - said[word]
             (target,) = targets if len(targets) == 1 else (None,)
@@ -979,7 +989,8 @@ class PeopleLinks:
     def _initials_of_a_full_name(self) -> None:
         """Initials no list knows that spell one person's full name said here are that
         person: "ok spoke to RK" beside "Dear Rajeshwari Krishnan" (never a body's initials,
-        "DBS", nor ones two people share)."""
+        "DBS", a place's, "UK", letters everyone writes, "HR", "DM", nor ones two people
+        share)."""
         people = [
             key
             for key, candidate in self.names.items()
@@ -991,8 +1002,10 @@ class PeopleLinks:
             letters = fold_letters(key)
             if not 2 <= len(letters) <= 3 or key in self.speakers:
                 continue
-            if key in KNOWN_ACRONYM_BODIES or key in KNOWN_BRANDS:
+            if key in KNOWN_ACRONYM_BODIES or key in KNOWN_BRANDS or key in KNOWN_PLACES:
                 continue
+            if is_everyday_word(letters, INITIALS_RANK) or is_known_place(key):
+                continue  # "the UK", "in LA", "email HR", "DM me": letters everyone writes
             spelled = [
                 name
                 for name in people

@@ -365,8 +365,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"doing\s+(?:a|my|her|his)\s+\w+)\s+(?:at|in)\s+" + _THE, "STUDIES_AT", ORG),
     # "she lives with two girls in Hyde Park": whom one lives with may stand before the place
     _rule(_PRE + r"(?:live|lives|living|lived|reside|resides|residing|settled|staying)\s+"
-          r"(?:with\s+(?:[\w'’-]+\s+){1,3}?|\w+\s+)?in\s+" + _THE, "LIVES_IN",
-          PLACE | frozenset({"other"})),
+          r"(?:\w+\s+)?in\s+" + _THE, "LIVES_IN", PLACE | frozenset({"other"})),
+    _rule(_PRE + r"(?:live|lives|living|lived)\s+with\s+(?:[\w'’-]+\s+){1,3}?in\s+" + _THE,
+          "LIVES_IN", PLACE),
     _rule(_PRE + r"(?:based|living)\s+in\s+" + _THE, "LIVES_IN", PLACE),
     # "I stay in Tema, it's far from work" (where one stays is home in the English of West
     # Africa, India and the Philippines), "renting in Kumasi for the year"; not a stay to come
@@ -758,8 +759,9 @@ KIN_PHRASE_WORDS = frozenset(
 TITLED_KIN = _words(
     "uncle auntie aunty aunt cousin gran granny grandma grandpa tita tito lola lolo"
     # the titles of the other languages English chats borrow: "Abuelo Ernesto", "Vó Lurdes"
-    " abuela abuelo abuelita abuelito tía tío tia tio nonna nonno oma opa babcia dziadek"
-    " vó vovó avó avô ouma oupa gogo teta"
+    # ("Tia", "Oma", "Teta" and "Gogo" are given names too: "Tia Jones from work")
+    " abuela abuelo abuelita abuelito tía tío nonna nonno babcia dziadek vó vovó avó avô ouma"
+    " oupa"
 )
 
 

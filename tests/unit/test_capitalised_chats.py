@@ -82,6 +82,9 @@ def test_shouting_is_no_organisation() -> None:
     names = {e.name for e in cried.entities}
     assert {"Glasgow Uni", "Manchester United FC"} <= names
     assert "Glasgow Uni DONE" not in names
+    # a surname in capitals, as a form writes it, is still the name's
+    formal = extract_offline(chat(("ana", "Please send it to Mr David BROWN at the office")))
+    assert "David BROWN" in {e.name for e in formal.entities}
 
 
 def facts_of(*turns: tuple[str, str]) -> set[tuple[str, str, str]]:

@@ -591,6 +591,9 @@ def test_a_body_or_a_relative_opening_a_sentence_keeps_its_head_word() -> None:
     )
     assert "Ernesto" in family["Abuelo Ernesto"].aliases
     assert "Lurdes" in family["Vó Lurdes"].aliases
+    # a given name that is a title elsewhere ("Tia") stays a given name
+    named = by_name(extract_offline(conversation(("Ana", "Tia Jones from work is coming tonight"))))
+    assert "Jones" not in named["Tia Jones"].aliases
 
 
 def test_i_will_looks_ahead_too() -> None:

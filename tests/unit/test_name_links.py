@@ -253,12 +253,18 @@ def test_a_parent_both_siblings_call_dad_is_the_one_either_names() -> None:
     )
     assert "Dad" in entity(extract_offline(siblings), "Tariq").aliases
     for text in ("my dad is called Tariq btw", "my dad's name is Tariq, don't laugh"):
-        told = chat(("Noor", "is Dad coming?"), ("Sami", f"Dad? yes. {text}"))
+        told = chat(("Noor", "how was the weekend?"), ("Sami", f"Dad came round. {text}"))
         assert "Dad" in entity(extract_offline(told), "Tariq").aliases, text
-    # "Mummy, Adaeze says hi" calls out to her and names someone else
+    # friends who each say "Dad" of their own, one saying whose: no one's dad is the other's
+    friends = chat(
+        ("ana", "Dad is driving me mad with the wedding"),
+        ("bo", "Dad is the same lol. my dad Imran never listens"),
+    )
+    assert "Dad" not in entity(extract_offline(friends), "Imran").aliases
+    # "Hi Mummy, Adaeze says hi" calls out to her and names someone else
     family = chat(
         ("Dami", "Amen mummy, good morning"),
-        ("Tobi", "Morning all. Mummy, Adaeze says good morning, she's better"),
+        ("Tobi", "Hi Mummy, Adaeze says good morning, she's better"),
         ("Seun", "Mummy abeg I need transport money"),
     )
     assert "Mummy" not in entity(extract_offline(family), "Adaeze").aliases
@@ -446,11 +452,18 @@ def test_a_parent_the_children_call_mummy_in_their_group_is_that_speaker() -> No
         chat(
             ("Mamá", "Mijo are you coming Sunday?"),
             ("pablo.r", "yes Mami I'll be there, leaving after lunch"),
+            ("Mamá", "good. drive safe"),
+            ("pablo.r", "see you Sunday Mami, love you"),
         )
     )
     assert "Mami" in entity(called, "Mamá").aliases
-    # a parent spoken of, not called: no one's alias
-    for text in ("Mam rang 4 times to check on me", "Mama would disown me if I skip it"):
+    # a parent spoken of, not called, and a friend's one "yes mama!": no one's alias
+    for text in (
+        "Mam rang 4 times to check on me",
+        "Mama would disown me if I skip it",
+        "not great. I miss Mum.",
+        "yes mama! so proud",
+    ):
         spoken = extract_offline(chat(("Ciarán", "how's home?"), ("Niamh", text)))
         assert not any(e.aliases for e in spoken.entities if e.name == "Ciarán"), text
 
@@ -490,7 +503,9 @@ def test_initials_spelling_one_full_name_said_here_are_that_person() -> None:
     for turns in (
         (("ani_v", "Rajeshwari Krishnan and Ravi Kumar both said no"), ("meenu", "ugh RK again")),
         (("ani_v", "Bola Adeyemi is flying BA tomorrow"), ("meenu", "BA lost my bag once")),
+        (("ani_v", "Hannah Rees said to email HR"), ("meenu", "ugh HR never answer")),
+        (("ani_v", "Uma Kapoor is moving back to the UK"), ("meenu", "the UK?? why")),
     ):
         other = extract_offline(chat(*turns))
         people = [e for e in other.entities if e.type == "person"]
-        assert not [e for e in people if {"RK", "BA"} & set(e.aliases)]
+        assert not [e for e in people if {"RK", "BA", "HR", "UK"} & set(e.aliases)]

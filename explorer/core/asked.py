@@ -53,6 +53,74 @@ ASKED_BY = {
 _ASKED = {word: kind for kind, words in ASKED_BY.items() for word in words.split()}
 
 
+#: The words one relative is called by, by the relation a possessive asks for ("Anu's mum",
+#: "her brother"): the words English chats use and those they borrow.
+KIN_WORDS = {
+    "mother": "mum mom mother mummy mommy ma mama mam mammy amma ammi mami maman mamá mãe",
+    "father": "dad father daddy papa pa appa abbu baba papi papá pai",
+    "sister": "sister sis",
+    "brother": "brother bro",
+    "grandmother": "grandma granny gran nan nana grandmother lola abuela nonna oma ouma gogo",
+    "grandfather": "grandpa grandad granddad grandfather lolo abuelo nonno opa oupa",
+    "spouse": "wife husband hubby spouse",
+    "partner": "boyfriend girlfriend bf gf partner fiance fiancee fiancé fiancée",
+    "child": "son daughter",
+    "cousin": "cousin",
+    "aunt": "aunt aunty auntie tita tía tia",
+    "uncle": "uncle tito tío tio",
+}
+_KIN_OF = {word: kin for kin, listed in KIN_WORDS.items() for word in listed.split()}
+#: Kin words that are no one's name or nickname too ("Ma" of Yo-Yo Ma, "Nana" Addo, a friend's
+#: "bro"): only these name a relative wherever an alias holds them; the rest must be the whole
+#: name ("Mummy") or follow "my" ("my bro").
+_PLAIN_KIN = frozenset(
+    words(
+        "mum mom mother mummy mommy dad father daddy sister brother grandma grandpa granny grandad"
+        " granddad grandmother grandfather wife husband boyfriend girlfriend fiance fiancee fiancé"
+        " fiancée son daughter cousin aunt aunty auntie uncle"
+    )
+)
+_WHOSE = frozenset({"his", "her", "their", "your", "ur", "my", "our"})
+#: Words that may stand between whose and the relative ("Anu's younger brother"), and no other
+#: ("Kate's a mum now" says what Kate is).
+_KIN_ADJECTIVES = frozenset(
+    words("little big younger older elder baby twin step new late own favourite favorite")
+)
+
+
+def kin_asked(query: str) -> frozenset[str]:
+    """The relatives a question asks about by whose they are ("Where did Anu's mum see Dr.
+    Mehra?" asks about a ``"mother"``; "her younger brother" about a ``"brother"``)."""
+    said = words(query)
+    found: set[str] = set()
+    for at, word in enumerate(said):
+        kin = _KIN_OF.get(word)
+        if kin is None or at == 0:
+            continue
+        before = said[at - 1]
+        if before in _KIN_ADJECTIVES and at >= 2:
+            before = said[at - 2]
+        if before == "s" or before in _WHOSE:
+            found.add(kin)
+    return frozenset(found)
+
+
+def calls_kin(name: str, alias_text: str, kin: Collection[str]) -> bool:
+    """Whether someone named ``name``, with these aliases, is called one of the relatives
+    ``kin``: a name that is only the word ("Mummy", "Ma"), an alias phrase of whose ("my mum",
+    "your bro"), or a plain kin word anywhere among the aliases ("Mum" of Salma)."""
+    named = words(name)
+    if len(named) == 1 and _KIN_OF.get(named[0]) in kin:
+        return True
+    aliases = words(alias_text)
+    for at, word in enumerate(aliases):
+        if _KIN_OF.get(word) not in kin:
+            continue
+        if word in _PLAIN_KIN or (at > 0 and aliases[at - 1] in _WHOSE):
+            return True
+    return False
+
+
 def asked_kinds(query: str) -> frozenset[str]:
     """The kinds of fact a question's words ask for (``ASKED_BY``)."""
     return frozenset(_ASKED[word] for word in words(query) if word in _ASKED)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from explorer.core.activation import ActivationLog, AdjacencyIndex, SpreadingActivation
-from explorer.core.asked import GraphAnswer, asked_kinds, graph_answers
+from explorer.core.asked import GraphAnswer, asked_kinds, calls_kin, graph_answers, kin_asked
 from explorer.core.blend import reach_scopes
 from explorer.core.candidates import (
     ROUTE_ASSOCIATIONS,
@@ -112,7 +112,9 @@ def _no_layers(query: MemoryQuery, policy: RetrievalPolicy) -> Dropped:
 def named_by(query_text: str, candidates: Iterable[Candidate]) -> set[str]:
     """Ids of the entity candidates the query names: every word of the name is a query word,
     or, for a person, a word of one of their aliases is ("What does Kate do?" names emi_k,
-    called Kate; a topic's alias words are too loose a match).
+    called Kate; a topic's alias words are too loose a match), or the person is called the
+    relative the query asks about by whose they are ("Where did Anu's mum go?" names the
+    speaker Mummy, and whoever's alias is "my mum": ``asked.kin_asked``).
 
     Words are compared as the lexical route compares them (case folded, stop words out, lightly
     stemmed), so "Caroline's" names Caroline and "the support group" names "support group".
@@ -121,13 +123,17 @@ def named_by(query_text: str, candidates: Iterable[Candidate]) -> set[str]:
     words = set(tokens(query_text))
     if not words:
         return set()
+    kin = kin_asked(query_text)
     named: set[str] = set()
     for candidate in candidates:
         if candidate.kind is CandidateKind.CHUNK:
             continue
         name = _terms(candidate.label)
-        by_alias = _is_person(candidate) and not words.isdisjoint(_terms(candidate.alias_text))
-        if (name and words.issuperset(name)) or by_alias:
+        person = _is_person(candidate)
+        by_alias = person and not words.isdisjoint(_terms(candidate.alias_text))
+        # "Anu's mum" names the one the graph calls Mummy, or "my mum"
+        by_kin = person and bool(kin) and calls_kin(candidate.label, candidate.alias_text, kin)
+        if (name and words.issuperset(name)) or by_alias or by_kin:
             named.add(candidate.id)
     return named
 

@@ -6,7 +6,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from explorer.core.asked import GROUPS, KINDS, GraphAnswer, graph_answers, instance_terms
+from explorer.core.asked import (
+    GROUPS,
+    KINDS,
+    GraphAnswer,
+    calls_kin,
+    graph_answers,
+    instance_terms,
+    kin_asked,
+)
 from explorer.core.lexical import LexicalIndex, LexicalParams, tokens
 from explorer.core.models import Chunk, Entity, Relation, Subgraph
 from explorer.core.text import words
@@ -233,3 +241,15 @@ def test_a_turn_naming_the_whole_answer_outranks_one_sharing_a_word() -> None:
     assert before is None or max(before[:3]) == 0.0  # no word of the question in any of them
     assert after[0] > after[2] > 0.0 and after[0] > after[1] > 0.0
     assert after[3] == 0.0
+
+
+def test_a_relative_is_asked_about_by_whose_they_are() -> None:
+    assert kin_asked("Where did Anu's mum see Dr. Mehra?") == {"mother"}
+    assert kin_asked("what does her younger brother do") == {"brother"}
+    assert kin_asked("Who is Kwame's girlfriend and where does she work?") == {"partner"}
+    assert kin_asked("is the mum of the bride coming?") == frozenset()  # whose is not said
+    assert kin_asked("Kate's a mum now, where does she live?") == frozenset()  # what she is
+    assert calls_kin("Mummy", "Sunita Iyer", {"mother"}) and calls_kin("Ma", "", {"mother"})
+    assert calls_kin("Tomek", "my bro", {"brother"}) and calls_kin("Salma", "Mum", {"mother"})
+    assert not calls_kin("Mumbai", "", {"mother"}) and not calls_kin("Yo-Yo Ma", "", {"mother"})
+    assert not calls_kin("Kwesi", "bro", {"brother"})  # a friend's nickname, nobody's brother

@@ -259,6 +259,13 @@ def test_a_persons_alias_names_them_word_by_word() -> None:
     assert named_by("where do Jo and Kate live", people) == {"emi"}  # "Reyes" unsaid
     assert named_by("what about the support", people) == set()  # a topic's alias words: no
     assert named_by("what about the weather", people) == set()
+    # a relative asked about by whose they are names the one the graph calls so
+    mother = entity("mum", "Mummy", "person", "Sunita Iyer")
+    partner = entity("jun", "Jun", "person", "my bf")
+    family = [handle, mother, partner, topic]
+    assert named_by("where did Kate's mum see the doctor?", family) == {"emi", "mum"}
+    assert named_by("where does her boyfriend live?", family) == {"jun"}
+    assert named_by("does Kate like being a mum?", family) == {"emi"}  # nobody's mum asked
 
 
 async def test_an_entity_the_query_names_seeds_at_the_named_energy() -> None:

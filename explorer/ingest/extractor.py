@@ -1607,8 +1607,9 @@ def _joins(piece: list[Token], token: Token, rest: list[Token]) -> bool:
     """Whether a lower-case "of" (or "de", "van", "for" ...) holds two capitalised parts of a name.
 
     "A Map of Small Hours", "the Bank of England", "Ponte de Lima": the part before it is a
-    name's own start (more than one word, opened by an article, or inside a sentence), and
-    a capitalised word that is no stopword follows it. "None of Ada's friends" joins nothing.
+    name's own start (more than one word, opened by an article, inside a sentence, or a body's
+    own word opening one: "University of Tasmania, starts in May"), and a capitalised word that
+    is no stopword follows it. "None of Ada's friends" joins nothing.
     "for" joins after a body's own word only ("Transport for Wales"), and "and" between two
     common words ("Ox and Finch"; ``name_reading.continues_name`` lets no other "and" in).
     """

@@ -388,9 +388,9 @@ _PERIOD_CODE = re.compile(r"q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
 
 _LONG_SHOUT = 7  # letters of a shouted word checked against the whole word list
-#: Below this rank a word cried out is that word even when somewhere it is a given name
-#: ("Karma!!" 8,430th, "Bliss!!" 9,700th; "Imran!!" is 22,992nd, "Hamish!!" 27,107th).
-CRIED_RANK = 15_000
+#: Below this rank a word is that word even when somewhere it is a given name ("Karma!!"
+#: 8,430th, "Bliss!!" 9,700th; "Imran!!" is 22,992nd, "Hamish!!" 27,107th).
+WORD_RANK = 15_000
 
 
 def _common_word_shouted(
@@ -622,12 +622,7 @@ class _Context(PeopleLinks):
             # one who capitalises writes a word that is also a name with a capital when it is
             # one: "bring you joy!" calls nobody Joy
             (is_given_name(word) and (typed_lower or not is_everyday_word(word)))
-            or (
-                is_world_given_name(word)
-                and not is_everyday_word(word, COMMON_RANK)
-                and word not in ENDEARMENTS
-                and (typed_lower or not is_everyday_word(word))
-            )
+            or (_world_name(word) and (typed_lower or not is_everyday_word(word)))
             or word in self.handle_stems
             or (typed_lower and not (reads_as_a_word(word) or word.endswith(("ly", "ing", "ed"))))
         ):
@@ -1584,15 +1579,20 @@ MAX_TEMPORAL = 10
 MAX_DOMAINS = 5
 
 
+def _world_name(word: str) -> bool:
+    """Whether a word is a given name somewhere and no word English uses often nor an
+    endearment: "hamish", "amara" (not "will", "karma", "darling")."""
+    return (
+        is_world_given_name(word)
+        and not is_everyday_word(word, WORD_RANK)
+        and word not in ENDEARMENTS
+    )
+
+
 def _cried_word(word: str) -> bool:
     """Whether a word cried out opening a turn is one English uses ("Woo!!", "Gutted!!"),
-    not a name: a given name somewhere is a name unless among the words English uses often
-    ("Hamish!!", "Declan!!", but "Will!!", "Karma!!" and "Baby!!")."""
-    if not is_everyday_word(word):
-        return False
-    return (
-        is_everyday_word(word, CRIED_RANK) or word in ENDEARMENTS or not is_world_given_name(word)
-    )
+    not a name ("Hamish!!", "Declan!!"; ``_world_name``)."""
+    return is_everyday_word(word) and not _world_name(word)
 
 
 def _heads_a_name(piece: list[Token]) -> bool:

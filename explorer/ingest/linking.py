@@ -147,6 +147,13 @@ def _initials(name: str) -> str:
     return "".join(fold_letters(word)[:1] for word in words) if len(words) >= 3 else ""
 
 
+def _first_letters(name: str) -> str:
+    """The first letters of every word of a name of two words or more ("KM" of Kwame Mensah,
+    folded: "km"); empty for one word."""
+    words = [word for word in map(fold_letters, name.split()) if word]
+    return "".join(word[0] for word in words) if len(words) >= 2 else ""
+
+
 # What follows initials that call someone: "JH you free for lunch tmr?", "MX, quick one", "KC!"
 _CALLED_AFTER = re.compile(
     r"\s*[,!?:]|\s+(?:you|u|ya|yu|pls|please|r\s+u|are\s+you|did\s+you|can\s+you)\b",
@@ -970,8 +977,7 @@ class PeopleLinks:
                 continue
 
             def initials_of(target: str, letters: str = letters) -> bool:
-                words = [word for word in map(fold_letters, self.speakers[target].split()) if word]
-                return len(words) >= 2 and "".join(word[0] for word in words) == letters
+                return _first_letters(self.speakers[target]) == letters
 
             called = self._fold_into_the_addressed(
                 key,
@@ -1006,11 +1012,7 @@ class PeopleLinks:
                 continue
             if is_everyday_word(letters, INITIALS_RANK) or is_known_place(key):
                 continue  # "the UK", "in LA", "email HR", "DM me": letters everyone writes
-            spelled = [
-                name
-                for name in people
-                if "".join(word[0] for word in map(fold_letters, name.split()) if word) == letters
-            ]
+            spelled = [name for name in people if _first_letters(name) == letters]
             if len(spelled) != 1:
                 continue
             (name,) = spelled

@@ -10,7 +10,11 @@ mean (``ActivationParams``):
   they answer, so naming someone says less about a turn than saying it does;
   a turn that names one end of a fact of a kind the question asks for (``asked``: "where does
   Tama work?" asks for ``WORKS_AT``) is tied to the other end in full, as if that one said it:
-  "you work at Xero" is Tama's answer whoever typed it;
+  "you work at Xero" is Tama's answer whoever typed it; and a turn answering a kept turn (the
+  one just before it in the same conversation, by someone else, however late) is tied to that
+  turn's speaker by ``reply_weight`` of their energy: in a chat the answer to what someone
+  asked or said is the other side's next message, often hours later ("is that near you?" /
+  "same floor!! you can stay with us");
 - **what it is about** (``topic_weight``): the energy of the strongest entity the chunk mentions
   that is no person. Every turn of a person the query names takes that person's full energy,
   so without this the graph could not tell their turns apart;
@@ -60,7 +64,8 @@ class ChunkCredit(NamedTuple):
     ``said_by`` is the entity behind the first tie: the speaker, or the mentioned entity when
     ``mention_weight`` of its energy was more (``by_speaker`` tells which), or the one end of an
     asked-for fact whose other end, ``fact_end``, the chunk names (``fact_type`` its kind,
-    ``None`` for the other two); ``topic_of`` the
+    ``None`` for the other two), or the speaker of the kept turn ``reply_to`` it answers;
+    ``topic_of`` the
     non-person entity of the second; ``next_to`` the neighbouring chunk of the third, with its
     match relative to the best-matching chunk. ``credit`` is the weighted mean, the
     activation signal the chunk was scored with when it lifted the chunk.
@@ -76,6 +81,7 @@ class ChunkCredit(NamedTuple):
     credit: float
     fact_type: str | None = None
     fact_end: str | None = None
+    reply_to: str | None = None
 
 
 def speaker_key(name: str) -> str:
@@ -185,6 +191,7 @@ def credit_chunks(
     # A neighbour's strength is scored in the proportions the final credit uses, without
     # contiguity: its share is spread over the other two.
     first_scale = 1.0 / (1.0 - contiguity) if contiguity < 1.0 else 0.0
+    answered = _answered(kept, speakers, relative) if params.reply_weight > 0.0 else {}
     owns: dict[int, ChunkCredit] = {}
     strength: dict[_Place, float] = {}
     places: dict[int, _Place] = {}
@@ -207,13 +214,31 @@ def credit_chunks(
             if found is not None and found[0] > said:
                 said, said_by, fact = found[0], found[1], (found[2], node)
         record = candidate.record
+        reply_to: str | None = None
         if isinstance(record, Chunk) and record.speaker:
+            turn = answered.get(_place(record))
+            if turn is not None and turn.speaker != speaker_key(record.speaker):
+                amount = params.reply_weight * turn.energy
+                if amount > said:
+                    said, said_by, fact, reply_to = amount, turn.person, None, turn.chunk_id
             speaker = speakers.get(speaker_key(record.speaker))
             if speaker is not None and relative.get(speaker, 0.0) >= said:
                 said, said_by, by_speaker, fact = relative.get(speaker, 0.0), speaker, True, None
+                reply_to = None
         own = said_weight * said + topic_weight * topic
+        fact_type, fact_end = fact or (None, None)
         owns[index] = ChunkCredit(
-            said, said_by, by_speaker, topic, topic_node, 0.0, None, own, *(fact or (None, None))
+            said,
+            said_by,
+            by_speaker,
+            topic,
+            topic_node,
+            0.0,
+            None,
+            own,
+            fact_type,
+            fact_end,
+            reply_to,
         )
         if contiguity > 0.0 and isinstance(record, Chunk):
             # What the turn matched and what it is about, not who said it (module docstring).
@@ -240,6 +265,38 @@ def credit_chunks(
         credits[item.candidate.id] = credit
         credited.append(_lift(item, credit.credit, scorer))
     return credited, credits
+
+
+class _Turn(NamedTuple):
+    """A kept turn whose speaker has energy, as the turn after it sees it."""
+
+    speaker: str  # ``speaker_key`` of its speaker's name
+    person: str
+    energy: float
+    chunk_id: str
+
+
+def _answered(
+    kept: Sequence[Scored], speakers: Mapping[str, str], relative: Mapping[str, float]
+) -> dict[_Place, _Turn]:
+    """For each place just after a kept turn whose speaker has energy: that turn (of several
+    chunks at one place, the one with the smallest id, so input order never counts)."""
+    turns: dict[_Place, _Turn] = {}
+    for item in kept:
+        record = item.candidate.record
+        if not isinstance(record, Chunk) or not record.speaker:
+            continue
+        key = speaker_key(record.speaker)
+        person = speakers.get(key)
+        energy = relative.get(person, 0.0) if person is not None else 0.0
+        if person is None or not energy > 0.0:
+            continue
+        scope, conversation, position = _place(record)
+        after = (scope, conversation, position + 1)
+        held = turns.get(after)
+        if held is None or record.id < held.chunk_id:
+            turns[after] = _Turn(key, person, energy, record.id)
+    return turns
 
 
 def _contiguous(

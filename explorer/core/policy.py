@@ -134,7 +134,9 @@ class ActivationParams:
     of the strongest entity it mentions if that is more: saying something ties a turn to its
     speaker more closely than naming someone in it does), the strongest entity it mentions that
     is no person (``topic_weight``), and how well its neighbouring turns in the same session
-    matched the query (``contiguity``); the speaker's share is what those two leave.
+    matched the query (``contiguity``); the speaker's share is what those two leave. A turn
+    answering a kept turn of someone else (the one just before it) is tied to that turn's
+    speaker by ``reply_weight`` of their energy, when that is more than its own ties give.
     ``weak_weight`` scales the energy passed over a weak signal (``MENTIONS``, ``CO_OCCURS``)
     against a typed fact's: below 1 the spread follows what the memory states more than what
     merely came up together.
@@ -155,6 +157,7 @@ class ActivationParams:
     topic_weight: float = 0.05
     contiguity: float = 0.2
     weak_weight: float = 1.0
+    reply_weight: float = 0.7
 
     def __post_init__(self) -> None:
         _flag("activation", "enabled", self.enabled)
@@ -177,6 +180,7 @@ class ActivationParams:
         _within("activation", "topic_weight", self.topic_weight, 0.0, 1.0, "a share of credit")
         _within("activation", "contiguity", self.contiguity, 0.0, 1.0, "a share of credit")
         _within("activation", "weak_weight", self.weak_weight, 0.0, 1.0, "a share of energy")
+        _within("activation", "reply_weight", self.reply_weight, 0.0, 1.0, "a share of energy")
         if self.topic_weight + self.contiguity > 1.0:
             raise InvalidArgument(
                 "activation.topic_weight + activation.contiguity must not exceed 1, not "

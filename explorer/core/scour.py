@@ -210,6 +210,9 @@ def _credit_json(credit: ChunkCredit | None, names: Mapping[str, str]) -> dict[s
         said["by"] = "fact"
         end = credit.fact_end or ""
         said["fact"] = {"type": credit.fact_type, "named": {"id": end, "name": names.get(end, end)}}
+    elif said is not None and credit.reply_to is not None:
+        said["by"] = "reply"
+        said["reply_to"] = credit.reply_to
     elif said is not None:
         said["by"] = "speaker" if credit.by_speaker else "mention"
     return {

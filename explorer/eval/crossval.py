@@ -1,15 +1,16 @@
 """The ``full`` preset's weights chosen by cross-validation over LoCoMo conversations.
 
-Tuning on the questions one reports on flatters a retrieval method, so this reports what a
-choice made *without* a conversation scores *on* it. Every candidate of ``GRID`` (variations of
-``full``: the activation weight, the contiguity credit share, the energy weak signals pass) is
-asked every question once; then, for each fold (by default one conversation held out at a time),
-the candidate with the best training objective — R@5 plus multi-hop R@10 over the other
-conversations' questions — is chosen and scored on the held-out conversation alone. The held-out
-scores of all folds together are the headline ``full (cross-validated)`` row: every question
-answered by a choice that never saw its conversation. The fixed configurations (``lexical``,
-``vector``, ``hybrid`` and ``full`` as shipped) are reported over the same questions for
-comparison. Imports the standard library, the core policy and the LoCoMo evaluation.
+Tuning on the questions one reports on flatters a retrieval method, so this reports what a choice
+made *without* a conversation scores *on* it. Every candidate of ``GRID`` (variations of ``full``:
+the activation weight, the contiguity credit share, the energy weak signals pass, the share of a
+speaker's energy the answer to their turn takes) is asked every question once; then, for each fold
+(by default one conversation held out at a time), the candidate with the best training objective —
+R@5 plus multi-hop R@10 over the other conversations' questions — is chosen and scored on the
+held-out conversation alone. The held-out scores of all folds together are the headline ``full
+(cross-validated)`` row: every question answered by a choice that never saw its conversation. The
+fixed configurations (``lexical``, ``vector``, ``hybrid`` and ``full`` as shipped) are reported
+over the same questions for comparison. Imports the standard library, the core policy and the
+LoCoMo evaluation.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ GRID: Mapping[str, tuple[float, ...]] = {
     "weights.activation": (0.6, 0.8, 1.0),
     "activation.contiguity": (0.1, 0.2, 0.3),
     "activation.weak_weight": (0.5, 1.0),
+    "activation.reply_weight": (0.0, 0.7),
 }
 FIXED = ("lexical", "vector", "hybrid", "full")
 CROSS_VALIDATED = "full (cross-validated)"

@@ -227,6 +227,7 @@ class PolicyDock(QDockWidget):
         self.credit_mention = _dspin(0.0, 1.0, 0.05, 2)
         self.credit_topic = _dspin(0.0, 1.0, 0.01, 2)
         self.credit_contiguity = _dspin(0.0, 1.0, 0.05, 2)
+        self.credit_reply = _dspin(0.0, 1.0, 0.05, 2)
         self.activation_weak = _dspin(0.0, 1.0, 0.05, 2)
         for counter in (self.activation_hops, self.activation_budget, self.activation_found):
             counter.valueChanged.connect(lambda _v: changed())
@@ -236,6 +237,7 @@ class PolicyDock(QDockWidget):
             self.credit_mention,
             self.credit_topic,
             self.credit_contiguity,
+            self.credit_reply,
             self.activation_weak,
         ):
             dbox.valueChanged.connect(lambda _v: changed())
@@ -249,6 +251,7 @@ class PolicyDock(QDockWidget):
         act_form.addRow("chunk credit: mention", self.credit_mention)
         act_form.addRow("chunk credit: topic", self.credit_topic)
         act_form.addRow("chunk credit: contiguity", self.credit_contiguity)
+        act_form.addRow("chunk credit: reply", self.credit_reply)
         self.activation_weak.setToolTip(
             "share of energy passed over a co-occurrence or a mention, against a typed fact's"
         )
@@ -262,6 +265,9 @@ class PolicyDock(QDockWidget):
         self.credit_contiguity.setToolTip(
             "weight of how strongly the neighbouring turn in the same session was recalled "
             "(topic + contiguity must not exceed 1)"
+        )
+        self.credit_reply.setToolTip(
+            "share of a speaker's energy the next turn, someone else's answer to theirs, takes"
         )
         outer.addWidget(activation)
         outer.addStretch(1)
@@ -319,6 +325,7 @@ class PolicyDock(QDockWidget):
             self.credit_mention.setValue(params.mention_weight)
             self.credit_topic.setValue(params.topic_weight)
             self.credit_contiguity.setValue(params.contiguity)
+            self.credit_reply.setValue(params.reply_weight)
         finally:
             self._filling = False
         self._policy = policy
@@ -342,6 +349,7 @@ class PolicyDock(QDockWidget):
             mention_weight=self.credit_mention.value(),
             topic_weight=self.credit_topic.value(),
             contiguity=self.credit_contiguity.value(),
+            reply_weight=self.credit_reply.value(),
         )
         return replace(
             base,

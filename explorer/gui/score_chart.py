@@ -45,6 +45,8 @@ def credit_notes(credit: ChunkCredit | None, names: Mapping[str, str]) -> list[s
         if credit.fact_type is not None and credit.fact_end is not None:
             end = names.get(credit.fact_end, credit.fact_end)
             how = f"the {credit.fact_type} asked of {name}, as it names {end}"
+        elif credit.reply_to is not None:
+            how = f"whose turn it answers: {name}"
         else:
             how = f"{'who said it' if credit.by_speaker else 'whom it names'}: {name}"
         lines.append(f"  {how} ({credit.said:.2f})")

@@ -96,8 +96,11 @@ def credit(
     *,
     topic_weight: float = 0.0,
     contiguity: float = 0.0,
+    reply_weight: float = 0.0,
 ) -> dict[str, float]:
-    params = ActivationParams(topic_weight=topic_weight, contiguity=contiguity)
+    params = ActivationParams(
+        topic_weight=topic_weight, contiguity=contiguity, reply_weight=reply_weight
+    )
     log = ActivationLog(energy=energy)
     associations = Associations(subgraph=SUBGRAPH, chunk_entities=mentions)
     items = [scored(c) for c in chunks]
@@ -167,6 +170,34 @@ def test_contiguity_passes_on_a_neighbours_match_not_its_speakers_energy() -> No
     assert scores["ana-answers"] > scores["ana-chats"]
 
 
+def test_the_answer_to_a_named_persons_turn_is_tied_to_them_by_the_reply_share() -> None:
+    # Ana is named (energy 1), Bo is not (0.4). Bo's turn right after a kept turn of Ana's
+    # answers her, however late; his turns after nothing kept, after his own turn, or after
+    # Ana's in another conversation keep his own energy; Ana's turn after Bo's keeps hers.
+    turns = [
+        chunk("ana-asks", "Ana", 4),
+        chunk("bo-answers", "Bo", 5, at=START + 3 * SESSION_GAP),
+        chunk("bo-adds", "Bo", 6),
+        chunk("ana-replies", "Ana", 7),
+        chunk("bo-aside", "Bo", 9),
+        chunk("bo-elsewhere", "Bo", 5, conversation="elsewhere"),
+    ]
+    credits = credits_of(turns, {}, ActivationParams(contiguity=0.0, reply_weight=0.7))
+    answer = credits["bo-answers"]
+    assert (answer.said_by, answer.by_speaker, answer.reply_to) == ("ana", False, "ana-asks")
+    assert answer.said == pytest.approx(0.7)
+    for own in ("bo-adds", "bo-aside", "bo-elsewhere"):
+        assert (credits[own].said_by, credits[own].said, credits[own].reply_to) == ("bo", 0.4, None)
+    assert (credits["ana-replies"].said_by, credits["ana-replies"].reply_to) == ("ana", None)
+    scores = credit(turns, {}, ENERGY, reply_weight=0.7)
+    assert scores["bo-answers"] > scores["bo-aside"]
+    # Below the answerer's own energy the reply share gives nothing, and 0 turns it off.
+    weak = credits_of(turns, {}, ActivationParams(contiguity=0.0, reply_weight=0.3))
+    assert (weak["bo-answers"].said_by, weak["bo-answers"].reply_to) == ("bo", None)
+    off = credit(turns, {}, ENERGY)
+    assert off["bo-answers"] == pytest.approx(off["bo-aside"])
+
+
 def test_shares_are_validated_when_the_policy_is_built() -> None:
     from explorer.core.errors import InvalidArgument
 
@@ -176,6 +207,8 @@ def test_shares_are_validated_when_the_policy_is_built() -> None:
         ActivationParams(contiguity=-0.1)
     with pytest.raises(InvalidArgument, match="must not exceed 1"):
         ActivationParams(topic_weight=0.6, contiguity=0.5)
+    with pytest.raises(InvalidArgument, match="reply_weight"):
+        ActivationParams(reply_weight=1.5)
 
 
 # ---- properties ------------------------------------------------------------------------------
@@ -218,16 +251,19 @@ energies = st.fixed_dictionaries({name: unit for name in MENTIONABLE}).filter(
 
 
 @settings(max_examples=120)
-@given(conversations(), energies, shares(), st.randoms(use_true_random=False))
+@given(conversations(), energies, shares(), unit, st.randoms(use_true_random=False))
 def test_credit_only_lifts_stays_in_range_and_ignores_input_order(
     world: tuple[list[Candidate], dict[str, tuple[str, ...]]],
     energy: dict[str, float],
     weights: tuple[float, float],
+    reply_weight: float,
     random: object,
 ) -> None:
     chunks, mentions = world
     topic_weight, contiguity = weights
-    params = ActivationParams(topic_weight=topic_weight, contiguity=contiguity)
+    params = ActivationParams(
+        topic_weight=topic_weight, contiguity=contiguity, reply_weight=reply_weight
+    )
     associations = Associations(subgraph=SUBGRAPH, chunk_entities=mentions)
     log = ActivationLog(energy=energy)
     items = [scored(c) for c in chunks]
@@ -352,3 +388,7 @@ def test_the_window_and_the_json_name_the_asked_fact_behind_a_credit() -> None:
     plain = told._replace(fact_type=None, fact_end=None, by_speaker=True)
     assert credit_notes(plain, names)[1] == "  who said it: Ana (1.00)"
     assert (_credit_json(plain, names) or {})["said"]["by"] == "speaker"
+    answer = told._replace(fact_type=None, fact_end=None, said=0.7, reply_to="ana-asks")
+    assert credit_notes(answer, names)[1] == "  whose turn it answers: Ana (0.70)"
+    said = (_credit_json(answer, names) or {})["said"]
+    assert (said["by"], said["reply_to"], said["name"]) == ("reply", "ana-asks", "Ana")

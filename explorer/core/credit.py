@@ -11,10 +11,11 @@ mean (``ActivationParams``):
   a turn that names one end of a fact of a kind the question asks for (``asked``: "where does
   Tama work?" asks for ``WORKS_AT``) is tied to the other end in full, as if that one said it:
   "you work at Xero" is Tama's answer whoever typed it; and a turn answering a kept turn (the
-  one just before it in the same conversation, by someone else, however late) is tied to that
-  turn's speaker by ``reply_weight`` of their energy: in a chat the answer to what someone
-  asked or said is the other side's next message, often hours later ("is that near you?" /
-  "same floor!! you can stay with us");
+  chunk just before it in the same conversation, said by another person within ``REPLY_GAP``)
+  is tied to that turn's speaker by ``reply_weight`` of their energy: in a chat the answer to
+  what someone asked or said is the other side's next message, often hours later ("is that
+  near you?" / "same floor!! you can stay with us"), but not the first turn of a session weeks
+  on;
 - **what it is about** (``topic_weight``): the energy of the strongest entity the chunk mentions
   that is no person. Every turn of a person the query names takes that person's full energy,
   so without this the graph could not tell their turns apart;
@@ -36,7 +37,7 @@ independent of input order. Imports only the standard library and core.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from explorer.core.activation import ActivationLog
@@ -54,6 +55,10 @@ SPEAKER_TYPES = frozenset({"person", "agent"})
 #: route's definition, so both speak of the same runs of turns).
 SESSION_GAP = LexicalParams().session_gap
 
+#: The longest a chat's answer may come after the turn it answers: a day, not a session's hour
+#: (people answer a message hours later; a conversation picked up weeks on answers nothing).
+REPLY_GAP = timedelta(days=1)
+
 _Place = tuple[str, str, int]  # scope, conversation id, position
 _Fact = tuple[str, str]  # the kind of an asked-for fact, the end a chunk names
 
@@ -64,7 +69,7 @@ class ChunkCredit(NamedTuple):
     ``said_by`` is the entity behind the first tie: the speaker, or the mentioned entity when
     ``mention_weight`` of its energy was more (``by_speaker`` tells which), or the one end of an
     asked-for fact whose other end, ``fact_end``, the chunk names (``fact_type`` its kind,
-    ``None`` for the other two), or the speaker of the kept turn ``reply_to`` it answers;
+    ``None`` for the other three), or the speaker of the kept turn ``reply_to`` it answers;
     ``topic_of`` the
     non-person entity of the second; ``next_to`` the neighbouring chunk of the third, with its
     match relative to the best-matching chunk. ``credit`` is the weighted mean, the
@@ -192,6 +197,7 @@ def credit_chunks(
     # contiguity: its share is spread over the other two.
     first_scale = 1.0 / (1.0 - contiguity) if contiguity < 1.0 else 0.0
     answered = _answered(kept, speakers, relative) if params.reply_weight > 0.0 else {}
+    called = _called(answered, associations, candidates) if answered else {}
     owns: dict[int, ChunkCredit] = {}
     strength: dict[_Place, float] = {}
     places: dict[int, _Place] = {}
@@ -216,12 +222,18 @@ def credit_chunks(
         record = candidate.record
         reply_to: str | None = None
         if isinstance(record, Chunk) and record.speaker:
+            key = speaker_key(record.speaker)
+            speaker = speakers.get(key)
             turn = answered.get(_place(record))
-            if turn is not None and turn.speaker != speaker_key(record.speaker):
+            if (
+                turn is not None
+                and turn.speaker != key
+                and key not in called.get(turn.person, ())  # no one answers themselves
+                and timedelta(0) <= record.timestamp - turn.moment <= REPLY_GAP
+            ):
                 amount = params.reply_weight * turn.energy
                 if amount > said:
                     said, said_by, fact, reply_to = amount, turn.person, None, turn.chunk_id
-            speaker = speakers.get(speaker_key(record.speaker))
             if speaker is not None and relative.get(speaker, 0.0) >= said:
                 said, said_by, by_speaker, fact = relative.get(speaker, 0.0), speaker, True, None
                 reply_to = None
@@ -267,12 +279,28 @@ def credit_chunks(
     return credited, credits
 
 
+def _called(
+    answered: Mapping[_Place, _Turn], associations: Associations, candidates: Sequence[Candidate]
+) -> dict[str, frozenset[str]]:
+    """For each person a kept turn is answered after: their name and aliases as speaker names
+    (one person writing under two names answers no one)."""
+    people = {turn.person for turn in answered.values()}
+    records = {c.id: c.record for c in candidates if c.id in people}
+    found: dict[str, frozenset[str]] = {}
+    for person in people:
+        entity = records.get(person) or associations.subgraph.entities.get(person)
+        if isinstance(entity, Entity):
+            found[person] = frozenset(map(speaker_key, (entity.name, *entity.aliases)))
+    return found
+
+
 class _Turn(NamedTuple):
     """A kept turn whose speaker has energy, as the turn after it sees it."""
 
     speaker: str  # ``speaker_key`` of its speaker's name
     person: str
     energy: float
+    moment: datetime
     chunk_id: str
 
 
@@ -295,7 +323,7 @@ def _answered(
         after = (scope, conversation, position + 1)
         held = turns.get(after)
         if held is None or record.id < held.chunk_id:
-            turns[after] = _Turn(key, person, energy, record.id)
+            turns[after] = _Turn(key, person, energy, record.timestamp, record.id)
     return turns
 
 

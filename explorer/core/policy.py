@@ -262,11 +262,20 @@ def _section(data: Mapping[str, Any], name: str, kind: type[Any]) -> Any:
 
 _TOP_KEYS = frozenset(item.name for item in fields(RetrievalPolicy))
 
+#: Activation keys that came after policies were first written, with the value an activation
+#: section written without them meant: the reply tie came later, so a saved preset or recall
+#: case that does not name it decides as it did when saved, without one.
+_ADDED_LATER: Mapping[str, Any] = {"reply_weight": 0.0}
+
 
 def policy_from_dict(data: Mapping[str, Any]) -> RetrievalPolicy:
-    """A policy from its dict form; missing keys take defaults, unknown keys are refused."""
+    """A policy from its dict form; missing keys take defaults (but ``_ADDED_LATER``'s, in an
+    activation section that is there), unknown keys are refused."""
     if not isinstance(data, Mapping):
         raise InvalidArgument(f"a policy must be an object, not {type(data).__name__}")
+    activation = data.get("activation")
+    if isinstance(activation, Mapping):
+        data = {**data, "activation": {**_ADDED_LATER, **activation}}
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise InvalidArgument(

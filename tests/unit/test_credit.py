@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from explorer.core.activation import ActivationLog
 from explorer.core.candidates import Associations, Candidate, MemoryQuery
 from explorer.core.coordinator import decide
-from explorer.core.credit import SESSION_GAP, ChunkCredit, credit_chunks
+from explorer.core.credit import REPLY_GAP, SESSION_GAP, ChunkCredit, credit_chunks
 from explorer.core.gates import Scored
 from explorer.core.models import Chunk, Entity, MemoryLayer, Relation, Subgraph
 from explorer.core.policy import ActivationParams, RelevanceWeights, RetrievalPolicy
@@ -177,16 +177,18 @@ def test_the_answer_to_a_named_persons_turn_is_tied_to_them_by_the_reply_share()
     turns = [
         chunk("ana-asks", "Ana", 4),
         chunk("bo-answers", "Bo", 5, at=START + 3 * SESSION_GAP),
-        chunk("bo-adds", "Bo", 6),
-        chunk("ana-replies", "Ana", 7),
+        chunk("bo-adds", "Bo", 6, at=START + 3 * SESSION_GAP),
+        chunk("ana-replies", "Ana", 7, at=START + 3 * SESSION_GAP),
         chunk("bo-aside", "Bo", 9),
         chunk("bo-elsewhere", "Bo", 5, conversation="elsewhere"),
+        chunk("ana-signs-off", "Ana", 20),
+        chunk("bo-weeks-on", "Bo", 21, at=START + 3 * REPLY_GAP),
     ]
     credits = credits_of(turns, {}, ActivationParams(contiguity=0.0, reply_weight=0.7))
     answer = credits["bo-answers"]
     assert (answer.said_by, answer.by_speaker, answer.reply_to) == ("ana", False, "ana-asks")
     assert answer.said == pytest.approx(0.7)
-    for own in ("bo-adds", "bo-aside", "bo-elsewhere"):
+    for own in ("bo-adds", "bo-aside", "bo-elsewhere", "bo-weeks-on"):
         assert (credits[own].said_by, credits[own].said, credits[own].reply_to) == ("bo", 0.4, None)
     assert (credits["ana-replies"].said_by, credits["ana-replies"].reply_to) == ("ana", None)
     scores = credit(turns, {}, ENERGY, reply_weight=0.7)
@@ -196,6 +198,17 @@ def test_the_answer_to_a_named_persons_turn_is_tied_to_them_by_the_reply_share()
     assert (weak["bo-answers"].said_by, weak["bo-answers"].reply_to) == ("bo", None)
     off = credit(turns, {}, ENERGY)
     assert off["bo-answers"] == pytest.approx(off["bo-aside"])
+
+
+def test_one_person_under_two_speaker_names_answers_no_one() -> None:
+    # "Ana" and her handle "ana_k" are one person entity: her second message is no answer.
+    ana = replace(PEOPLE["ana"], aliases=("ana_k",))
+    subgraph = Subgraph(entities={**PEOPLE, "ana": ana, **TOPICS})
+    turns = [chunk("ana-says", "Ana", 1), chunk("ana-again", "ana_k", 2)]
+    found = credits_of(
+        turns, {}, ActivationParams(contiguity=0.0, reply_weight=0.7), subgraph=subgraph
+    )
+    assert found["ana-again"].reply_to is None
 
 
 def test_shares_are_validated_when_the_policy_is_built() -> None:

@@ -116,6 +116,14 @@ def test_policy_from_dict_refuses_unknown_keys_and_bad_values() -> None:
     assert partial.min_relevance == 0.25
     assert partial.weights.lexical == 0.9
     assert partial.weights.similarity == RelevanceWeights().similarity
+    # The reply tie came later: an activation section saved without it decides as saved, and
+    # a policy that says nothing of activation takes today's defaults.
+    assert partial.activation.reply_weight == ActivationParams().reply_weight > 0.0
+    saved = policy_to_dict(preset("full"))
+    del saved["activation"]["reply_weight"]
+    assert policy_from_dict(saved) == replace(
+        preset("full"), activation=replace(preset("full").activation, reply_weight=0.0)
+    )
 
 
 def test_preset_file_round_trip_and_errors_name_the_file(tmp_path: Path) -> None:

@@ -5,17 +5,16 @@ energy of what it is tied to, relative to the strongest seed. Three ties count, 
 mean (``ActivationParams``):
 
 - **who said it** (weight ``1 - topic_weight - contiguity``): the speaker's energy in full (the
-  person entity of that name with the most energy), or ``mention_weight`` of the strongest
-  entity the chunk mentions if that is more; in a conversation the other side names the person
-  they answer, so naming someone says less about a turn than saying it does;
-  a turn that names one end of a fact of a kind the question asks for (``asked``: "where does
-  Tama work?" asks for ``WORKS_AT``) is tied to the other end in full, as if that one said it:
-  "you work at Xero" is Tama's answer whoever typed it; and a turn answering a kept turn (the
-  chunk just before it in the same conversation, said by another person within ``REPLY_GAP``)
-  is tied to that turn's speaker by ``reply_weight`` of their energy: in a chat the answer to
-  what someone asked or said is the other side's next message, often hours later ("is that
-  near you?" / "same floor!! you can stay with us"), but not the first turn of a session weeks
-  on;
+  person entity of that name, or failing one of that alias, with the most energy), or
+  ``mention_weight`` of the strongest entity the chunk mentions if that is more; in a conversation
+  the other side names the person they answer, so naming someone says less about a turn than saying
+  it does; a turn that names one end of a fact of a kind the question asks for (``asked``: "where
+  does Tama work?" asks for ``WORKS_AT``) is tied to the other end in full, as if that one said it:
+  "you work at Xero" is Tama's answer whoever typed it; and a turn answering a kept turn (the chunk
+  just before it in the same conversation, said by another person within ``REPLY_GAP``) is tied to
+  that turn's speaker by ``reply_weight`` of their energy: in a chat the answer to what someone
+  asked or said is the other side's next message, often hours later ("is that near you?" / "same
+  floor!! you can stay with us"), but not the first turn of a session weeks on;
 - **what it is about** (``topic_weight``): the energy of the strongest entity the chunk mentions
   that is no person. Every turn of a person the query names takes that person's full energy,
   so without this the graph could not tell their turns apart;
@@ -36,7 +35,7 @@ independent of input order. Imports only the standard library and core.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
@@ -103,17 +102,26 @@ def _active(log: ActivationLog, associations: Associations) -> list[Entity]:
 def _speakers(
     log: ActivationLog, associations: Associations, candidates: Sequence[Candidate]
 ) -> dict[str, str]:
-    """For each speaker name, the active person entity of that name with the most energy."""
-    speakers: dict[str, str] = {}
+    """For each speaker name, the active person entity of that name with the most energy, or
+    failing one, of that alias (one person writing under two names is one speaker)."""
     energy = log.energy
     entities = [c.record for c in candidates if isinstance(c.record, Entity)]
-    for entity in [*entities, *_active(log, associations)]:
-        if entity.type in SPEAKER_TYPES and entity.id in energy:
-            key = speaker_key(entity.name)
-            held = speakers.get(key)
-            if held is None or (energy[entity.id], held) > (energy[held], entity.id):
-                speakers[key] = entity.id
-    return speakers
+    people = [
+        entity
+        for entity in [*entities, *_active(log, associations)]
+        if entity.type in SPEAKER_TYPES and entity.id in energy
+    ]
+
+    def strongest(names: Callable[[Entity], Iterable[str]]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for entity in people:
+            for key in map(speaker_key, names(entity)):
+                held = found.get(key)
+                if held is None or (energy[entity.id], held) > (energy[held], entity.id):
+                    found[key] = entity.id
+        return found
+
+    return {**strongest(lambda e: e.aliases), **strongest(lambda e: (e.name,))}
 
 
 def _persons(
@@ -197,7 +205,6 @@ def credit_chunks(
     # contiguity: its share is spread over the other two.
     first_scale = 1.0 / (1.0 - contiguity) if contiguity < 1.0 else 0.0
     answered = _answered(kept, speakers, relative) if params.reply_weight > 0.0 else {}
-    called = _called(answered, associations, candidates) if answered else {}
     owns: dict[int, ChunkCredit] = {}
     strength: dict[_Place, float] = {}
     places: dict[int, _Place] = {}
@@ -227,8 +234,7 @@ def credit_chunks(
             turn = answered.get(_place(record))
             if (
                 turn is not None
-                and turn.speaker != key
-                and key not in called.get(turn.person, ())  # no one answers themselves
+                and turn.person != speaker  # no one answers themselves
                 and timedelta(0) <= record.timestamp - turn.moment <= REPLY_GAP
             ):
                 amount = params.reply_weight * turn.energy
@@ -279,25 +285,9 @@ def credit_chunks(
     return credited, credits
 
 
-def _called(
-    answered: Mapping[_Place, _Turn], associations: Associations, candidates: Sequence[Candidate]
-) -> dict[str, frozenset[str]]:
-    """For each person a kept turn is answered after: their name and aliases as speaker names
-    (one person writing under two names answers no one)."""
-    people = {turn.person for turn in answered.values()}
-    records = {c.id: c.record for c in candidates if c.id in people}
-    found: dict[str, frozenset[str]] = {}
-    for person in people:
-        entity = records.get(person) or associations.subgraph.entities.get(person)
-        if isinstance(entity, Entity):
-            found[person] = frozenset(map(speaker_key, (entity.name, *entity.aliases)))
-    return found
-
-
 class _Turn(NamedTuple):
     """A kept turn whose speaker has energy, as the turn after it sees it."""
 
-    speaker: str  # ``speaker_key`` of its speaker's name
     person: str
     energy: float
     moment: datetime
@@ -323,7 +313,7 @@ def _answered(
         after = (scope, conversation, position + 1)
         held = turns.get(after)
         if held is None or record.id < held.chunk_id:
-            turns[after] = _Turn(key, person, energy, record.timestamp, record.id)
+            turns[after] = _Turn(person, energy, record.timestamp, record.id)
     return turns
 
 

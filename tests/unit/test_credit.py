@@ -201,14 +201,16 @@ def test_the_answer_to_a_named_persons_turn_is_tied_to_them_by_the_reply_share()
 
 
 def test_one_person_under_two_speaker_names_answers_no_one() -> None:
-    # "Ana" and her handle "ana_k" are one person entity: her second message is no answer.
+    # "Ana" and her handle "ana_k" are one person entity: her second message is hers (her
+    # energy in full), no answer to herself.
     ana = replace(PEOPLE["ana"], aliases=("ana_k",))
     subgraph = Subgraph(entities={**PEOPLE, "ana": ana, **TOPICS})
     turns = [chunk("ana-says", "Ana", 1), chunk("ana-again", "ana_k", 2)]
     found = credits_of(
         turns, {}, ActivationParams(contiguity=0.0, reply_weight=0.7), subgraph=subgraph
     )
-    assert found["ana-again"].reply_to is None
+    again = found["ana-again"]
+    assert (again.reply_to, again.said_by, again.by_speaker, again.said) == (None, "ana", True, 1.0)
 
 
 def test_shares_are_validated_when_the_policy_is_built() -> None:

@@ -45,6 +45,7 @@ from explorer.ingest.importers.base import (
 )
 from explorer.ingest.importers.reading import is_blank, iter_json_lines
 from explorer.ingest.short_names import merge_short_names
+from explorer.ingest.unfounded import drop_unfounded
 
 #: Relations that read the same both ways round, compared as unordered pairs.
 SYMMETRIC = frozenset({"WORKS_WITH", "MARRIED_TO", "PARTNER_OF", "FAMILY_OF", "FRIEND_OF", "KNOWS"})
@@ -231,7 +232,7 @@ async def extract_as_imported(
         batch = keys[start : start + EMBED_BATCH]
         vectors.update(zip(batch, await embedder.embed(batch), strict=True))
     merged = [merge_near_duplicates(e, vectors, protected=spoken) for e in extractions]
-    return chunks, merge_short_names(combine(merged), protected=spoken)
+    return chunks, drop_unfounded(merge_short_names(combine(merged), protected=spoken), keep=spoken)
 
 
 # -- scoring ---------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ from explorer.ingest.refusals import honour_refusals
 from explorer.ingest.short_names import merge_short_names, short_name
 from explorer.ingest.stats import memory_stats, stats
 from explorer.ingest.stores import MemoryStores, Stores
+from explorer.ingest.unfounded import drop_unfounded
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -502,6 +503,7 @@ async def _write_knowledge(
     known = set(looked_up)
     missing = [entity.id for entity in combined.entities if entity.id not in known]
     stored.update(await clock.time("lookup", _stored(stores.graph, missing)))
+    combined = drop_unfounded(combined, keep={*spoken, *stored})
     now = datetime.now(UTC)
     entities, relations = score(
         combined.entities, combined.relations, spoken=spoken, stored=stored, now=now

@@ -397,7 +397,8 @@ def merge_short_names(
     present = {entity.id for entity in kept}
     kept.extend(entity for entity_id, entity in merged.items() if entity_id not in present)
     scopes: Mapping[str, str] = {entity.id: entity.scope for entity in (*known, *kept)}
-    return Extraction(tuple(kept), tuple(repoint(extraction.relations, renamed, scopes)))
+    relations = tuple(repoint(extraction.relations, renamed, scopes))
+    return Extraction(tuple(kept), relations, extraction.guessed - renamed.keys())
 
 
 def _standing_in(stored: Entity, short: Entity) -> Entity:

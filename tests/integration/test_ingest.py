@@ -221,6 +221,33 @@ async def test_given_names_merge_into_the_person_across_conversations_and_import
     assert await everything(stores, ["demo/helper/maya"]) == before
 
 
+async def test_a_word_said_once_with_nothing_said_of_it_is_left_out_unless_stored(
+    stores: Stores, tmp_path: Path
+) -> None:
+    first = write_messages(
+        tmp_path / "quotes.jsonl",
+        "reno",
+        3,
+        [
+            ("Maya Okafor", "Qanvast sent the quote. she asked if Hobart has a Spotlight"),
+            ("Assistant", "Shall I compare the Qanvast quote with the last one?"),
+        ],
+    )
+    second = write_messages(
+        tmp_path / "later.jsonl", "reno-later", 5, [("Maya Okafor", "ok Qanvast wins")]
+    )
+    await ingest_file(stores, first, "jsonl")
+    await ingest_file(stores, second, "jsonl")
+    entities = await people_named(stores, [first, second])
+    assert "Spotlight" not in entities  # one guess, said once: not a node
+    qanvast = entities["Qanvast"]  # said twice in the first file, so stored ...
+    assert isinstance(qanvast, Entity)
+    assert len(qanvast.mentions) == 3  # ... and the second file's one mention still lands
+    assert stores.chunks is not None
+    hits = await stores.chunks.lexical_search("Spotlight", 5, scope="demo/helper/maya")
+    assert hits  # the turn itself is kept and found by its words
+
+
 async def test_a_bad_file_writes_nothing_unless_bad_records_are_skipped(stores: Stores) -> None:
     bad = FIXTURES / "messages_bad.jsonl"
     with pytest.raises(ImportFormatError, match=r"line 2: not valid JSON"):

@@ -881,6 +881,14 @@ _BORNE_OUT = re.compile(
     r"was\s+(?:so\s+|totally\s+|well\s+|def(?:initely)?\s+)?worth\s+it)\b"
 )
 # What may come before a verdict's name in its sentence: "ngl Linear is genuinely good".
+# Praise of a person that says no more than praise: "Sravya is a gem", "Douglas Stuart's a
+# genius", "Larry Dean was unreal" ("Mum's good" and "Dad is great" answer how they are).
+_PERSON_PRAISE = re.compile(
+    r"^\s*(?:['’]s|\s+(?:is|are|was|were))\s+"
+    + _VERDICT_ADVERBS
+    + r"(?:an?\s+(?:absolute\s+|total\s+|actual\s+)?(?:genius|gem|legend|star|saint|angel|icon)"
+    r"|unreal|iconic|the\s+best|elite|class|goated|incredible|amazing|brilliant)\b"
+)
 _VERDICT_OPENING = re.compile(
     r"^\W*(?:(?:ngl|tbh|honestly|omg|ok|okay|and|but|also|yes|yeah|ya|ugh|wow|god)\W+)*"
     r"(?:the\s+)?$"
@@ -894,8 +902,9 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
     """A thing the speaker calls good or bad, opening the sentence or a clause of it ("Linear
     is genuinely good", "spareroom is actually hell", "we use obsidian and honestly obsidian is
     good"): the speaker likes or dislikes it, and a place or a business it calls so in the past
-    is one they went to. Said of a person it is left alone; a question or a denial states
-    nothing."""
+    is one they went to. Of a person only plain praise counts, as a liking ("Sravya is a
+    gem"): "Mum's good" says how she is, and a person run down is left alone; a question or a
+    denial states nothing."""
     speaker = turn.speaker
     if speaker is None or speaker.type != "person":
         return []
@@ -903,7 +912,7 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
     found: list[Fact] = []
     for slot in slots:
         thing = slot.entity
-        if slot.pronoun or thing.type in ("person", "agent") or thing.id == speaker.id:
+        if slot.pronoun or thing.type == "agent" or thing.id == speaker.id:
             continue
         opening = text[span[0] : slot.start].casefold()
         clauses = list(_CLAUSE_BREAK.finditer(opening))
@@ -912,6 +921,11 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
         if not _VERDICT_OPENING.match(opening):
             continue
         after = text[slot.end : span[1]].casefold()
+        if thing.type == "person":
+            praised = _PERSON_PRAISE.match(after)
+            if praised is not None and not negated(praised.group(0)):
+                found.append(Fact(speaker, thing, "LIKES", span[0], span[1]))
+            continue
         if _BORNE_OUT.match(after) and thing.type in WHERE | {"event"}:
             # "Iloilo never disappoints", "Milwaukee was worth it": been, and liked
             found.append(Fact(speaker, thing, "LIKES", span[0], span[1]))

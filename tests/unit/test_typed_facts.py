@@ -1356,6 +1356,24 @@ def test_a_thing_called_good_or_bad_is_liked_or_disliked_by_the_speaker() -> Non
     assert not {("rosie_b", kind, "Jira") for kind in ("LIKES", "DISLIKES")} & found
 
 
+def test_a_person_plainly_praised_is_liked_and_one_asked_after_is_not() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("rosie_b", "Ines lent me Shuggie Bain. Kofi says hi, Marta too"),
+                ("jay.m", "Ines is a genius. Kofi was unreal at the wedding"),
+                ("rosie_b", "how's Marta? Marta is great. Ines isn't a legend"),
+                ("jay.m", "Marta's good. Kofi is the worst lol"),
+            )
+        )
+    )
+    assert {("jay.m", "LIKES", "Ines"), ("jay.m", "LIKES", "Kofi")} <= found
+    # How someone is, a denial, and a person run down state nothing.
+    assert not {(who, "LIKES", "Marta") for who in ("jay.m", "rosie_b")} & found
+    assert ("rosie_b", "LIKES", "Ines") not in found
+    assert ("jay.m", "DISLIKES", "Kofi") not in found
+
+
 def test_a_given_name_shouted_to_open_a_turn_calls_the_other_speaker() -> None:
     extraction = extract_offline(
         chat(

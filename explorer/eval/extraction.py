@@ -212,7 +212,8 @@ async def extract_as_imported(
     """The chunks and the merged extraction an import of these turns into an empty memory makes.
 
     The same steps as the ingest pipeline, without the stores: near-duplicates merged per
-    conversation, speakers protected, then the write's short names folded into full names.
+    conversation, speakers protected, then the write's short names folded into full names and
+    its unfounded names left out.
     """
     extractor = extractor or OfflineExtractor()
     chunks: list[Chunk] = []

@@ -8,7 +8,8 @@ any point can be resumed from without loss or duplication:
    writes a call in one transaction), with stable ids and content hashes so a replay adds nothing;
 3. entities and relations are extracted per conversation, names the user detached from an
    entity are kept off it (``refusals``), short names are folded into the
-   full names of people known in the same scope (``short_names``), and the result is merged
+   full names of people known in the same scope (``short_names``), a bare name said once with
+   nothing said of it is left out (``unfounded``), and the result is merged
    into the graph with idempotent ``MERGE``s on stable ids (``GraphStore.upsert``), then the
    concept records;
 4. only then are the chunks marked done, all of the import's in one call, so a crash leaves

@@ -38,7 +38,7 @@ from itertools import pairwise
 from typing import Protocol
 
 from explorer.core.text import words
-from explorer.ingest.given_names import is_census_name
+from explorer.ingest.given_names import is_census_name, is_world_given_name
 from explorer.ingest.lexicon import INTERJECTIONS, MONTH_ABBREVIATIONS, MONTHS
 from explorer.ingest.name_reading import Token
 from explorer.ingest.relation_rules import (
@@ -89,6 +89,14 @@ class Named(Protocol):
 
     @property
     def type(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def guessed(self) -> bool:
+        """Whether the type is only the default guess for a bare name."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -880,15 +888,20 @@ _BORNE_OUT = re.compile(
     r"\s+(?:never\s+(?:disappoints|misses|fails)|lived\s+up\s+to\s+(?:the|all\s+the)\s+hype|"
     r"was\s+(?:so\s+|totally\s+|well\s+|def(?:initely)?\s+)?worth\s+it)\b"
 )
-# What may come before a verdict's name in its sentence: "ngl Linear is genuinely good".
 # Praise of a person that says no more than praise: "Sravya is a gem", "Douglas Stuart's a
-# genius", "Larry Dean was unreal" ("Mum's good" and "Dad is great" answer how they are).
+# genius", "Larry Dean was unreal at the Stand" ("Mum's good" and "Dad is great" answer how
+# they are). The praise ends the clause, or a small word follows: "Kofi's class starts at 6",
+# "the best man" and "an angel investor" praise no one. A denial ("isn't a legend") never
+# matches.
 _PERSON_PRAISE = re.compile(
     r"^\s*(?:['’]s|\s+(?:is|are|was|were))\s+"
     + _VERDICT_ADVERBS
     + r"(?:an?\s+(?:absolute\s+|total\s+|actual\s+)?(?:genius|gem|legend|star|saint|angel|icon)"
     r"|unreal|iconic|the\s+best|elite|class|goated|incredible|amazing|brilliant)\b"
+    r"(?!['’-]|\s+(?!(?:at|in|on|with|for|to|and|but|so|too|tho|though|honestly|lol|lmao|tbh|"
+    r"ngl|fr|omg|haha\w*)\b)[^\W\d_])"
 )
+# What may come before a verdict's name in its sentence: "ngl Linear is genuinely good".
 _VERDICT_OPENING = re.compile(
     r"^\W*(?:(?:ngl|tbh|honestly|omg|ok|okay|and|but|also|yes|yeah|ya|ugh|wow|god)\W+)*"
     r"(?:the\s+)?$"
@@ -922,8 +935,9 @@ def _verdicts(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact
             continue
         after = text[slot.end : span[1]].casefold()
         if thing.type == "person":
-            praised = _PERSON_PRAISE.match(after)
-            if praised is not None and not negated(praised.group(0)):
+            # a word only guessed a person ("ngl Spotlight is the best") is praised as no one
+            guessed = thing.guessed and not is_world_given_name(thing.name.split()[0])
+            if not guessed and _PERSON_PRAISE.match(after):
                 found.append(Fact(speaker, thing, "LIKES", span[0], span[1]))
             continue
         if _BORNE_OUT.match(after) and thing.type in WHERE | {"event"}:

@@ -2,12 +2,14 @@
 
 A capitalised word no rule could type is read as a person by default (``people.typed``). Once
 the write's names are merged, one such word is dropped when everything about it is that guess:
-it is one word, said once, with no alias and no stated fact (a weak signal does not count), it
-is no given name or common surname any shipped list knows, and no speaker and no record the
-graph already holds has its id. Over the project's gold files these were products, venues,
-foods and stray words far more often than people ("Spotlight", "Sourdough", "Partick" against
-"Sunita"): measured in the README (*Extraction quality*). The turn stays in the chunk store,
-so the word is still found by its text. Imports only core models and ingest helpers.
+it is one word, said once in the write (an import, or the pending turns a resumed one redoes),
+with no alias and no stated fact (a weak signal does not count), it is no given name or common
+surname any shipped list knows, and no speaker and no record the graph already holds has its
+id. A word whose letters do not all fold to plain ones ("Søren", "Олег") is not judged: the
+lists cannot say. Over the project's gold files these were products, venues, foods and stray
+words far more often than people ("Spotlight", "Sourdough", "Partick" against "Sunita"):
+measured in the README (*Extraction quality*). The turn stays in the chunk store, so the word
+is still found by its text. Imports only core models and ingest helpers.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import replace
 from explorer.core.models import WEAK_RELATIONS, Entity
 from explorer.ingest.extractor import Extraction
 from explorer.ingest.given_names import is_common_surname, is_world_given_name
+from explorer.ingest.ids import fold_letters
 
 
 def drop_unfounded(extraction: Extraction, *, keep: Collection[str] = ()) -> Extraction:
@@ -56,6 +59,7 @@ def _unfounded(entity: Entity) -> bool:
         and " " not in name
         and len(entity.mentions) == 1
         and not entity.aliases
+        and len(fold_letters(name)) == sum(char.isalpha() for char in name)
         and not is_world_given_name(name)
         and not is_common_surname(name)
     )

@@ -1368,10 +1368,24 @@ def test_a_person_plainly_praised_is_liked_and_one_asked_after_is_not() -> None:
         )
     )
     assert {("jay.m", "LIKES", "Ines"), ("jay.m", "LIKES", "Kofi")} <= found
-    # How someone is, a denial, and a person run down state nothing.
+    # How someone is and a denial state nothing.
     assert not {(who, "LIKES", "Marta") for who in ("jay.m", "rosie_b")} & found
     assert ("rosie_b", "LIKES", "Ines") not in found
-    assert ("jay.m", "DISLIKES", "Kofi") not in found
+    # Nor does a word of praise that is part of what follows, or a person run down.
+    for said in (
+        "Kofi's class starts at 6",
+        "Kofi is the best man at the wedding",
+        "Kofi is an angel investor now",
+        "Kofi's amazing lasagne was gone",
+        "Kofi is the worst lol",
+    ):
+        other = facts(extract_offline(chat(("rosie_b", "Kofi says hi"), ("jay.m", f"ok. {said}"))))
+        assert not {("jay.m", kind, "Kofi") for kind in ("LIKES", "DISLIKES")} & other, said
+    # A name only guessed a person is praised as no one: "Spotlight" stays unfounded.
+    guessed = extract_offline(
+        chat(("rosie_b", "any plans?"), ("jay.m", "ngl Spotlight is the best"))
+    )
+    assert not [fact for fact in facts(guessed) if "Spotlight" in fact]
 
 
 def test_a_given_name_shouted_to_open_a_turn_calls_the_other_speaker() -> None:

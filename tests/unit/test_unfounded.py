@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from explorer.core.models import Entity
 from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.evidence import combine
 from explorer.ingest.extractor import Extraction, extract_offline
@@ -64,3 +66,21 @@ def test_kept_ids_and_typed_names_are_never_dropped() -> None:
     assert "Spotlight" in names(drop_unfounded(before, keep={spotlight.id}))
     typed = Extraction(before.entities, before.relations, before.guessed - {spotlight.id})
     assert "Spotlight" in names(drop_unfounded(typed))
+
+
+def test_an_alias_a_surname_two_words_or_letters_no_list_reads_keep_a_name() -> None:
+    before = extracted(*CHAT)
+    spotlight = next(e for e in before.entities if e.name == "Spotlight")
+
+    def kept_as(changed: Entity) -> bool:
+        swapped = tuple(changed if e.id == spotlight.id else e for e in before.entities)
+        after = drop_unfounded(Extraction(swapped, before.relations, before.guessed))
+        return changed.name in names(after)
+
+    assert not kept_as(spotlight)
+    assert kept_as(replace(spotlight, aliases=("Spotters",)))  # linked to another name
+    assert kept_as(replace(spotlight, name="Garcia"))  # a common surname
+    assert kept_as(replace(spotlight, name="Dark Mofo"))  # two words
+    for unread in ("Søren", "Олег"):  # letters the name lists cannot read
+        assert kept_as(replace(spotlight, name=unread))
+    assert not kept_as(replace(spotlight, name="Bolhão"))  # accents fold: judged

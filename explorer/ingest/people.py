@@ -537,6 +537,8 @@ def handle_matches(handle: str, full_name: str) -> bool:
     }
     if letters in forms:
         return True
+    if len(letters) >= MIN_HANDLE_PREFIX and first.startswith(letters):
+        return True  # "bea ✨" of Beatriz Nakamura: the first name's first letters alone
     if not letters.endswith(last) or len(letters) == len(last):
         return False
     before = letters[: -len(last)]

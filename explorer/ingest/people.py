@@ -513,8 +513,9 @@ def opens_exclaimed(text: str, start: int, end: int) -> bool:
 MIN_HANDLE_PREFIX = 3
 
 
-def handle_matches(handle: str, full_name: str) -> bool:
-    """Whether a display handle spells a multi-word name ("kate_w" and "Kate Williams")."""
+def handle_matches(handle: str, full_name: str, *, prefix: bool = True) -> bool:
+    """Whether a display handle spells a multi-word name ("kate_w" and "Kate Williams");
+    ``prefix``: a handle of the first name's first letters alone counts ("bea" of Beatriz)."""
     letters = fold_letters(handle)
     words = [fold_letters(word) for word in full_name.split()]
     words = [word for word in words if word]
@@ -537,7 +538,7 @@ def handle_matches(handle: str, full_name: str) -> bool:
     }
     if letters in forms:
         return True
-    if len(letters) >= MIN_HANDLE_PREFIX and first.startswith(letters):
+    if prefix and len(letters) >= MIN_HANDLE_PREFIX and first.startswith(letters):
         return True  # "bea ✨" of Beatriz Nakamura: the first name's first letters alone
     if not letters.endswith(last) or len(letters) == len(last):
         return False

@@ -400,7 +400,9 @@ def test_forget_a_scope_from_the_file_menu(qtbot: Any, own_window: Any, tmp_path
     window.query_bar.scope_picker.set_text("to-forget/")
     forget = window.memory_actions.open_forget()
     node = forget.chosen()
-    assert node is not None and node.path == "to-forget" and node.chunks == 12
+    seen = window.memory_actions.overview  # said on failure: which overview the dialog was given
+    shown = [(n.path, n.chunks) for n in seen.scopes.walk()], seen.errors
+    assert node is not None and node.path == "to-forget" and node.chunks == 12, shown
     said = forget.warning.text()
     assert "“to-forget” and the 1 scope below it" in said and "12 chunks" in said
     assert "cannot be undone" in said

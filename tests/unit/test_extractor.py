@@ -152,6 +152,8 @@ def test_dates_resolve_against_the_turn_and_keep_the_phrase_as_alias() -> None:
         ("went to the gym on Thursday", "2024-02-29"),
         ("starting on the cardiac ward thursday", "2024-03-07"),
         ("see you Friday! we met on a Tuesday.", "2024-03-08"),
+        ("obviously. thursday?", "2024-03-07"),  # a day put forward
+        ("how was Thursday?", "2024-02-29"),  # asked after
         ("starting Monday 11 March", "2024-03-11"),  # the weekday of a date is that date
     ],
 )

@@ -46,7 +46,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-from explorer.ingest.given_names import is_census_name, is_common_surname
+from explorer.ingest.given_names import is_census_name, is_common_surname, is_world_given_name
 from explorer.ingest.ids import fold_letters
 from explorer.ingest.lexicon import (
     COMMON_VERBS,
@@ -144,6 +144,12 @@ _ASIDE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _TIME_BEFORE = re.compile(r"\b(?:week|month|year|time|day|morning|night)\s*$", re.IGNORECASE)
+# A name right after the object of a verb closes a sentence said to someone: "smash it Leo",
+# "you got this Kate" (not "we called it Biscuit", "named her Luna": a name given).
+_DONE_IT_BEFORE = re.compile(r"\b(?:it|this|that|them|em)\s*$", re.IGNORECASE)
+_NAMING_BEFORE = re.compile(
+    r"\b(?:call|calls|called|calling|name|names|named|naming|dub|dubbed)\b", re.IGNORECASE
+)
 _YOU_SAID = re.compile(r"\b(?:you|u|your|ur|ya)\b", re.IGNORECASE)
 _HANDLE_STEM = re.compile(r"[^\W\d_]+")
 _EXCLAIMED = re.compile(r"^(?:\s*!+|\.(?!\w)|\s*[^\w\s'’,.!?\-&])")
@@ -496,6 +502,14 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
             return True
         if _TIME_BEFORE.search(before) and _YOU_SAID.search(before):
             return True
+    if (
+        _DONE_IT_BEFORE.search(before)
+        and not _NAMING_BEFORE.search(before)
+        and _CLOSING_VOCATIVE.match(after)
+        and "?" not in after
+        and is_world_given_name(first)
+    ):
+        return True  # "you're gonna smash it Leonardo.", "you got this Kate!"
     if _NEW_KIND_BEFORE.search(before) and not is_census_name(text[start:end].split()[0]):
         return False  # "recommended this hotpot place in Ximending, Mala Yuan": its name
     own = _OWN_THING_BEFORE.search(before)

@@ -509,3 +509,22 @@ def test_initials_spelling_one_full_name_said_here_are_that_person() -> None:
         other = extract_offline(chat(*turns))
         people = [e for e in other.entities if e.type == "person"]
         assert not [e for e in people if {"RK", "BA", "HR", "UK"} & set(e.aliases)]
+
+
+def test_a_name_after_a_verbs_object_closing_a_sentence_calls_the_one_spoken_to() -> None:
+    extraction = extract_offline(
+        chat(
+            ("leo.m", "got the offer from Northwind!!"),
+            ("priya 🌻", "you're gonna smash it Leonardo. they don't deserve you anyway"),
+        )
+    )
+    assert "Leonardo" in entity(extraction, "leo.m").aliases
+    # A name given to something is its name, and a name asked about is no call.
+    named = extract_offline(
+        chat(
+            ("leo.m", "new kitten!!"),
+            ("priya 🌻", "omg what did you call it"),
+            ("leo.m", "we called it Luna. is it Tomas?"),
+        )
+    )
+    assert not {"Luna", "Tomas"} & set(entity(named, "priya 🌻").aliases)

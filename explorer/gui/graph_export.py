@@ -24,6 +24,7 @@ from PySide6.QtGui import (
 )
 
 from explorer.gui import style
+from explorer.gui.graph_items import edge_caption
 
 if TYPE_CHECKING:
     from explorer.gui.graph_parts import GraphViewParts as _Parts
@@ -113,11 +114,21 @@ class ExportMixin(_Parts):
             )
         edges = []
         for (source, target), group in self.edge_groups().items():
-            kinds: dict[str, int] = {}
-            for edge in group:
-                kinds[edge.type] = kinds.get(edge.type, 0) + 1
-            main = max(kinds, key=lambda k: (kinds[k], k))
-            edges.append({"source": source, "target": target, "type": main, "count": len(group)})
+            # One line per pair of nodes: its caption as drawn (facts only) and each relation
+            # it stands for, read in its own direction.
+            relations = sorted((e.source, e.type, e.target) for e in group)
+            edges.append(
+                {
+                    "source": source,
+                    "target": target,
+                    "caption": edge_caption(group),
+                    "relations": [
+                        {"source": one, "type": kind, "target": other}
+                        for one, kind, other in relations
+                    ],
+                    "count": len(group),
+                }
+            )
         return {
             "view": [view.x(), view.y(), view.width(), view.height()],
             "legend": [

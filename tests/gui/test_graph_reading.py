@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor
 
 from explorer.gui import style
 from explorer.gui.graph_filter import outside, parse_time
+from explorer.gui.graph_items import edge_caption
 from explorer.gui.graph_search import find_nodes
 from tests.gui.conftest import wait_for_answer
 
@@ -185,6 +186,11 @@ def test_parallel_relations_are_one_line_listed_on_hover(qtbot: Any, window: Any
     (a, b), edges = multi
     drawn = [e for e in view.scene_json()["edges"] if {e["source"], e["target"]} == {a, b}]
     assert len(drawn) == 1 and drawn[0]["count"] == len(edges)
+    # the scene says what the line is captioned and each relation in its own direction
+    assert drawn[0]["caption"] == edge_caption(edges)
+    assert sorted((r["source"], r["type"], r["target"]) for r in drawn[0]["relations"]) == sorted(
+        (edge.source, edge.type, edge.target) for edge in edges
+    )
     text = view.pair_tooltip(edges[0])
     assert len(text.splitlines()) >= len(edges)
     assert all(edge.type in text for edge in edges)

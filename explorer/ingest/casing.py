@@ -54,7 +54,7 @@ from dataclasses import replace
 from explorer.core.models import Chunk
 from explorer.core.text import singular
 from explorer.ingest.chunking import sentence_spans
-from explorer.ingest.given_names import is_census_name, is_common_surname, is_given_name
+from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import (
     COMMON_VERBS,
@@ -570,9 +570,6 @@ def _cased(text: str, matches: Sequence[re.Match[str]], position: int, names: se
         named = before is None or before.group(0).casefold() not in _DETERMINERS
     elif bare in _NAME_TAILS:
         # "pennine motors", "fulton market": the word a name ends on, right after it.
-        named = before is not None and joined_before and _bare(before.group(0)) in names
-    elif bare not in names and is_common_surname(bare) and not is_everyday_word(bare, COMMON_RANK):
-        # "susanna clarke": a surname no common word shares, right after a given name
         named = before is not None and joined_before and _bare(before.group(0)) in names
     else:
         named = bare in names

@@ -528,11 +528,7 @@ class PeopleLinks:
         written = self.speakers.get(handle, handle)
         lettered = [word for word in written.split() if fold_letters(word)]
         if len(lettered) == 1:  # "kate_w", "KM 🦁": one word, emoji aside, as written
-            # "bea" of Beatriz only as someone else writes her name: "sam" who says "my boss
-            # Samantha Reid" is not Samantha
-            return handle_matches(lettered[0], key, prefix=False) or (
-                handle_matches(lettered[0], key) and self._written_out(key, handle, speakers_of)
-            )
+            return handle_matches(lettered[0], key)
         return display_spelled_out(handle, key) and self._written_out(key, handle, speakers_of)
 
     def _written_out(self, key: str, speaker: str, speakers_of: list[str]) -> bool:

@@ -144,11 +144,13 @@ _ASIDE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _TIME_BEFORE = re.compile(r"\b(?:week|month|year|time|day|morning|night)\s*$", re.IGNORECASE)
-# A name right after the object of a verb closes a sentence said to someone: "smash it Leo",
-# "you got this Kate" (not "we called it Biscuit", "named her Luna": a name given).
-_DONE_IT_BEFORE = re.compile(r"\b(?:it|this|that|them|em)\s*$", re.IGNORECASE)
+# A name right after "it" (or "got this") closes a sentence said to someone ("you're gonna
+# smash it Leo", "you got this Kate"), not one naming or colouring a thing ("we called it
+# Biscuit", "you painted it Olive"); "that Kevin", "this Marco" are determiners.
+_DONE_IT_BEFORE = re.compile(r"\b(?:it|got\s+this)\s*$", re.IGNORECASE)
 _NAMING_BEFORE = re.compile(
-    r"\b(?:call|calls|called|calling|name|names|named|naming|dub|dubbed)\b", re.IGNORECASE
+    r"\b(?:\w*nam(?:e|es|ed|ing)|call\w*|dub\w*|christen\w*|paint\w*|dye[ds]?|dyeing)\b",
+    re.IGNORECASE,
 )
 _YOU_SAID = re.compile(r"\b(?:you|u|your|ur|ya)\b", re.IGNORECASE)
 _HANDLE_STEM = re.compile(r"[^\W\d_]+")
@@ -504,6 +506,7 @@ def is_vocative(text: str, start: int, end: int, sentence: tuple[int, int]) -> b
             return True
     if (
         _DONE_IT_BEFORE.search(before)
+        and _YOU_SAID.search(before)
         and not _NAMING_BEFORE.search(before)
         and _CLOSING_VOCATIVE.match(after)
         and "?" not in after
@@ -527,9 +530,8 @@ def opens_exclaimed(text: str, start: int, end: int) -> bool:
 MIN_HANDLE_PREFIX = 3
 
 
-def handle_matches(handle: str, full_name: str, *, prefix: bool = True) -> bool:
-    """Whether a display handle spells a multi-word name ("kate_w" and "Kate Williams");
-    ``prefix``: a handle of the first name's first letters alone counts ("bea" of Beatriz)."""
+def handle_matches(handle: str, full_name: str) -> bool:
+    """Whether a display handle spells a multi-word name ("kate_w" and "Kate Williams")."""
     letters = fold_letters(handle)
     words = [fold_letters(word) for word in full_name.split()]
     words = [word for word in words if word]
@@ -552,8 +554,6 @@ def handle_matches(handle: str, full_name: str, *, prefix: bool = True) -> bool:
     }
     if letters in forms:
         return True
-    if prefix and len(letters) >= MIN_HANDLE_PREFIX and first.startswith(letters):
-        return True  # "bea ✨" of Beatriz Nakamura: the first name's first letters alone
     if not letters.endswith(last) or len(letters) == len(last):
         return False
     before = letters[: -len(last)]

@@ -182,15 +182,20 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_BREAK = re.compile(r"[.!?;,\n]|\b(?:and|but|so|then)\b", re.IGNORECASE)
-# A weekday asked about on its own ends its clause with the question mark.
+# A weekday put forward is a question of its own: "thursday?", "ok. how about friday?" (not
+# "who won sunday?", "still hungover from Saturday?", "remember Saturday?").
 _PROPOSED = re.compile(r"\s*\?")
+_PROPOSAL_OPENING = re.compile(
+    r"(?:^|[.!?\n])\s*(?:(?:so|and|or|then|maybe|how\s+about|what\s+about)\s+)?(?:on\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def _bare_weekday_side(match: re.Match[str]) -> str:
     """Which of its two nearest days a bare weekday names: the coming one when the words of its
     clause before it look ahead ("starting on the ward monday", "they'll finish on Friday") or
-    it is put forward as a question ("thursday?", "drinks friday?"), and nothing in the clause
-    is in the past ("how was Friday?"), else the last one (chat mostly recounts a day
+    it is put forward as a question of its own ("thursday?", "how about friday?"), and nothing
+    in the clause is in the past ("how was Friday?"), else the last one (chat mostly recounts a day
     gone by: "it arrived on Friday", "Friday was fun")."""
     text, start, end = match.string, match.start(), match.end()
     breaks = [found.end() for found in _CLAUSE_BREAK.finditer(text, 0, start)]
@@ -199,8 +204,8 @@ def _bare_weekday_side(match: re.Match[str]) -> str:
     rest = text[end : after.start() if after else len(text)]  # "Friday was fun"
     if _PAST.search(clause) or _PAST.search(rest):
         return "last"
-    if _PROPOSED.match(text, end):
-        return "next"  # "thursday?", "drinks friday?": a day put forward is still to come
+    if _PROPOSED.match(text, end) and _PROPOSAL_OPENING.search(text, 0, start):
+        return "next"  # "thursday?", "how about friday?": a day put forward is still to come
     return "next" if _UPCOMING.search(clause) else "last"
 
 

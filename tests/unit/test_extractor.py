@@ -153,7 +153,11 @@ def test_dates_resolve_against_the_turn_and_keep_the_phrase_as_alias() -> None:
         ("starting on the cardiac ward thursday", "2024-03-07"),
         ("see you Friday! we met on a Tuesday.", "2024-03-08"),
         ("obviously. thursday?", "2024-03-07"),  # a day put forward
+        ("ok. how about thursday?", "2024-03-07"),
         ("how was Thursday?", "2024-02-29"),  # asked after
+        ("who won thursday?", "2024-02-29"),
+        ("still hungover from Thursday?", "2024-02-29"),
+        ("remember Thursday?", "2024-02-29"),
         ("starting Monday 11 March", "2024-03-11"),  # the weekday of a date is that date
     ],
 )

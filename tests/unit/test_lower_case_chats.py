@@ -344,14 +344,3 @@ def test_a_listed_word_derived_from_another_is_no_name_where_a_name_could_stand(
     # and derived from nothing.
     assert not names & {"heating", "viewings"}
     assert "ravi" in names
-
-
-def test_a_surname_no_common_word_shares_joins_the_given_name_before_it() -> None:
-    extraction = extract_offline(
-        chat(("leo.m", "finished the book"), ("priya", "told you susanna clarke is a genius"))
-    )
-    assert "Susanna Clarke" in {e.name for e in extraction.entities}
-    # a surname that is also a common word stays a word: "kate young" is no Kate Young
-    other = extract_offline(chat(("leo.m", "where r u"), ("priya", "with kate young lol, hi")))
-    assert "Kate" in {e.name for e in other.entities}
-    assert "Kate Young" not in {e.name for e in other.entities}

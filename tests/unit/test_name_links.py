@@ -519,12 +519,16 @@ def test_a_name_after_a_verbs_object_closing_a_sentence_calls_the_one_spoken_to(
         )
     )
     assert "Leonardo" in entity(extraction, "leo.m").aliases
-    # A name given to something is its name, and a name asked about is no call.
-    named = extract_offline(
-        chat(
-            ("leo.m", "new kitten!!"),
-            ("priya 🌻", "omg what did you call it"),
-            ("leo.m", "we called it Luna. is it Tomas?"),
-        )
-    )
-    assert not {"Luna", "Tomas"} & set(entity(named, "priya 🌻").aliases)
+    # A name given to something, a colour, a determiner's name, one said without "you" or asked
+    # about is no call.
+    for said in (
+        "we called it Luna.",
+        "you painted it Olive.",
+        "you renamed it Bella.",
+        "I can't stand that Kevin.",
+        "did u meet this Marco",
+        "we got it Daisy.",
+        "is it Tomas?",
+    ):
+        other = extract_offline(chat(("leo.m", "new kitten!!"), ("priya 🌻", said)))
+        assert set(entity(other, "leo.m").aliases) <= {"Leo"}, said

@@ -3,32 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
 
 from explorer.core.models import Entity
-from explorer.ingest.chunking import chunk_turns
 from explorer.ingest.evidence import combine
 from explorer.ingest.extractor import Extraction, extract_offline
-from explorer.ingest.importers import Turn
 from explorer.ingest.short_names import merge_short_names
 from explorer.ingest.unfounded import drop_unfounded
-
-MONDAY = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
+from tests.unit.test_typed_facts import chat
 
 
 def extracted(*lines: tuple[str, str]) -> Extraction:
-    turns = [
-        Turn(
-            scope="home/tams",
-            conversation_id="c1",
-            turn_id=str(index),
-            speaker=speaker,
-            text=text,
-            timestamp=MONDAY + timedelta(minutes=index),
-        )
-        for index, (speaker, text) in enumerate(lines)
-    ]
-    return merge_short_names(combine([extract_offline(chunk_turns(turns))]))
+    return merge_short_names(combine([extract_offline(chat(*lines))]))
 
 
 CHAT = (

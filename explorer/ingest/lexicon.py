@@ -269,8 +269,11 @@ ORGANISATION_SUFFIXES = _words(
 #: "Trattoria da Enzo".
 EATERY_HEADS = _words(
     "café cafe caffè caffe restaurant restaurante ristorante pizzeria taqueria "
-    "trattoria brasserie bistro cantina"
+    "trattoria brasserie bistro cantina bar"
 )
+#: The first word of a body named first in other languages: "Hospital Santa Inés", "Livraria
+#: Cativa", "Clínica Dental Sorriso".
+BODY_HEADS = _words("hospital clínica clinica livraria librería libreria farmacia farmácia")
 #: The word that opens a project's name, in the languages chats mix in: "Proyecto Colibrí".
 PROJECT_HEADS = _words("project proyecto projeto projet projekt progetto proiect projekti")
 #: "Transport for Wales", "Institute for Fiscal Studies": "for" joins a body's own word to what it
@@ -296,6 +299,7 @@ PLACE_SUFFIXES = _words(
     district quarter depot marina plaza tunnel row ridge hotel hostel resort inn lodge homestay
     hall castle palace cathedral abbey manor ballroom
     layout nagar colony estate barrio
+    waters cove glen moor moors peninsula gorge cliffs woods reservoir wharf quay point dale fjord
     """
 )
 # Of them, the words of nature's places, whose own word is the place ("Garda" of Lake Garda)
@@ -304,9 +308,11 @@ NATURE_WORDS = _words(
     "canyon forest coast beach"
 )
 PLACE_PREFIXES = _words(
-    "lake mount mt port fort san santa saint st north south east west new hotel "
+    "lake mount mt port fort san santa saint st north south east west new hotel isle "
     # streets and squares named first in other languages: "Rua de São Miguel", "Calle Mayor"
-    "rua rue calle avenida praça praca piazza carrer"
+    "rua rue calle avenida praça praca piazza carrer "
+    # a market named first: "Marché Jean-Talon", "Mercado de San Miguel"
+    "marché marche mercado mercato"
 )
 KNOWN_PLACES = _words(
     """

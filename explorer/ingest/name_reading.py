@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from explorer.ingest.given_names import is_census_name, is_given_name
 from explorer.ingest.lexicon import (
     BASE_WORDS,
+    BODY_HEADS,
     EATERY_HEADS,
     FOR_HEADS,
     FUNCTION_WORDS,
@@ -292,7 +293,9 @@ def vote(
     # happens to be such a word ("the Harbour project"), and votes nothing by itself.
     words = key.split()
     several = len(words) > 1
-    if several and (words[-1] in ORGANISATION_SUFFIXES or words[0] in EATERY_HEADS):
+    if several and (
+        words[-1] in ORGANISATION_SUFFIXES or words[0] in EATERY_HEADS or words[0] in BODY_HEADS
+    ):
         candidate.votes["organization"] += 2
     elif (
         several

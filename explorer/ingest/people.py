@@ -668,6 +668,20 @@ def evidence_type(key: str, votes: Counter[str], cues: Counter[str]) -> str:
     return typed(key, votes, cues)[0]
 
 
+# The games that are held, not made: "the Commonwealth Games", "the Highland Games".
+_HELD_GAMES = frozenset(
+    {"olympic", "olympics", "paralympic", "commonwealth", "highland", "asian", "invictus"}
+    | {"world", "youth", "european", "pan", "summer", "winter", "special", "island", "african"}
+    | {"pacific", "x"}
+)
+
+
+def _game_studio(words: Sequence[str]) -> bool:
+    """ "Starwave Games", "Wise Owl Games": a name ending in "Games" is a studio that makes them
+    unless its word before says the games are held."""
+    return words[-1] == "games" and words[-2] not in _HELD_GAMES
+
+
 def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]:
     """A name's type and whether evidence backs it (``False``: the fallback for a bare name)."""
     words = key.split()
@@ -684,6 +698,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "person", True
     if cues["pet"]:
         return "other", True
+    if not single and _game_studio(words):
+        return "organization", True
     if (
         words[-1] in EVENT_WORDS
         or _RACE_DISTANCE.fullmatch(words[-1])

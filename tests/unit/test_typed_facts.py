@@ -2079,6 +2079,27 @@ def test_a_place_to_eat_is_a_business_by_its_words_or_by_being_tried() -> None:
     assert kinds["Tom"] == "person" and kinds["Akinyi"] == "person"  # a given name is called
 
 
+def test_a_name_s_own_words_say_studio_wild_place_market_or_hospital() -> None:
+    kinds = {
+        e.name: e.type
+        for e in extract_offline(
+            chat(
+                ("vixxie", "my cousin works at Starwave Games now, they make cosy puzzlers"),
+                ("haneul", "nice! we watched the Commonwealth Games at a bar in Leeds"),
+                ("vixxie", "Josie and I just got back from a week on the Isle of Skye"),
+                ("haneul", "I'm back from the Boundary Waters, the canoe held up"),
+                ("vixxie", "we had lunch at Marché Jean-Talon after"),
+                ("haneul", "my aunt was at Hospital Santa Inés all week"),
+            )
+        ).entities
+    }
+    assert kinds["Starwave Games"] == "organization"
+    assert kinds["Commonwealth Games"] == "event"
+    assert kinds["Isle of Skye"] == "place" and kinds["Boundary Waters"] == "place"
+    assert kinds["Marché Jean-Talon"] == "place"
+    assert kinds["Hospital Santa Inés"] == "organization"
+
+
 def test_a_title_is_someones_though_a_town_has_the_name() -> None:
     extraction = extract_offline(
         chat(

@@ -300,6 +300,7 @@ PLACE_SUFFIXES = _words(
     hall castle palace cathedral abbey manor ballroom
     layout nagar colony estate barrio
     waters cove glen moor moors peninsula gorge cliffs woods reservoir wharf quay point dale fjord
+    house
     """
 )
 # Of them, the words of nature's places, whose own word is the place ("Garda" of Lake Garda)

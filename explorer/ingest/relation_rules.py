@@ -508,6 +508,12 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # ("not missing London one bit", "wouldn't miss Sydney rent at all" is glad to be gone)
     _rule(_PRE + r"(?:(?:not|never)\s+missing|wouldn['’]?t\s+miss)\s+" + _THE, "PLANS",
           EVENTFUL, after=_NOT_GLAD_TO_BE_GONE),
+    # "we signed a lease on a place in Scarborough", "finalised a 2bhk in Gachibowli", "found
+    # a flat in Heaton", "got the keys to our place in Leith": a home secured, to move into
+    _rule(_PRE + r"(?:signed|found|finali[sz]ed|secured|got\s+the\s+keys\s+(?:to|for))\s+"
+          r"(?:a|the|our|my)\s+(?:lease\s+(?:on|for)\s+(?:a|the|our|my)\s+)?"
+          r"(?:[\w-]+\s+){0,2}?(?:flat|place|house|apartment|\d?bhk|unit|condo|lease|home)\s+"
+          r"(?:in|on|at)\s+" + _THE, "PLANS", PLACE),
     # "we've been in Rotterdam two months", "been in Leeds since 2019": a stay of months or
     # years is where someone lives (a week there is a visit)
     _rule(_PRE + r"been\s+in\s+" + _THE, "LIVES_IN", PLACE, after=_SETTLED_FOR),

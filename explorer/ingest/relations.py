@@ -209,6 +209,9 @@ _DROPPED_SUBJECT = frozenset(
         # "been in leslieville since, tiny apartment", "been to Porto twice"
         "been",
         "handed",
+        "finalised",  # "finalised a 2bhk in Gachibowli"
+        "finalized",
+        "secured",
         "going",
         "planning",
         "seeing",
@@ -1495,10 +1498,10 @@ def _sentence_facts(
                 add(subject.entity, target, relation, ended)
                 if (
                     companion is not None
-                    and relation in _SHARED_BY_US
+                    and relation in SHARED_BY_US
                     and span[0] <= companion.start < subject.start
                     and lowered[subject.start : subject.end] in _WE
-                    and not _WE_OF_OTHERS.search(lowered, span[0], span[1])
+                    and not WE_OF_OTHERS.search(lowered, span[0], span[1])
                     and not any(
                         companion.end <= slot.start < subject.start
                         and not slot.pronoun
@@ -1567,10 +1570,10 @@ def _went_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
 
 _WE = frozenset({"we", "we're", "we’re", "we've", "we’ve", "we'll", "we’ll", "we'd", "we’d"})
 # What the "we" of a pair did or means to do together (not whom each knows or is kin to).
-_SHARED_BY_US = frozenset({"LIVES_IN", "MOVED_TO", "VISITED", "ATTENDED", "PLANS"})
+SHARED_BY_US = frozenset({"LIVES_IN", "MOVED_TO", "VISITED", "ATTENDED", "PLANS"})
 # A "we" the sentence gives others: "me and my wife", "my family and I, we", "our team we",
 # "Tom and I are divorced now, we live in Leeds and he lives in York"
-_WE_OF_OTHERS = re.compile(
+WE_OF_OTHERS = re.compile(
     r"\b(?:(?:my|our|the)\s+(?:family|wife|husband|parents|kids|team|others|lot)|divorced|"
     r"split\s+up|broke\s+up)\b"
 )

@@ -4272,3 +4272,37 @@ def test_a_race_named_before_its_distance_and_a_number_inside_a_name() -> None:
     found = facts(extraction)
     assert ("Lerato", "ATTENDED", "Two Oceans") in found
     assert not [f for f in found if f[0] == "Kamran Akhtar" and f[1] == "ATTENDED"]
+
+
+def test_a_couple_s_we_takes_in_the_partner_where_they_live_move_or_go() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("linda", "how is everything?"),
+                ("jess", "good! my boyfriend Tyler got into grad school"),
+                ("linda", "wonderful. and work?"),
+                ("jess", "we're moving to Madison in september. we both work at Target for now"),
+                ("linda", "and your sister?"),
+                ("jess", "I'm visiting her in Duluth next month"),
+            )
+        )
+    )
+    assert ("Tyler", "PARTNER_OF", "jess") in found
+    assert ("Tyler", "PLANS", "Madison") in found  # "we" of a couple
+    assert ("Tyler", "PLANS", "Duluth") not in found  # said with "I"
+    assert ("Tyler", "WORKS_AT", "Target") not in found  # a job is no couple's "we"
+
+
+def test_a_home_secured_is_a_move_to_come() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("tama", "any luck with the flat hunt?"),
+                ("bazza", "we signed a lease on a place in Scarborough!!"),
+                ("tama", "and Ani?"),
+                ("ani", "finalised a 2bhk in Gachibowli, 10 min from the office"),
+            )
+        )
+    )
+    assert ("bazza", "PLANS", "Scarborough") in found
+    assert ("ani", "PLANS", "Gachibowli") in found

@@ -530,6 +530,9 @@ def opens_exclaimed(text: str, start: int, end: int) -> bool:
 MIN_HANDLE_PREFIX = 3
 
 
+_SYLLABLES_JOINED = re.compile(r"[^\W\d_][^\W\d_A-Z]*-[^\W\d_A-Z]+")
+
+
 def handle_matches(handle: str, full_name: str) -> bool:
     """Whether a display handle spells a multi-word name ("kate_w" and "Kate Williams")."""
     letters = fold_letters(handle)
@@ -552,6 +555,10 @@ def handle_matches(handle: str, full_name: str) -> bool:
         last + first,
         first + "." + last,
     }
+    if len(words) == 2 and _SYLLABLES_JOINED.fullmatch(full_name.split()[-1]):
+        # "haneul_" of Kim Ha-neul: a given name of two syllables written after the surname
+        # (a double-barrelled surname capitalises both halves: "Smith-Jones")
+        forms.add(last)
     if letters in forms:
         return True
     if not letters.endswith(last) or len(letters) == len(last):

@@ -35,7 +35,7 @@ from explorer.ingest.aliases import repoint
 from explorer.ingest.casing import LIST_SIZE, is_everyday_word
 from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
-from explorer.ingest.given_names import is_census_name, is_common_surname
+from explorer.ingest.given_names import is_census_name, is_common_surname, is_world_given_name
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import (
     NATURE_WORDS,
@@ -53,11 +53,20 @@ MAX_NAME_WORDS = 4
 
 
 def short_name(entity: Entity) -> str | None:
-    """The normalised one-word name of an entity that may be a short form of a person's name."""
+    """The normalised one-word name of an entity that may be a short form of a person's name
+    (a given name read as a place too: "back to Ngozi" of Ngozi Eze)."""
     key = normalise_name(entity.name)
-    if entity.type not in PERSON_LIKE or " " in key or not entity.name[:1].isupper():
+    if " " in key or not entity.name[:1].isupper():
+        return None
+    if entity.type not in PERSON_LIKE and not _given_name_as_place(entity, key):
         return None
     return key if any(char.isalpha() for char in key) else None
+
+
+def _given_name_as_place(entity: Entity, key: str) -> bool:
+    """A given name no town has, typed a place by the words around it ("sending it back to
+    Ngozi"): the first name of a person named in full may still be meant."""
+    return entity.type == "place" and is_world_given_name(key) and not is_known_place(key)
 
 
 def name_ends(entity: Entity) -> tuple[str, str] | None:
@@ -122,6 +131,8 @@ def resolve_short_names(
                 for candidate in by_word.get((scope, key), ())
                 if (candidate.person or entity.type == "person")
                 and not refuses(candidate.entity, entity.name)
+                # a given name read as a place stands only for a person's first name
+                and (entity.type != "place" or _first_name_of(candidate, key))
                 # "a checkup with Dra. Reyes" is no speaker Paolo Reyes: one titled so is
                 # spoken of, and the speakers of the chat are its own people
                 and not (candidate.entity.id in protected and _titled(entity))
@@ -134,6 +145,10 @@ def resolve_short_names(
     for short_id, full_id in _thing_short_names(entities, known, protected, guessed).items():
         resolved.setdefault(short_id, full_id)
     return resolved
+
+
+def _first_name_of(candidate: _FullName, key: str) -> bool:
+    return candidate.person and normalise_name(candidate.entity.name).split()[0] == key
 
 
 _TITLED = re.compile(r"(?:" + "|".join(sorted(TITLES)) + r")\.?\s", re.IGNORECASE)

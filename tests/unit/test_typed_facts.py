@@ -241,6 +241,27 @@ def test_a_handle_of_capital_initials_spells_the_full_name() -> None:
     assert "Kwame Mensah" in entity(extraction, "KM 🦁").aliases
 
 
+def test_a_handle_of_a_given_name_written_after_the_surname() -> None:
+    assert handle_matches("haneul_", "Kim Ha-neul")
+    assert not handle_matches("smithjones", "Mary Smith-Jones")  # a surname of two halves
+
+
+def test_a_given_name_read_as_a_place_is_a_person_s_first_name_said_in_full() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("sami_h", "I can refer you! Ngozi Eze leads Carbon Ledger, she's great"),
+                ("lena.k", "ok update: sending the take-home task back to Ngozi on monday"),
+                ("sami_h", "and the trip? still going back to Lagos?"),
+            )
+        )
+    )
+    (ngozi,) = [e for e in extraction.entities if "Ngozi" in (e.name, *e.aliases)]
+    assert ngozi.name == "Ngozi Eze" and ngozi.type == "person"
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Lagos"] == "place"  # a town is never a person's short name
+
+
 def test_a_capitalised_kinship_name_is_family_and_joins_the_named_parent() -> None:
     extraction = extract_offline(
         chat(

@@ -1812,6 +1812,36 @@ _KIN_ADDRESS = re.compile(
     re.IGNORECASE,
 )
 _SPOUSES = frozenset({"wife", "husband", "hubby"})
+_KIN_CALLS = (
+    r"(?:(?:lil|little|big|baby)\s+(?:bro|brother|sis|sister)|sis|sister|mum|mom|ma|mam|mama|"
+    r"mummy|mommy|dad|daddy|papa|cuz|cousin|primo|prima|son)"
+)
+# Words after which a kinship word closing a sentence is a call ("what's up sis", "thank you
+# ma", "night sis ❤️", "yes Ma I'll be there"): a greeting, a thanks or an answer.
+_CALL_OPENERS = (
+    r"(?:thanks|thank\s+(?:you|u)|ty|love\s+(?:you|u|ya)|miss\s+(?:you|u|ya)|night|nite|"
+    r"morning|what['’]?s\s+up|wassup|sup|hey|hi|hiya|bye|ok|okay|yes|yeah|ya|no|nah|lol|haha|"
+    r"cheers|congrats|amen|sorry|please|pls)"
+)
+# A kinship word that calls the one spoken to without being the whole sentence: after a comma
+# or a greeting at its close ("ok, see you sunday, ma", "what's up sis"), with "little" or "big"
+# anywhere at its close ("get over it little bro": bare "bro" calls friends as often), or
+# opening it before a comma or a cry ("primo!! did my mom tell you", "Ma, are you home?").
+_KIN_CALLED = re.compile(
+    r"(?:(?<![\w'’])"
+    + _CALL_OPENERS
+    + r",?\s+"
+    + _KIN_CALLS
+    + r"|,\s*"
+    + _KIN_CALLS
+    + r"|(?<!\bmy\s)(?<!\bur\s)(?<!\byour\s)(?<!\bour\s)(?<!\bthe\s)(?<!\bhis\s)"
+    r"(?<!\bher\s)\b(?:lil|little|big|baby)\s+(?:bro|brother|sis|sister))"
+    r"(?:\s+(?:i|i['’]m|i['’]ll|we|we['’]ll))?\W*(?:x+\W*)?$"
+    r"|^\W*" + _KIN_CALLS + r"\s*(?:!+|,)(?:\s+(?!(?:and|&)\b|(?-i:[A-Z]))|\W*$)"
+    # "yes Ma I'll be there": a greeting or an answer, the call, then the speaker goes on
+    r"|^\W*" + _CALL_OPENERS + r",?\s+" + _KIN_CALLS + r"\b(?=\s*(?:[,!.]|i\b|i['’]|we\b))",
+    re.IGNORECASE,
+)
 
 
 def _kin_address(turn: Turn, span: tuple[int, int]) -> list[Fact]:
@@ -1819,14 +1849,16 @@ def _kin_address(turn: Turn, span: tuple[int, int]) -> list[Fact]:
     sister x"); "yes my brother" answers who someone is, and calls no one."""
     speaker, addressee = turn.speaker, turn.addressee
     said = turn.text[span[0] : span[1]]
-    called = _KIN_ADDRESS.match(said)
+    whole = _KIN_ADDRESS.match(said)
+    called = whole or _KIN_CALLED.search(said)
     if called is None or speaker is None or addressee is None or addressee.type != "person":
         return []
-    if said.rstrip().endswith("?"):
+    if whole is not None and said.rstrip().endswith("?"):
         return []  # "my cousin??" answers "who's Wendell?"; it calls nobody
     if speaker.id == addressee.id:
         return []
-    relation = "MARRIED_TO" if called.group("kin").casefold() in _SPOUSES else "FAMILY_OF"
+    kin = called.groupdict().get("kin") or ""
+    relation = "MARRIED_TO" if kin.casefold() in _SPOUSES else "FAMILY_OF"
     return [Fact(speaker, addressee, relation, span[0], span[1])]
 
 

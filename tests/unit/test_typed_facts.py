@@ -4327,3 +4327,34 @@ def test_a_home_secured_is_a_move_to_come() -> None:
     )
     assert ("bazza", "PLANS", "Scarborough") in found
     assert ("ani", "PLANS", "Gachibowli") in found
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "barely lol it's 11pm here. what's up sis",
+        "u were sick on the ferry ONE time, get over it little bro 😂",
+        "yes Ma I'll be there, leaving Austin after lunch",
+        "primo!! did your mom tell you about the party??",
+        "Ma, are you home?",
+        "ok see you sunday, mum x",
+    ],
+)
+def test_a_kinship_word_that_calls_the_other_speaker_is_family(call: str) -> None:
+    found = facts(extract_offline(chat(("rosa", "hey you"), ("teo", call))))
+    assert {("rosa", "FAMILY_OF", "teo"), ("teo", "FAMILY_OF", "rosa")} & found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'll ask my little bro",
+        "thanks Mum said it's fine",
+        "ok I'll ask mum tonight",
+        "Mum, Dad and I went to Leeds",
+        "skotel it is bro",
+    ],
+)
+def test_a_kinship_word_that_calls_no_one_makes_the_speakers_no_family(said: str) -> None:
+    found = facts(extract_offline(chat(("rosa", "hey you"), ("teo", said))))
+    assert not {("rosa", "FAMILY_OF", "teo"), ("teo", "FAMILY_OF", "rosa")} & found

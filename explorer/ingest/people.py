@@ -52,6 +52,7 @@ from explorer.ingest.lexicon import (
     COMMON_VERBS,
     ENDEARMENTS,
     FOR_HEADS,
+    KNOWN_PRODUCTS,
     LANGUAGES,
     NEXT_WORDS,
     OF_HEADS,
@@ -683,6 +684,10 @@ _HELD_GAMES = frozenset(
 )
 
 
+# An occasion's word that opens its name in the languages chats mix in.
+_EVENT_HEADS = frozenset({"festival", "fête", "fete", "fiesta", "feria", "festa", "carnaval"})
+
+
 def _game_studio(words: Sequence[str]) -> bool:
     """ "Starwave Games", "Wise Owl Games": a name ending in "Games" is a studio that makes them
     unless its word before says the games are held."""
@@ -707,6 +712,8 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "other", True
     if not single and _game_studio(words):
         return "organization", True
+    if not single and words[0] in _EVENT_HEADS:
+        return "event", True  # "Festival du Voyageur", "Fête de la Musique", "Feria de Abril"
     if (
         words[-1] in EVENT_WORDS
         or _RACE_DISTANCE.fullmatch(words[-1])
@@ -752,6 +759,10 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     nobody = cues["after_the"] > 0 and single and not is_census_name(key)
     if nobody:
         tally["person"] = max(0, tally["person"] - 2 * cues["after_the"])
+    if single and is_known_place(key) and not is_census_name(key) and key not in KNOWN_PRODUCTS:
+        # "Hyderabad update:", "Porter via Ottawa": a town's name is no product for a word
+        # around it (a brand is known as one: ``KNOWN_PRODUCTS``)
+        tally["product"] = 0
     if is_major_place(key) and not (single and is_census_name(key)):
         # A country's or a big city's name, not a given name too, holds against one cue for a
         # person: "worse than Lagos and I survived" (a tie goes to the place). "Tyler and I" is

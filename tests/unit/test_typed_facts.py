@@ -2111,9 +2111,13 @@ def test_a_name_s_own_words_say_studio_wild_place_market_or_hospital() -> None:
                 ("haneul", "I'm back from the Boundary Waters, the canoe held up"),
                 ("vixxie", "we had lunch at Marché Jean-Talon after"),
                 ("haneul", "my aunt was at Hospital Santa Inés all week"),
+                ("vixxie", "Hyderabad update: week 1 done, Porter via Ottawa next"),
+                ("haneul", "Anouk's been dying to see Festival du Voyageur"),
             )
         ).entities
     }
+    assert kinds["Hyderabad"] == "place" and kinds["Ottawa"] == "place"  # towns, not products
+    assert kinds["Festival du Voyageur"] == "event"
     assert kinds["Starwave Games"] == "organization"
     assert kinds["Commonwealth Games"] == "event"
     assert kinds["Isle of Skye"] == "place" and kinds["Boundary Waters"] == "place"

@@ -1458,6 +1458,8 @@ def _sentence_facts(
             if read is None:
                 continue
             relation, reverse, ended = read
+            if relation in _STATES and _MAYBE.search(between):
+                continue  # "we could buy a house in Osborne Village", "I'd never live in Leeds"
             if relation in ("LIKES", "RECOMMENDED") and _NOT_OF_IT.search(between):
                 continue  # "just like you", "I recommended it to you": a likeness, a recipient
             if (
@@ -1568,6 +1570,10 @@ def _went_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
     return facts
 
 
+# A state said only as possible, wished or refused: "we could buy a whole house in Osborne
+# Village", "I would live in Lisbon if I could", "I'd never work at Meta"
+_MAYBE = re.compile(r"\b(?:would|could|might|wouldn['’]?t|couldn['’]?t)\b|['’]d\s+never\b")
+_STATES = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "MOVED_TO", "MARRIED_TO", "OWNS"})
 _WE = frozenset({"we", "we're", "we’re", "we've", "we’ve", "we'll", "we’ll", "we'd", "we’d"})
 # What the "we" of a pair did or means to do together (not whom each knows or is kin to).
 SHARED_BY_US = frozenset({"LIVES_IN", "MOVED_TO", "VISITED", "ATTENDED", "PLANS"})

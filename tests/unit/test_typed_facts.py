@@ -4362,3 +4362,19 @@ def test_a_kinship_word_that_calls_the_other_speaker_is_family(call: str) -> Non
 def test_a_kinship_word_that_calls_no_one_makes_the_speakers_no_family(said: str) -> None:
     found = facts(extract_offline(chat(("rosa", "hey you"), ("teo", said))))
     assert not {("rosa", "FAMILY_OF", "teo"), ("teo", "FAMILY_OF", "rosa")} & found
+
+
+def test_a_home_or_a_job_said_only_as_possible_is_no_fact() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("genvlv", "how's Toronto treating you?"),
+                ("matty", "the Danforth is insane, we could buy a house in Osborne Village"),
+                ("genvlv", "and Lisbon?"),
+                ("matty", "I would live in Lisbon if I could. I've lived in Winnipeg since 2019"),
+            )
+        )
+    )
+    assert ("matty", "LIVES_IN", "Osborne Village") not in found
+    assert ("matty", "LIVES_IN", "Lisbon") not in found
+    assert ("matty", "LIVES_IN", "Winnipeg") in found

@@ -684,6 +684,17 @@ _HELD_GAMES = frozenset(
 )
 
 
+def _someones_name(words: Sequence[str]) -> bool:
+    """A given name, alone or before a surname or a word no dictionary knows ("Larry Dean",
+    "Phoebe Bridgers"; "Green Man" ends on an everyday word)."""
+    last = words[-1]
+    return is_census_name(words[0]) and (
+        len(words) == 1
+        or is_common_surname(last)
+        or ranks(EVERYDAY_WORDS).get(last, _COMMON) >= _COMMON
+    )
+
+
 # An occasion's word that opens its name in the languages chats mix in.
 _EVENT_HEADS = frozenset({"festival", "fête", "fete", "fiesta", "feria", "festa", "carnaval"})
 
@@ -753,6 +764,10 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if not (single and is_census_name(key)):
         tally["place"] += 2 * cues["travel"] + cues["trip_planned"]
     tally["event"] += 2 * cues["event"]
+    if not _someones_name(words):
+        # tickets for a name are for an event, unless it is someone's: "tickets for Larry Dean"
+        # (not "tickets for Green Man": a given name may open a festival's name)
+        tally["event"] += 2 * cues["tickets"]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
     # "the TTC", "the Koramangala flat": one word after "the" that is no given name names no one
     # (a name of several words may start with someone's: measured, it cost relations)
@@ -1026,7 +1041,7 @@ CALLED_KINDS = {
 }
 # What follows a group's name: a plural verb ("Lankum are playing"), or its gig.
 _RACE_AFTER = re.compile(r"\s+(?:half|ultra|full)[\s-]+marathon\b|\s+\d{1,3}k\b")
-_TICKETS_FOR = re.compile(r"\btickets?\s+(?:for|to)\s+(?:the\s+)?$")
+_TICKETS_FOR = re.compile(r"\btickets?\s+(?:for|to)(?:\s+the)?$")
 _WATCH_ASKED = re.compile(r"\s*(?:\?|yet\b|again\b)")
 _GROUP_VERBS = frozenset({"are", "were", "have", "'ve", "’ve"})
 _COMMON = 10_000  # a word this common before "are" is a word ("Ill have", "Shell were")
@@ -1282,7 +1297,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     if re.match(r"^\s+by\s+[A-Z]", after):
         cues["work_of_art"] += 1
     if _TICKETS_FOR.search(tail):
-        cues["event"] += 1  # "got tickets for Green Man" (a band has its own cues: "are playing")
+        cues["tickets"] += 1  # "got tickets for Green Man" (a band has its own cues: "are playing")
     if previous_word == "watch" and _WATCH_ASKED.match(head):
         cues["work_of_art"] += 1  # "did you ever watch Saltburn?" (not "watch Jets highlights")
     if previous_word in ("read", "reading", "watched", "watching", "finished", "novel", "book"):

@@ -2125,6 +2125,19 @@ def test_a_name_s_own_words_say_studio_wild_place_market_or_hospital() -> None:
     assert kinds["Hospital Santa Inés"] == "organization"
 
 
+def test_tickets_are_for_an_event_unless_the_name_is_someone_s() -> None:
+    extraction = extract_offline(
+        chat(
+            ("owen", "Gethin and I have finally got tickets for Green Man in August too!"),
+            ("mozza", "nice. I got tickets for Larry Dean at the Pleasance"),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds["Green Man"] == "event" and kinds["Larry Dean"] == "person"
+    found = facts(extraction)
+    assert {("owen", "PLANS", "Green Man"), ("Gethin", "PLANS", "Green Man")} <= found
+
+
 def test_a_title_is_someones_though_a_town_has_the_name() -> None:
     extraction = extract_offline(
         chat(

@@ -204,6 +204,12 @@ WORKING_IN_THEIRS = (
 )
 # Not merely hoped for: "made it to Green Man" is a visit, "hope to make it to" none.
 _NOT_HOPED = re.compile(r"^(?!.*\b(?:hope|hoping|try|trying|want|wanna)\b)", re.I)
+# A job wished for or sought, not held: "I'd love a job as", "applying for a role as".
+_NOT_SOUGHT = re.compile(
+    r"^(?!.*\b(?:love|like|want|wanna|hope|hoping|dream|apply|applying|applied|looking\s+for|"
+    r"interview|interviewing)\b.*\b(?:job|role|position)\b)",
+    re.IGNORECASE,
+)
 # "back in Wellington for good": home again, to stay.
 _FOR_GOOD = re.compile(r"\s+(?:for\s+good|permanently|to\s+stay)\b")
 # "introducing you to Renata" (a rule read between "you" and the name after "to").
@@ -282,6 +288,14 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "yep still at Brightwater Labs, data engineer": where one still is, with a word of work
     # in the sentence ("still at Tesco, the queue is huge" is an errand).
     _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
+    # "Still with the Duluth Fire Department, eight years now": a body one is still with, for
+    # years or for work ("yes still with Vodafone, their data is trash" is a customer)
+    _rule(r"^\s+(?:still|now|currently)\s+with\s+" + _THE, "WORKS_AT", ORG,
+          cue=re.compile(WORK_CUE.pattern + r"|\b" + YEARS_OF + r"\b")),
+    # "started a new job as a UX designer at Northloop Health"
+    # ("I'd love a job as a ranger at Saguaro", "applying for a role as" are hopes)
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,4}?(?:job|role|position)\s+as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?"
+          r"(?:at|with|for)\s+" + _THE, "WORKS_AT", ORG, cue=_NOT_SOUGHT),
     # "is Priya still at Deloitte?": asked of someone, where they still are is their work
     _rule(r"^\s+still\s+at\s+" + _THE, "WORKS_AT", ORG, cue=_ASKED),
     # "I left Ecobank for this", "he quit BPI": a job left (the fact closed: ``closed``)
@@ -425,6 +439,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:attended|attend|attending|ran|run|running|competed\s+in|compete\s+in|"
           r"took\s+part\s+in|participated\s+in|entered|performed\s+at|finished|completed)\s+"
           + _THE, "ATTENDED", frozenset({"event"})),
+    # "I survived Config", "survived all hundred miles of El Tour": an event come through
+    _rule(_PRE + r"survived\s+(?:(?:all|the|every|both)\s+(?:[\w-]+\s+){0,3}?of\s+)?" + _THE,
+          "ATTENDED", frozenset({"event"})),
     # "our team came second at the Yorkshire Quiz League final", "she won the Dublin Marathon"
     _rule(r"^(?:\s+(?:[\w-]+\s+)?(?:team|club|side|squad|choir|crew))?" + _PRE[1:]
           + r"(?:came|finished|placed|won|coming|placing)\s+(?:\w+\s+)?(?:at|in)\s+" + _THE,
@@ -437,7 +454,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:signed\s+up\s+for|registered\s+for|got\s+a\s+place\s+in|booked|"
           r"preparing\s+for|training\s+for|off\s+to|planning\s+(?:a\s+)?(?:trip\s+)?to|"
           # "the Tuesday Club are doing a trip to Harlow Carr", "taking the kids on a trip to"
-          r"(?:doing|taking|organi[sz]ing|running)\s+(?:\w+\s+){0,3}?(?:a|an|the|our|my)\s+"
+          r"(?:doing|taking|organi[sz]ing|running|planning)\s+(?:\w+\s+){0,3}?(?:a|an|the|our|my)\s+"
           r"(?:[\w-]+\s+)?(?:trip|outing|day\s+out|visit)\s+to|"
           r"thinking\s+of\s+going\s+to|wants?\s+to\s+go\s+to|planning\s+on|visiting|in\s+for|"
           # "booked us a room at Hatherley", "booked a table at Grano"
@@ -478,7 +495,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"booked|(?:let['’]?s|lets|should|shall)\s+(?:all\s+)?(?:meet\s+(?:up\s+)?at|go\s+to|"
           r"do|visit)|(?:(?:will|gonna|going\s+to|coming\s+to|come\s+to)\s+)?visit\s+"
           r"(?:you|u|ya|them|him|her|me|us)\s+in|"
-          r"(?:take|taking)\s+(?:my|our)\s+(?:[\w-]+\s+){1,2}?to|"
+          r"(?:take|taking|bring|bringing)\s+(?:my|our|the)\s+(?:[\w-]+\s+){1,2}?(?:up\s+|down\s+)?to|"
           r"(?:flight|train|bus|ferry|drive|road\s+trip)\s+(?:back\s+|home\s+)?to)\s+" + _THE,
           "PLANS", EVENTFUL, cue=_NOT_PAST),
     # "we're doing Boracay for my birthday", "I'm doing the Camino", asked "are we finally
@@ -534,7 +551,13 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "I'm on the train to Leicester", "Back from book club at Kettle & Crumb"
     _rule(_PRE + r"on\s+(?:the|a|my|our)\s+(?:train|bus|coach|plane|flight|ferry)\s+"
           r"(?:back\s+)?to\s+" + _THE, "VISITED", WHERE),
-    _rule(_PRE + r"back\s+from\s+(?:[\w'’-]+\s+){1,3}?(?:at|in)\s+" + _THE, "VISITED", WHERE),
+    # "just got back from a week on the Isle of Skye", "got home from seeing Lankum at Vicar
+    # Street"
+    _rule(_PRE + r"(?:got\s+)?(?:back|home)\s+from\s+(?:[\w'’-]+\s+){1,4}?(?:at|in|on)\s+"
+          + _THE, "VISITED", WHERE),
+    # "on my last morning in San Francisco": the end of a stay there
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,6}?(?:my|our|his|her|their)\s+last\s+(?:morning|day|night|"
+          r"evening|afternoon)\s+in\s+" + _THE, "VISITED", PLACE),
     _rule(_PRE + r"(?:married|marrying|wed)\s+(?:to\s+)?", "MARRIED_TO", PERSON),
     _rule(_PRE + r"(?:engaged\s+to|dating|"
           r"seeing\s+someone\s+(?:[\w'’,-]+\s+){0,6}?(?:called|named)|going\s+out\s+with|"

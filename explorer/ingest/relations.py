@@ -834,12 +834,50 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_reported_praise(turn, span, members, stated))
             stated.extend(_called_home(turn, span, members))
             stated.extend(_homes_by_the_way(turn, span, members))
+            stated.extend(_sent_for_work(turn, span, members))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     for sentence, members in sorted(by_sentence.items()):
         stated.extend(_work_by_the_way(turn, turn.sentences[sentence], members))
     stated.extend(_homes_moved_to(turn, stated))
     return stated, asked
+
+
+# "Nubank is sending me to Lisbon in April for UXLx", "W&M are sending me to the Venice
+# Architecture Biennale": a trip for work
+_SENT_TO = re.compile(
+    r"\b(?:is|are|['’]s|['’]re)\s+(?:sending|flying)\s+(?:me|us)\s+(?:out\s+|over\s+)?to\b",
+    re.IGNORECASE,
+)
+
+
+def _sent_for_work(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    """Where the speaker's employer sends them: the speaker's plan, to each place or event the
+    clause names after "to"; the one sending, a business named right before, employs them."""
+    speaker = turn.speaker
+    sent = _SENT_TO.search(turn.text, span[0], span[1])
+    if speaker is None or sent is None or _is_question(turn.text, span):
+        return []
+    clause = _CLAUSE_BREAK.search(turn.text.casefold(), sent.end(), span[1])
+    ends = clause.start() if clause is not None else span[1]
+    found = [
+        Fact(speaker, slot.entity, "PLANS", *span)
+        for slot in slots
+        if not slot.pronoun
+        and sent.end() <= slot.start < ends
+        and slot.entity.type in WHERE | {"event"}
+    ]
+    senders = [
+        slot
+        for slot in slots
+        if not slot.pronoun
+        and slot.entity.type == "organization"
+        and slot.end <= sent.start()
+        and not turn.text[slot.end : sent.start()].strip()
+    ]
+    if found and senders:
+        found.append(Fact(speaker, senders[-1].entity, "WORKS_AT", *span))
+    return found
 
 
 # What says a move was not the last: "moved to Leeds in 2019, then Bristol", "and back to

@@ -4391,3 +4391,47 @@ def test_a_home_or_a_job_said_only_as_possible_is_no_fact() -> None:
     assert ("matty", "LIVES_IN", "Osborne Village") not in found
     assert ("matty", "LIVES_IN", "Lisbon") not in found
     assert ("matty", "LIVES_IN", "Winnipeg") in found
+
+
+def test_a_long_letter_s_trips_jobs_and_events() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("hannah", "Josie and I just got back from a week on the Isle of Skye!"),
+                ("diego", "I walked along the bay on my last morning in San Francisco."),
+                ("hannah", "I just got home from seeing Lankum at Bayfront Festival Park."),
+                ("diego", "we're planning a road trip to the Grand Canyon next weekend"),
+                ("hannah", "Omar and I are hoping to take the kids to Nairobi this December."),
+                ("diego", "I survived the Tucson Marathon, and the panel went well."),
+                ("hannah", "I just started a new job as a UX designer at Northloop Health!"),
+                ("diego", "Still with the Duluth Fire Department, eight years now."),
+                ("hannah", "W&M are sending me to the Venice Architecture Biennale in October!"),
+            )
+        )
+    )
+    assert {
+        ("hannah", "VISITED", "Isle of Skye"),
+        ("Josie", "VISITED", "Isle of Skye"),
+        ("diego", "VISITED", "San Francisco"),
+        ("hannah", "VISITED", "Bayfront Festival Park"),
+        ("diego", "PLANS", "Grand Canyon"),
+        ("hannah", "PLANS", "Nairobi"),
+        ("Omar", "PLANS", "Nairobi"),
+        ("diego", "ATTENDED", "Tucson Marathon"),
+        ("hannah", "WORKS_AT", "Northloop Health"),
+        ("diego", "WORKS_AT", "Duluth Fire Department"),
+        ("hannah", "PLANS", "Venice Architecture Biennale"),
+        ("hannah", "WORKS_AT", "W&M"),
+    } <= found
+
+
+def test_a_trip_or_a_job_asked_of_someone_is_not_theirs() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("hannah", "is W&M sending you to the Venice Architecture Biennale?"),
+                ("diego", "no, they are sending Priya. I'd love a job as a ranger at Saguaro"),
+            )
+        )
+    )
+    assert not {f for f in found if f[0] in ("hannah", "diego") and f[1] in ("PLANS", "WORKS_AT")}

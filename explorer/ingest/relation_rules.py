@@ -92,6 +92,7 @@ WORK_CUE = re.compile(
 )
 
 _ASKED = re.compile(r"\?\s*$")
+_NOT_ASKED = re.compile(r"^(?!.*\?\s*$)", re.DOTALL)
 
 # "she teaches from Porto", "Ada will come down from Manchester": where one is based (a fact
 # here, and a place cue for the name in ``people``).
@@ -405,6 +406,16 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:my|his|her|their|our)\s+(?:place|flat|apartment|house)\s+"
           r"in\s+" + _THE, "LIVES_IN", PLACE),
     _rule(_PRE + BASED_FROM + r"\s+" + _THE, "LIVES_IN", PLACE),
+    # "Still renting in Chapel Allerton"
+    _rule(_PRE + r"(?:renting|rent)\s+in\s+" + _THE, "LIVES_IN", PLACE),
+    # "we've just bought a house in Brunswick": a home bought is moved to ("put an offer on a
+    # little terraced house in Exeter" is a move to come)
+    _rule(_PRE + r"(?:bought|buy|buying)\s+(?:a|our|my|the)\s+(?:[\w-]+\s+){0,2}?"
+          r"(?:flat|house|home|apartment|place|condo)\s+in\s+" + _THE, "MOVED_TO", PLACE,
+          cue=_NOT_HOPED),
+    _rule(_PRE + r"(?:put|putting|made|making)\s+(?:in\s+)?an\s+offer\s+(?:on|for)\s+(?:a|the)\s+"
+          r"(?:[\w-]+\s+){0,3}?(?:flat|house|home|apartment|place|condo)\s+in\s+" + _THE,
+          "PLANS", PLACE),
     # "moved back to Lagos", "I moved in August to Podgórze", "he shifted to a flat in Baner",
     # "we moved into our BTO in Punggol" (a month or "last year" may stand before the "to"; a
     # home may stand before the town)
@@ -457,6 +468,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:doing|taking|organi[sz]ing|running|planning)\s+(?:\w+\s+){0,3}?(?:a|an|the|our|my)\s+"
           r"(?:[\w-]+\s+)?(?:trip|outing|day\s+out|visit)\s+to|"
           r"thinking\s+of\s+going\s+to|wants?\s+to\s+go\s+to|planning\s+on|visiting|in\s+for|"
+          # "Mei and I are thinking of New Zealand for Easter", "leaning towards the Faroes"
+          r"thinking\s+of|leaning\s+towards?|"
           # "booked us a room at Hatherley", "booked a table at Grano"
           r"booked\s+(?:(?:us|me|them)\s+)?(?:a\s+)?(?:[\w-]+\s+)?(?:room|table|spot|cabin|pitch|"
           r"lodge)\s+(?:at|in)|"
@@ -526,8 +539,8 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:(?:not|never)\s+missing|wouldn['’]?t\s+miss)\s+" + _THE, "PLANS",
           EVENTFUL, after=_NOT_GLAD_TO_BE_GONE),
     # "we signed a lease on a place in Scarborough", "finalised a 2bhk in Gachibowli", "found
-    # a flat in Heaton", "got the keys to our place in Leith": a home secured, to move into
-    _rule(_PRE + r"(?:signed|found|finali[sz]ed|secured|got\s+the\s+keys\s+(?:to|for))\s+"
+    # a flat in Heaton": a home secured, to move into (the keys got are a move: below)
+    _rule(_PRE + r"(?:signed|found|finali[sz]ed|secured)\s+"
           r"(?:a|the|our|my)\s+(?:lease\s+(?:on|for)\s+(?:a|the|our|my)\s+)?"
           r"(?:[\w-]+\s+){0,2}?(?:flat|place|house|apartment|\d?bhk|unit|condo|lease|home)\s+"
           r"(?:in|on|at)\s+" + _THE, "PLANS", PLACE),
@@ -544,6 +557,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:visited|visit|been|went|go|gone|travell?ed|flew|drove|returned|got\s+"
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),
+    # "I saw Alvvays at the Brudenell last night", "caught them at the Barrowland on Thursday":
+    # a gig seen is a venue visited
+    _rule(_PRE + r"(?:saw|caught)\s+(?:[\w'’-]+\s+){1,3}?(?:at|in)\s+" + _THE, "VISITED",
+          WHERE, cue=_NOT_ASKED),
     # "just did Mount Maunganui for new years": a place one did is a trip there
     _rule(_PRE + r"did\s+" + _THE, "VISITED", PLACE),
     _rule(_PRE + r"(?:visited|toured|explored|stayed\s+(?:at|in)|holiday\s+in|vacation\s+in|"

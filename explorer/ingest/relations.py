@@ -178,6 +178,7 @@ _DROPPED_SUBJECT = frozenset(
         "spent",
         "met",
         "saw",
+        "caught",  # "Caught them at the Barrowland on Thursday"
         "took",
         "bought",
         "made",
@@ -835,6 +836,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_called_home(turn, span, members))
             stated.extend(_homes_by_the_way(turn, span, members))
             stated.extend(_sent_for_work(turn, span, members))
+            stated.extend(_stay_offered(turn, span, members))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     for sentence, members in sorted(by_sentence.items()):
@@ -845,45 +847,96 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
 
 # "Nubank is sending me to Lisbon in April for UXLx", "W&M are sending me to the Venice
 # Architecture Biennale": a trip for work
+# (and sent before: "Corrib Veterinary Hospital sent Aoife and me to WSAVA Congress"); "Parks
+# Vic have made me a team leader": the body doing it employs the one it sends or makes so
 _SENT_TO = re.compile(
-    r"\b(?:is|are|['’]s|['’]re)\s+(?:sending|flying)\s+(?:me|us)\s+(?:out\s+|over\s+)?to\b",
+    r"\b(?:(?:is|are|['’]s|['’]re)\s+(?:sending|flying)|(?P<past>sent|flew))\s+"
+    r"(?:me|us|[^\W\d_][\w'’-]*\s+and\s+me)\s+(?:out\s+|over\s+)?to\b",
+    re.IGNORECASE,
+)
+_MADE_ME = re.compile(
+    r"\b(?:made|promoted|appointed)\s+me\s+(?:to\s+)?(?:a|an|the|their|our)?\s*(?:[\w-]+\s+){0,3}?"
+    r"(?:" + ROLE_WORDS + r"|leader|partner|head|associate)\b",
     re.IGNORECASE,
 )
 
 
 def _sent_for_work(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
-    """Where the speaker's employer sends them: the speaker's plan, to each place or event the
-    clause names after "to"; the one sending, a business named right before, employs them."""
+    """Where the speaker's employer sends them: the speaker's plan, or a visit once made, to each
+    place or event the clause names after "to", shared with one sent along ("Aoife and me"); the
+    one sending, a business named right before, employs them, as does one that made the speaker
+    a team leader or a partner."""
     speaker = turn.speaker
-    sent = _SENT_TO.search(turn.text, span[0], span[1])
-    if speaker is None or sent is None or _is_question(turn.text, span):
+    if speaker is None or _is_question(turn.text, span):
         return []
-    clause = _CLAUSE_BREAK.search(turn.text.casefold(), sent.end(), span[1])
-    ends = clause.start() if clause is not None else span[1]
-    found = [
-        Fact(speaker, slot.entity, "PLANS", *span)
-        for slot in slots
-        if not slot.pronoun
-        and sent.end() <= slot.start < ends
-        and slot.entity.type in WHERE | {"event"}
-    ]
+    sent = _SENT_TO.search(turn.text, span[0], span[1])
+    made = _MADE_ME.search(turn.text, span[0], span[1])
+    act = sent or made
+    if act is None:
+        return []
     senders = [
         slot
         for slot in slots
         if not slot.pronoun
         and slot.entity.type == "organization"
-        and slot.end <= sent.start()
-        and not turn.text[slot.end : sent.start()].strip()
+        and slot.end <= act.start()
+        and not turn.text[slot.end : act.start()]
+        .strip(" ,")
+        .casefold()
+        .removesuffix("have")
+        .removesuffix("has")
+        .strip()
     ]
-    if found and senders:
-        found.append(Fact(speaker, senders[-1].entity, "WORKS_AT", *span))
+    if sent is None:
+        return [Fact(speaker, senders[-1].entity, "WORKS_AT", *span)] if senders else []
+    along = [
+        slot.entity
+        for slot in slots
+        if not slot.pronoun
+        and slot.entity.type == "person"
+        and sent.start() < slot.start < sent.end()
+    ]
+    clause = _CLAUSE_BREAK.search(turn.text.casefold(), sent.end(), span[1])
+    ends = clause.start() if clause is not None else span[1]
+    found: list[Fact] = []
+    for person in (speaker, *along):
+        for slot in slots:
+            kind = slot.entity.type
+            if slot.pronoun or not sent.end() <= slot.start < ends or kind not in WHERE | {"event"}:
+                continue
+            relation = "PLANS" if not sent["past"] else "ATTENDED" if kind == "event" else "VISITED"
+            found.append(Fact(person, slot.entity, relation, *span))
+        if found and senders:
+            found.append(Fact(person, senders[-1].entity, "WORKS_AT", *span))
     return found
+
+
+# "you can stay with us in Wellington", "stay at mine in Mangwon": a bed offered at home
+_STAY_WITH_ME = re.compile(
+    r"\b(?:stay|staying|crash|crashing|kip)\s+(?:with\s+(?:me|us)|at\s+(?:mine|ours|my\s+place|"
+    r"our\s+place))\s+in\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _stay_offered(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    """Where the speaker offers a bed at their home: where they live."""
+    speaker = turn.speaker
+    if speaker is None:
+        return []
+    return [
+        Fact(speaker, slot.entity, "LIVES_IN", *span)
+        for slot in slots
+        if not slot.pronoun
+        and slot.entity.type == "place"
+        and _STAY_WITH_ME.search(turn.text, max(span[0], slot.start - 40), slot.start)
+    ]
 
 
 # What says a move was not the last: "moved to Leeds in 2019, then Bristol", "and back to
 # Auckland", "left in 2021", "now in Melbourne"
 _LATER_MOVE = re.compile(r"\b(?:then|left|now\s+in|and\s+back\s+to|and\s+to|before)\b")
-_MOVE_MADE = re.compile(r"\b(?:moved|shifted|relocated)\b")
+_MOVE_MADE = re.compile(r"\b(?:moved|shifted|relocated|bought)\b")
 
 
 def _homes_moved_to(turn: Turn, stated: Sequence[Fact]) -> list[Fact]:
@@ -893,7 +946,8 @@ def _homes_moved_to(turn: Turn, stated: Sequence[Fact]) -> list[Fact]:
     homes: list[Fact] = []
     for fact in moves:
         sentence = turn.text[fact.start : fact.end].casefold()
-        alone = sum(1 for other in moves if other.start == fact.start) == 1
+        # one place moved to ("Mei and I moved to Leeds" is one move, of two people)
+        alone = len({other.target.id for other in moves if other.start == fact.start}) == 1
         if (
             alone
             and fact.source.type == "person"

@@ -4435,3 +4435,37 @@ def test_a_trip_or_a_job_asked_of_someone_is_not_theirs() -> None:
         )
     )
     assert not {f for f in found if f[0] in ("hannah", "diego") and f[1] in ("PLANS", "WORKS_AT")}
+
+
+def test_a_long_letter_s_homes_gigs_and_employers() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("priya", "Still renting in Chapel Allerton, and the boiler is temperamental."),
+                ("bridget", "Mei and I have news too: we've just bought a house in Brunswick!"),
+                ("owen", "Gethin and I have put an offer on a little terraced house in Exeter."),
+                ("bridget", "Mei and I are thinking of New Zealand for Easter."),
+                ("priya", "I saw Alvvays at the Brudenell Social Club last night."),
+                ("lachlan", "Please do, you can stay with us in Wellington."),
+                ("siobhan", "Corrib Veterinary Hospital sent Aoife and me to WSAVA Congress."),
+                ("bridget", "I've got news as well: Parks Vic have made me a team leader!"),
+                ("owen", "you can stay with Tom in Leeds if you like"),
+            )
+        )
+    )
+    assert {
+        ("priya", "LIVES_IN", "Chapel Allerton"),
+        ("bridget", "MOVED_TO", "Brunswick"),
+        ("bridget", "LIVES_IN", "Brunswick"),
+        ("Mei", "MOVED_TO", "Brunswick"),
+        ("owen", "PLANS", "Exeter"),
+        ("Gethin", "PLANS", "Exeter"),
+        ("bridget", "PLANS", "New Zealand"),
+        ("priya", "VISITED", "Brudenell Social Club"),
+        ("lachlan", "LIVES_IN", "Wellington"),
+        ("siobhan", "ATTENDED", "WSAVA Congress"),
+        ("Aoife", "ATTENDED", "WSAVA Congress"),
+        ("Aoife", "WORKS_AT", "Corrib Veterinary Hospital"),
+        ("bridget", "WORKS_AT", "Parks Vic"),
+    } <= found
+    assert ("owen", "LIVES_IN", "Leeds") not in found  # a bed at someone else's

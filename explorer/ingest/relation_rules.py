@@ -88,7 +88,8 @@ ROLE_NOUNS = frozenset(ROLE_WORDS.split("|")) - {
 
 # A word of work: a role, the job itself, the people or the place of it.
 WORK_CUE = re.compile(
-    r"\b(?:work|working(?!\s+on\b)|job|shift|office|colleagues?|contract|" + ROLE_WORDS + r")s?\b"
+    r"\b(?:work|working(?!\s+on\b)|job|shift|office|colleagues?|contract|rota|coaching|"
+    r"doing\s+nights|" + ROLE_WORDS + r")s?\b"
 )
 
 _ASKED = re.compile(r"\?\s*$")
@@ -289,6 +290,9 @@ VERB_RULES: tuple[VerbRule, ...] = (
     # "yep still at Brightwater Labs, data engineer": where one still is, with a word of work
     # in the sentence ("still at Tesco, the queue is huge" is an errand).
     _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
+    # "Just part-time at Rise & Shine"
+    _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:part|full)[-\s]time\s+(?:at|for|with)\s+" + _THE,
+          "WORKS_AT", ORG),
     # "Still with the Duluth Fire Department, eight years now": a body one is still with, for
     # years or for work ("yes still with Vodafone, their data is trash" is a customer)
     _rule(r"^\s+(?:still|now|currently)\s+with\s+" + _THE, "WORKS_AT", ORG,
@@ -400,6 +404,12 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:coming|come|comes|driving|drive|flying|fly)\s+"
           r"(?:(?:down|up|over|in|doon|across)\s+)?(?:from|fae)\s+" + _THE, "LIVES_IN", PLACE,
           cue=_NOT_PAST),
+    # "Leila flew in from Montreal", "drove all the way up from Sacramento": come over from home
+    _rule(_PRE + r"(?:flew|drove|came)\s+(?:all\s+the\s+way\s+)?(?:in|up|down|over|across)\s+"
+          r"from\s+" + _THE, "LIVES_IN", PLACE),
+    # "he finally followed me up to Denver last summer": moved where the other had
+    _rule(_PRE + r"followed\s+(?:me|us|him|her|them)\s+(?:(?:up|down|out|over|back)\s+)?to\s+"
+          + _THE, "MOVED_TO", PLACE),
     # "she's in Houston", "I'm in Bangalore anyway": where someone is, said of a town.
     _rule(r"^(?:['’](?:s|m|re)|\s+(?:is|am|are))\s+" + _ADV + r"in\s+", "LIVES_IN", PLACE,
           after=NOT_A_STAY),

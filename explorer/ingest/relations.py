@@ -919,17 +919,27 @@ _STAY_WITH_ME = re.compile(
 )
 
 
+# "Sacramento has been treating us well", "Porto is treating me well": a town one lives in
+_TREATING_ME = re.compile(
+    r"\s*(?:['’]s|\s+is|\s+has|\s+have)\s+(?:been\s+)?treating\s+(?:me|us)\b", re.IGNORECASE
+)
+
+
 def _stay_offered(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
-    """Where the speaker offers a bed at their home: where they live."""
+    """Where the speaker offers a bed at their home, or says how the town treats them: where
+    they live."""
     speaker = turn.speaker
-    if speaker is None:
+    if speaker is None or _is_question(turn.text, span):
         return []
     return [
         Fact(speaker, slot.entity, "LIVES_IN", *span)
         for slot in slots
         if not slot.pronoun
         and slot.entity.type == "place"
-        and _STAY_WITH_ME.search(turn.text, max(span[0], slot.start - 40), slot.start)
+        and (
+            _STAY_WITH_ME.search(turn.text, max(span[0], slot.start - 40), slot.start)
+            or _TREATING_ME.match(turn.text, slot.end, span[1])
+        )
     ]
 
 

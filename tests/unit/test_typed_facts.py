@@ -4450,6 +4450,11 @@ def test_a_long_letter_s_homes_gigs_and_employers() -> None:
                 ("siobhan", "Corrib Veterinary Hospital sent Aoife and me to WSAVA Congress."),
                 ("bridget", "I've got news as well: Parks Vic have made me a team leader!"),
                 ("owen", "you can stay with Tom in Leeds if you like"),
+                ("nadia", "Still at Alder Creek Hospital, still doing nights for now."),
+                ("elena", "Just part-time at Rise & Shine Bakery, and I love it."),
+                ("nadia", "My little sister Leila flew in from Montreal!"),
+                ("tobias", "Sacramento has been treating us well, though I miss Portland."),
+                ("elena", "is Denver treating you well?"),
             )
         )
     )
@@ -4468,4 +4473,11 @@ def test_a_long_letter_s_homes_gigs_and_employers() -> None:
         ("Aoife", "WORKS_AT", "Corrib Veterinary Hospital"),
         ("bridget", "WORKS_AT", "Parks Vic"),
     } <= found
+    assert {
+        ("nadia", "WORKS_AT", "Alder Creek Hospital"),
+        ("elena", "WORKS_AT", "Rise & Shine Bakery"),
+        ("Leila", "LIVES_IN", "Montreal"),
+        ("tobias", "LIVES_IN", "Sacramento"),
+    } <= found
     assert ("owen", "LIVES_IN", "Leeds") not in found  # a bed at someone else's
+    assert ("elena", "LIVES_IN", "Denver") not in found  # asked, not said

@@ -981,6 +981,7 @@ _VERDICT = re.compile(
     r"fantastic|awesome|perfect|wonderful|stunning|unreal|a\s+gem|the\s+best|my\s+fav(?:ourite|"
     r"orite)?|elite|class|sound|deadly|epic|magic|legendary|immaculate|iconic|fire|banging|"
     r"a\s+(?:whole\s+)?vibe|lekker|lush|mint|ace|gas|savage|goated|a\s+banger|"
+    r"beautifully\s+(?:done|made|written|shot)|a\s+masterpiece|phenomenal|superb|"
     # "west end is sick" (a pet or a thing that is sick is ill: left to ``_verdicts``)
     r"(?P<sick>sick))|(?P<bad>awful|terrible|horrible|hell|the\s+worst|rubbish|"
     r"a\s+nightmare|useless|shit|crap|a\s+joke|trash|garbage|mid|overrated|grim|rank|minging|"

@@ -4481,3 +4481,15 @@ def test_a_long_letter_s_homes_gigs_and_employers() -> None:
     } <= found
     assert ("owen", "LIVES_IN", "Leeds") not in found  # a bed at someone else's
     assert ("elena", "LIVES_IN", "Denver") not in found  # asked, not said
+
+
+def test_a_work_called_beautifully_done_or_a_masterpiece_is_liked() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("tobias", "did you ever watch Saltburn?"),
+                ("nadia", "yes! Saltburn was beautifully done, a masterpiece"),
+            )
+        )
+    )
+    assert ("nadia", "LIKES", "Saltburn") in found

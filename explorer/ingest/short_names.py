@@ -270,7 +270,16 @@ def _thing_short_names(
         # Garda), never for a venue, a body or an event named after it ("Didsbury" beside the
         # Didsbury Boathouse)
         place_of_a_place = entity.type == "place" and len(ids) == 1 and ids <= features
-        if entity.type in _NOT_SHORT and not (guessed_place or place_of_a_place):
+        # "North House" of North House Folk School, though "House" made it a place: the first
+        # words of one body's name, no town, and no street ("Gloucester Road" beside Gloucester
+        # Road Vets is the road)
+        opening_words = (
+            " " in key
+            and entity.type == "place"
+            and not is_known_place(key)
+            and key.split()[-1] not in PLACE_SUFFIXES - {"house"}
+        )
+        if entity.type in _NOT_SHORT and not (guessed_place or place_of_a_place or opening_words):
             continue
         person = entity.type == "person" and entity.id not in guessed
         if ids & places and (person or is_census_name(key.split()[0])):
@@ -282,6 +291,8 @@ def _thing_short_names(
 
 
 _BODY_WORDS = ORGANISATION_SUFFIXES | EVENT_WORDS | frozenset({"hotel"})
+# A trade's word ending a shop's name: "Old Pueblo Cycles", "Kettle Books"
+_BODY_WORDS |= frozenset({"cycles", "bikes", "books", "coffee", "foods", "wines", "tours"})
 _LOOSE_ENDS = frozenset({"of", "the", "and", "&", "for", "de", "at", "on"})
 
 

@@ -4493,3 +4493,21 @@ def test_a_work_called_beautifully_done_or_a_masterpiece_is_liked() -> None:
         )
     )
     assert ("nadia", "LIKES", "Saltburn") in found
+
+
+def test_a_shop_s_or_a_school_s_first_words_are_its_short_name() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("diego", "I'm still fixing bikes at Old Pueblo Cycles"),
+                ("hannah", "Say hi to everyone at Old Pueblo!"),
+                ("ben", "My workshop at North House Folk School starts Monday."),
+                ("aisha", "North House sounds lovely. Our vet is Gloucester Road Vets."),
+                ("ben", "The flat on Gloucester Road is nice."),
+            )
+        )
+    )
+    names = {e.name: {*e.aliases} for e in extraction.entities}
+    assert "Old Pueblo" in names["Old Pueblo Cycles"]
+    assert "North House" in names["North House Folk School"]
+    assert "Gloucester Road" in names and "Gloucester Road" not in names["Gloucester Road Vets"]

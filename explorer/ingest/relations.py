@@ -301,7 +301,7 @@ _MOVED = re.compile(r"(?<!\bhave\s)\bmoved\b")  # not "will have moved by June"
 _MOVE_AS_SUBJECT = re.compile(r"\s+(?:was|is|has|had|will|would)\b")
 _PAST_VISIT = re.compile(
     r"\b(?:visited|toured|explored|stayed|went|flew|drove|did|been|came|finished|placed|won|spent|"
-    r"made\s+it|attended|completed|ran)\b"
+    r"made\s+it|attended|completed|ran|saw|caught|survived|got\s+back|got\s+home)\b"
 )
 _ASKED_OF_THE_PAST = re.compile(
     r"\W*(?:did|didn['’]?t|have|haven['’]?t|has)\s+(?:you|u|ya|he|she|they)\b"

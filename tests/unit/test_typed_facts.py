@@ -4455,6 +4455,7 @@ def test_a_long_letter_s_homes_gigs_and_employers() -> None:
                 ("nadia", "My little sister Leila flew in from Montreal!"),
                 ("tobias", "Sacramento has been treating us well, though I miss Portland."),
                 ("elena", "is Denver treating you well?"),
+                ("callum", "Caught them at the Barrowland Ballroom on Thursday, and it was loud"),
             )
         )
     )
@@ -4478,6 +4479,7 @@ def test_a_long_letter_s_homes_gigs_and_employers() -> None:
         ("elena", "WORKS_AT", "Rise & Shine Bakery"),
         ("Leila", "LIVES_IN", "Montreal"),
         ("tobias", "LIVES_IN", "Sacramento"),
+        ("callum", "VISITED", "Barrowland Ballroom"),  # a gig caught on a day gone by
     } <= found
     assert ("owen", "LIVES_IN", "Leeds") not in found  # a bed at someone else's
     assert ("elena", "LIVES_IN", "Denver") not in found  # asked, not said

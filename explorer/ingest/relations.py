@@ -837,6 +837,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_homes_by_the_way(turn, span, members))
             stated.extend(_sent_for_work(turn, span, members))
             stated.extend(_stay_offered(turn, span, members))
+            stated.extend(_works_liked(turn, span, members))
     for span in turn.sentences:  # a kinship word needs no name: "best sister 💛"
         stated.extend(_kin_address(turn, span))
     for sentence, members in sorted(by_sentence.items()):
@@ -941,6 +942,45 @@ def _stay_offered(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[
             or _TREATING_ME.match(turn.text, slot.end, span[1])
         )
     ]
+
+
+# A book, a film, a show or an album taken in ("just finished", "halfway through", "two chapters
+# into", "watched"), then praised in the same sentence ("and I loved it", "haven't stopped
+# thinking about it", "can't put it down", "it broke my heart in the best way")
+_TAKEN_IN = re.compile(
+    r"(?:finished|read|watched|binged|halfway\s+through|(?:chapters?|episodes?|pages?)\s+into|"
+    r"listening\s+to|started)\s+[\"“]?$",
+    re.IGNORECASE,
+)
+_PRAISED_AFTER = re.compile(
+    r"\b(?:lov(?:ed|e)\s+it|hooked|obsessed|can['’]?t\s+put\s+it\s+down|"
+    r"haven['’]?t\s+stopped\s+thinking|(?:is|was|it['’]s)\s+(?:so\s+)?(?:stunning|gorgeous|"
+    r"brilliant|incredible|amazing|beautiful)|in\s+the\s+best\s+way|in\s+mourning)\b",
+    re.IGNORECASE,
+)
+# "'Blue Rev' is one of my favourite albums", "I've had Blue Rev on repeat"
+_FAVOURITE_AFTER = re.compile(
+    r"[\"”]?\s*(?:is|was|['’]s|are)\s+(?:(?:one\s+of|among)\s+)?(?:my|our)\s+(?:all[-\s]time\s+)?"
+    r"fav(?:ou?rites?|es?)\b|[\"”]?\s+on\s+repeat\b",
+    re.IGNORECASE,
+)
+_WORKS = frozenset({"other", "product", "organization", "project"})
+
+
+def _works_liked(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
+    """A work the speaker took in and praises in one sentence, or calls a favourite: liked."""
+    speaker = turn.speaker
+    if speaker is None or _is_question(turn.text, span):
+        return []
+    found: list[Fact] = []
+    for slot in slots:
+        if slot.pronoun or slot.entity.type not in _WORKS or slot.entity.id == speaker.id:
+            continue
+        taken = _TAKEN_IN.search(turn.text, span[0], slot.start)
+        praised = taken is not None and _PRAISED_AFTER.search(turn.text, slot.end, span[1])
+        if praised or _FAVOURITE_AFTER.match(turn.text, slot.end, span[1]):
+            found.append(Fact(speaker, slot.entity, "LIKES", *span))
+    return found
 
 
 # What says a move was not the last: "moved to Leeds in 2019, then Bristol", "and back to

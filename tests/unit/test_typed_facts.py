@@ -4513,3 +4513,22 @@ def test_a_shop_s_or_a_school_s_first_words_are_its_short_name() -> None:
     assert "Old Pueblo" in names["Old Pueblo Cycles"]
     assert "North House" in names["North House Folk School"]
     assert "Gloucester Road" in names and "Gloucester Road" not in names["Gloucester Road Vets"]
+
+
+def test_a_work_taken_in_and_praised_or_called_a_favourite_is_liked() -> None:
+    found = facts(
+        extract_offline(
+            chat(
+                ("hannah", "By the way, I finished Homegoing in three days, and I loved it!"),
+                ("priya", 'Great shout, "Slow Horses" is one of my favourite shows.'),
+                ("owen", "Also, I've had Blue Rev on repeat ever since."),
+                ("hannah", "I finished Piranesi, it was fine I guess"),
+            )
+        )
+    )
+    assert {
+        ("hannah", "LIKES", "Homegoing"),
+        ("priya", "LIKES", "Slow Horses"),
+        ("owen", "LIKES", "Blue Rev"),
+    } <= found
+    assert ("hannah", "LIKES", "Piranesi") not in found  # taken in, not praised

@@ -123,9 +123,14 @@ def merge_near_duplicates(
 
 
 def repoint(
-    relations: Sequence[Relation], renamed: Mapping[str, str], scopes: Mapping[str, str]
+    relations: Sequence[Relation],
+    renamed: Mapping[str, str],
+    scopes: Mapping[str, str],
+    events: Collection[str] = (),
 ) -> list[Relation]:
-    """Relations with renamed ends moved to the new ids; a loop is dropped, twins are merged."""
+    """Relations with renamed ends moved to the new ids; a loop is dropped, twins are merged. A
+    visit whose end is now one of ``events`` is attending it ("PrideFest was even better than I
+    imagined", once PrideFest is Denver PrideFest)."""
     result: dict[str, Relation] = {}
     for relation in relations:
         source = renamed.get(relation.source_id, relation.source_id)
@@ -134,7 +139,8 @@ def repoint(
             continue
         if relation.type == "CO_OCCURS" and target < source:
             source, target = target, source
-        new_id = relation_id(scopes.get(source, ""), source, relation.type, target)
-        moved = replace(relation, id=new_id, source_id=source, target_id=target)
+        kind = "ATTENDED" if relation.type == "VISITED" and target in events else relation.type
+        new_id = relation_id(scopes.get(source, ""), source, kind, target)
+        moved = replace(relation, id=new_id, type=kind, source_id=source, target_id=target)
         result[new_id] = moved if new_id not in result else merge_relation(result[new_id], moved)
     return list(result.values())

@@ -460,6 +460,15 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:attended|attend|attending|ran|run|running|competed\s+in|compete\s+in|"
           r"took\s+part\s+in|participated\s+in|entered|performed\s+at|finished|completed)\s+"
           + _THE, "ATTENDED", frozenset({"event"})),
+    # "I crossed the line at the Surf Coast Century", "they took third place at the
+    # Championship"
+    _rule(_PRE + r"(?:crossed\s+the\s+(?:finish(?:ing)?\s+)?line|took\s+(?:\w+\s+)?place|"
+          r"took\s+(?:gold|silver|bronze))\s+(?:at|in)\s+" + _THE, "ATTENDED",
+          frozenset({"event"})),
+    # "I started a pottery class at Clay Commons", "took the same course at King Arthur", "my
+    # workshop at North House was fantastic": a class or a course somewhere
+    _rule(r"^\s+(?:[\w'’,-]+\s+){0,4}?(?:course|class|classes|workshop|lessons?)\s+at\s+" + _THE,
+          "ATTENDED", WHERE | frozenset({"event"}), cue=_NOT_HOPED),
     # "I survived Config", "survived all hundred miles of El Tour": an event come through
     _rule(_PRE + r"survived\s+(?:(?:all|the|every|both)\s+(?:[\w-]+\s+){0,3}?of\s+)?" + _THE,
           "ATTENDED", frozenset({"event"})),

@@ -1022,6 +1022,7 @@ _VERDICT = re.compile(
     r"orite)?|elite|class|sound|deadly|epic|magic|legendary|immaculate|iconic|fire|banging|"
     r"a\s+(?:whole\s+)?vibe|lekker|lush|mint|ace|gas|savage|goated|a\s+banger|"
     r"beautifully\s+(?:done|made|written|shot)|a\s+masterpiece|phenomenal|superb|"
+    r"(?:even\s+)?better\s+than\s+(?:i|we)\s+(?:imagined|expected|hoped|thought)|"
     # "west end is sick" (a pet or a thing that is sick is ill: left to ``_verdicts``)
     r"(?P<sick>sick))|(?P<bad>awful|terrible|horrible|hell|the\s+worst|rubbish|"
     r"a\s+nightmare|useless|shit|crap|a\s+joke|trash|garbage|mid|overrated|grim|rank|minging|"

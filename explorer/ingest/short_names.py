@@ -423,7 +423,8 @@ def merge_short_names(
     present = {entity.id for entity in kept}
     kept.extend(entity for entity_id, entity in merged.items() if entity_id not in present)
     scopes: Mapping[str, str] = {entity.id: entity.scope for entity in (*known, *kept)}
-    relations = tuple(repoint(extraction.relations, renamed, scopes))
+    events = {entity.id for entity in (*known, *kept) if entity.type == "event"}
+    relations = tuple(repoint(extraction.relations, renamed, scopes, events))
     return Extraction(tuple(kept), relations, extraction.guessed - renamed.keys())
 
 

@@ -4532,3 +4532,22 @@ def test_a_work_taken_in_and_praised_or_called_a_favourite_is_liked() -> None:
         ("owen", "LIKES", "Blue Rev"),
     } <= found
     assert ("hannah", "LIKES", "Piranesi") not in found  # taken in, not praised
+
+
+def test_a_class_taken_and_an_occasion_better_than_imagined_are_attended() -> None:
+    extraction = merge_short_names(
+        extract_offline(
+            chat(
+                ("kwame", "I'm going to Denver PrideFest with Elena in June!"),
+                ("elena", "Actually, yes! I started a pottery class at Clay Commons, I'm hooked."),
+                ("kwame", "Tell her I miss her. honestly PrideFest was even better than I imagined."),
+                ("elena", "I want to take a class at North House Folk School"),
+            )
+        )
+    )
+    found = facts(extraction)
+    assert ("elena", "ATTENDED", "Clay Commons") in found
+    # said of "PrideFest", the short name of the festival: attended, not visited
+    assert ("kwame", "ATTENDED", "Denver PrideFest") in found
+    assert ("kwame", "LIKES", "Denver PrideFest") in found
+    assert ("elena", "ATTENDED", "North House Folk School") not in found  # a hope

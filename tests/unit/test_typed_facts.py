@@ -4540,7 +4540,7 @@ def test_a_class_taken_and_an_occasion_better_than_imagined_are_attended() -> No
             chat(
                 ("kwame", "I'm going to Denver PrideFest with Elena in June!"),
                 ("elena", "Actually, yes! I started a pottery class at Clay Commons, I'm hooked."),
-                ("kwame", "Tell her I miss her. honestly PrideFest was even better than I imagined."),
+                ("kwame", "I miss her. honestly PrideFest was even better than I imagined."),
                 ("elena", "I want to take a class at North House Folk School"),
             )
         )

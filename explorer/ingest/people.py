@@ -1157,6 +1157,12 @@ _PLACE_WORD_BEFORE = re.compile(r"\b(?:than|in|from|near|around|outside|into|acr
 _GAME_AFTER = re.compile(r"^\s+(?:game|games|match|matches)\b")
 # "Bree is from Townsville": where someone is from, said of a given name opening a sentence
 _FROM_AFTER = re.compile(r"^(?:['’]s|\s+(?:is|was))\s+(?:originally\s+|also\s+)?from\b")
+# What is said of someone joining or expecting: "Mariana's coming too", "Kofi is joining us",
+# "Sarah's pregnant" ("Winter is coming" and "payday's coming" say nothing of joining)
+_JOINING_AFTER = re.compile(
+    r"^(?:['’]s|\s+is)\s+(?:also\s+|still\s+|definitely\s+)?(?:(?:coming|joining)\s+(?:too\b|as\s+well\b|"
+    r"with\s+(?:us|me)\b|along\b|us\b)|pregnant\b|engaged\b)"
+)
 
 
 def context_cues(cues: Counter[str], before: str, after: str, previous_word: str | None) -> None:
@@ -1173,6 +1179,8 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
         cues["person_verb"] += 1
     elif _WITH_SOMEONE_BEFORE.search(tail):
         cues["person_verb"] += 1  # "you and Tyler are coming", "he and Tyler can go"
+    if _JOINING_AFTER.match(head):
+        cues["person_verb"] += 1  # "Mariana's coming too" opening a sentence
     if next_word in _LIFE_VERBS or _GOT_NEWS.match(head) or _FROM_AFTER.match(head):
         cues["life_verb"] += 1
     if honorific_after(after) is not None:

@@ -4551,3 +4551,16 @@ def test_a_class_taken_and_an_occasion_better_than_imagined_are_attended() -> No
     assert ("kwame", "ATTENDED", "Denver PrideFest") in found
     assert ("kwame", "LIKES", "Denver PrideFest") in found
     assert ("elena", "ATTENDED", "North House Folk School") not in found  # a hope
+
+
+def test_someone_joining_named_only_at_a_sentence_s_start_is_a_person() -> None:
+    extraction = extract_offline(
+        chat(
+            ("lupe", "how are you getting there?"),
+            ("beto", "flying to Oaxaca on the 5th. Mariana's coming too, she's never met everyone"),
+            ("lupe", "Winter is coming."),
+        )
+    )
+    kinds = {e.name: e.type for e in extraction.entities}
+    assert kinds.get("Mariana") == "person" and "Winter" not in kinds
+    assert ("Mariana", "PLANS", "Oaxaca") in facts(extraction)

@@ -128,9 +128,9 @@ def repoint(
     scopes: Mapping[str, str],
     events: Collection[str] = (),
 ) -> list[Relation]:
-    """Relations with renamed ends moved to the new ids; a loop is dropped, twins are merged. A
-    visit whose end is now one of ``events`` is attending it ("PrideFest was even better than I
-    imagined", once PrideFest is Denver PrideFest)."""
+    """Relations with renamed ends moved to the new ids; a loop is dropped, twins are merged.
+    Any visit whose end is one of ``events``, moved or not, is attending it ("PrideFest was even
+    better than I imagined", once PrideFest is folded into Denver PrideFest)."""
     result: dict[str, Relation] = {}
     for relation in relations:
         source = renamed.get(relation.source_id, relation.source_id)

@@ -124,8 +124,6 @@ from explorer.ingest.relation_rules import (
     names_kin,
 )
 from explorer.ingest.relations import (
-    SHARED_BY_US,
-    WE_OF_OTHERS,
     Fact,
     Named,
     Slot,
@@ -1051,6 +1049,15 @@ class _Context(PeopleLinks):
         if candidate.cues["person_verb"] and single and lower == 0 and key not in TOPIC_STOPWORDS:
             return "recurring_name"  # "Zaid says ..." opening a sentence
         if (
+            candidate.cues["joining"]
+            and single
+            and lower == 0
+            and key not in TOPIC_STOPWORDS
+            and key not in SEASONS
+            and key not in MONTHS
+        ):
+            return "recurring_name"  # "Mariana's coming too" ("Summer's coming too" is June)
+        if (
             candidate.cues["life_verb"]
             and single
             and lower == 0
@@ -1351,8 +1358,6 @@ class _Context(PeopleLinks):
         organisations = {b.id for b in builders if b.type == "organization"}
         _shared_employers(self.scope, relations, organisations)
         _project_colleagues(self.scope, relations, {b.id for b in builders if b.type == "person"})
-        speakers = [None if turn.speaker is None else turn.speaker.id for turn in turns]
-        _couples_share(self.scope, relations, speakers)
         return [self._relation(builder) for builder in relations.values()]
 
     def _pet_owners(
@@ -1530,51 +1535,6 @@ def _shared_employers(
             shared = _RelationBuilder(other, job.target, "WORKS_AT", confidence)
             shared.evidence.extend([*builder.evidence, *job.evidence])
             relations[key] = shared
-
-
-# A "we" that is the speaker and no one named: "we live in Kitchener now", "we'd move in
-# september" ("me and my wife, we", "our team we" say whom; ``relations._WE_OF_OTHERS``).
-_WE_SAID = re.compile(r"\bwe(?:['’](?:re|ll|d|ve))?\b", re.IGNORECASE)
-_COUPLED = frozenset({"PARTNER_OF", "MARRIED_TO"})
-
-
-def _couples_share(
-    scope: str, relations: dict[str, _RelationBuilder], speakers: Sequence[str | None]
-) -> None:
-    """A couple's "we": where one of a couple says "we" live, moved, went or mean to go, the
-    other lives, moved, went or means to go there too, when the conversation gives the speaker
-    exactly one partner or spouse (and that bond is not over). Cited by the "we" sentence and
-    the words that made them a couple."""
-    partners: dict[str, list[_RelationBuilder]] = defaultdict(list)
-    for builder in relations.values():
-        if builder.type in _COUPLED and builder.ended is None:
-            partners[builder.source].append(builder)
-            partners[builder.target].append(builder)
-    for builder in list(relations.values()):
-        if builder.type not in SHARED_BY_US or builder.ended is not None:
-            continue
-        bonds = partners.get(builder.source, [])
-        if len({bond.source for bond in bonds} | {bond.target for bond in bonds}) != 2:
-            continue
-        said = [
-            item
-            for item in builder.evidence
-            if speakers[item[1]] == builder.source
-            and _WE_SAID.search(item[4])
-            and not WE_OF_OTHERS.search(item[4].casefold())
-        ]
-        if not said:
-            continue
-        bond = bonds[0]
-        other = bond.target if bond.source == builder.source else bond.source
-        key = relation_id(scope, other, builder.type, builder.target)
-        if key in relations or other == builder.target:
-            continue
-        shared = _RelationBuilder(
-            other, builder.target, builder.type, min(builder.confidence, bond.confidence)
-        )
-        shared.evidence.extend([*said, *bond.evidence])
-        relations[key] = shared
 
 
 def _project_colleagues(

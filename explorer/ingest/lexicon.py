@@ -269,8 +269,20 @@ ORGANISATION_SUFFIXES = _words(
 #: "Trattoria da Enzo".
 EATERY_HEADS = _words(
     "café cafe caffè caffe restaurant restaurante ristorante pizzeria taqueria "
-    "trattoria brasserie bistro cantina bar"
+    "trattoria brasserie bistro cantina"
 )
+#: Words ending a wild place's name that end people's names too ("the Boundary Waters", "the
+#: Isle of Skye's Glen"; "Roger Waters", "Tiger Woods", "Tom Dale"): a place's only after a word
+#: no one is called.
+SURNAME_PLACE_SUFFIXES = _words("waters woods dale glen cove moor moors point")
+#: The games that are held, not made ("the Commonwealth Games", "the Hunger Games").
+HELD_GAMES = _words(
+    "olympic olympics paralympic commonwealth highland braemar asian invictus world youth "
+    "european pan summer winter special island african pacific x gay nordic hunger board video"
+)
+#: An occasion's word that opens its name before "of", "de" or "du": "Festival du Voyageur",
+#: "Fête de la Musique", "Feria de Abril" ("Festival Republic" is a company).
+EVENT_HEADS = _words("festival fête fete fiesta feria festa carnaval")
 #: The first word of a body named first in other languages: "Hospital Santa Inés", "Livraria
 #: Cativa", "Clínica Dental Sorriso".
 BODY_HEADS = _words("hospital clínica clinica livraria librería libreria farmacia farmácia")
@@ -299,8 +311,7 @@ PLACE_SUFFIXES = _words(
     district quarter depot marina plaza tunnel row ridge hotel hostel resort inn lodge homestay
     hall castle palace cathedral abbey manor ballroom
     layout nagar colony estate barrio
-    waters cove glen moor moors peninsula gorge cliffs woods reservoir wharf quay point dale fjord
-    house
+    peninsula gorge cliffs reservoir wharf quay fjord
     """
 )
 # Of them, the words of nature's places, whose own word is the place ("Garda" of Lake Garda)

@@ -38,6 +38,7 @@ from explorer.ingest.lexicon import (
     PLACE_CUES,
     PLACE_PREFIXES,
     PLACE_SUFFIXES,
+    SURNAME_PLACE_SUFFIXES,
     TITLES,
     TOPIC_STOPWORDS,
 )
@@ -308,6 +309,8 @@ def vote(
         candidate.votes["organization"] += 2
     elif several and (words[-1] in PLACE_SUFFIXES or words[0].rstrip(".") in PLACE_PREFIXES):
         candidate.votes["place"] += 2
+    elif several and words[-1] in SURNAME_PLACE_SUFFIXES and not is_census_name(words[0]):
+        candidate.votes["place"] += 2  # "the Boundary Waters" ("Roger Waters" is someone)
     elif several and (
         any(word.endswith(("'s", "’s")) for word in words[:-1]) or "and" in words[1:-1]
     ):

@@ -51,7 +51,9 @@ from explorer.ingest.ids import fold_letters
 from explorer.ingest.lexicon import (
     COMMON_VERBS,
     ENDEARMENTS,
+    EVENT_HEADS,
     FOR_HEADS,
+    HELD_GAMES,
     KNOWN_PRODUCTS,
     LANGUAGES,
     NEXT_WORDS,
@@ -676,33 +678,19 @@ def evidence_type(key: str, votes: Counter[str], cues: Counter[str]) -> str:
     return typed(key, votes, cues)[0]
 
 
-# The games that are held, not made: "the Commonwealth Games", "the Highland Games".
-_HELD_GAMES = frozenset(
-    {"olympic", "olympics", "paralympic", "commonwealth", "highland", "asian", "invictus"}
-    | {"world", "youth", "european", "pan", "summer", "winter", "special", "island", "african"}
-    | {"pacific", "x"}
-)
-
-
 def _someones_name(words: Sequence[str]) -> bool:
-    """A given name, alone or before a surname or a word no dictionary knows ("Larry Dean",
-    "Phoebe Bridgers"; "Green Man" ends on an everyday word)."""
-    last = words[-1]
-    return is_census_name(words[0]) and (
-        len(words) == 1
-        or is_common_surname(last)
-        or ranks(EVERYDAY_WORDS).get(last, _COMMON) >= _COMMON
-    )
+    """A name opening on a given name: a performer's, as far as tickets say ("Larry Dean",
+    "Harry Styles"; so "Green Man" is left to its other cues too)."""
+    return is_census_name(words[0])
 
 
-# An occasion's word that opens its name in the languages chats mix in.
-_EVENT_HEADS = frozenset({"festival", "fête", "fete", "fiesta", "feria", "festa", "carnaval"})
+_OCCASION_JOINS = frozenset({"of", "de", "du", "des", "del", "della", "la"})
 
 
 def _game_studio(words: Sequence[str]) -> bool:
     """ "Starwave Games", "Wise Owl Games": a name ending in "Games" is a studio that makes them
     unless its word before says the games are held."""
-    return words[-1] == "games" and words[-2] not in _HELD_GAMES
+    return words[-1] == "games" and words[-2] not in HELD_GAMES
 
 
 def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]:
@@ -723,7 +711,7 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
         return "other", True
     if not single and _game_studio(words):
         return "organization", True
-    if not single and words[0] in _EVENT_HEADS:
+    if len(words) > 2 and words[0] in EVENT_HEADS and words[1] in _OCCASION_JOINS:
         return "event", True  # "Festival du Voyageur", "Fête de la Musique", "Feria de Abril"
     if (
         words[-1] in EVENT_WORDS
@@ -1041,7 +1029,10 @@ CALLED_KINDS = {
 }
 # What follows a group's name: a plural verb ("Lankum are playing"), or its gig.
 _RACE_AFTER = re.compile(r"\s+(?:half|ultra|full)[\s-]+marathon\b|\s+\d{1,3}k\b")
-_TICKETS_FOR = re.compile(r"\btickets?\s+(?:for|to)(?:\s+the)?$")
+_TICKETS_FOR = re.compile(
+    r"(?<!plane\s)(?<!train\s)(?<!bus\s)(?<!coach\s)(?<!ferry\s)(?<!flight\s)(?<!return\s)"
+    r"\btickets?\s+for(?:\s+the)?$"
+)
 _WATCH_ASKED = re.compile(r"\s*(?:\?|yet\b|again\b)")
 _GROUP_VERBS = frozenset({"are", "were", "have", "'ve", "’ve"})
 _COMMON = 10_000  # a word this common before "are" is a word ("Ill have", "Shell were")
@@ -1161,7 +1152,7 @@ _FROM_AFTER = re.compile(r"^(?:['’]s|\s+(?:is|was))\s+(?:originally\s+|also\s+
 # "Sarah's pregnant" ("Winter is coming" and "payday's coming" say nothing of joining)
 _JOINING_AFTER = re.compile(
     r"^(?:['’]s|\s+is)\s+(?:also\s+|still\s+|definitely\s+)?(?:(?:coming|joining)\s+(?:too\b|as\s+well\b|"
-    r"with\s+(?:us|me)\b|along\b|us\b)|pregnant\b|engaged\b)"
+    r"with\s+(?:us|me)\b|us\b)|pregnant\b|engaged\b)"
 )
 
 
@@ -1180,7 +1171,7 @@ def context_cues(cues: Counter[str], before: str, after: str, previous_word: str
     elif _WITH_SOMEONE_BEFORE.search(tail):
         cues["person_verb"] += 1  # "you and Tyler are coming", "he and Tyler can go"
     if _JOINING_AFTER.match(head):
-        cues["person_verb"] += 1  # "Mariana's coming too" opening a sentence
+        cues["joining"] += 1  # "Mariana's coming too" opening a sentence
     if next_word in _LIFE_VERBS or _GOT_NEWS.match(head) or _FROM_AFTER.match(head):
         cues["life_verb"] += 1
     if honorific_after(after) is not None:

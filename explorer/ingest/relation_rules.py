@@ -93,7 +93,6 @@ WORK_CUE = re.compile(
 )
 
 _ASKED = re.compile(r"\?\s*$")
-_NOT_ASKED = re.compile(r"^(?!.*\?\s*$)", re.DOTALL)
 
 # "she teaches from Porto", "Ada will come down from Manchester": where one is based (a fact
 # here, and a place cue for the name in ``people``).
@@ -209,7 +208,15 @@ _NOT_HOPED = re.compile(r"^(?!.*\b(?:hope|hoping|try|trying|want|wanna)\b)", re.
 # A job wished for or sought, not held: "I'd love a job as", "applying for a role as".
 _NOT_SOUGHT = re.compile(
     r"^(?!.*\b(?:love|like|want|wanna|hope|hoping|dream|apply|applying|applied|looking\s+for|"
-    r"interview|interviewing)\b.*\b(?:job|role|position)\b)",
+    r"interview|interviewing|turned\s+down|rejected|declined|refused|lost|old|former|previous|"
+    r"last|first)\b.*\b(?:job|role|position)\b)",
+    re.IGNORECASE,
+)
+# A stay, a home or a ride said of a holiday or a trip ("Lisbon has been treating us well,
+# two more days of holiday", "we've rented a cottage", "after the work trip")
+_NOT_A_TRIP = re.compile(
+    r"^(?!.*\b(?:holiday|holidays|vacation|trip|rented|airbnb|cottage|hotel|so\s+far|"
+    r"getaway|honeymoon|conference)\b)",
     re.IGNORECASE,
 )
 # "back in Wellington for good": home again, to stay.
@@ -292,11 +299,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(r"^\s+(?:still|now|currently)\s+at\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
     # "Just part-time at Rise & Shine"
     _rule(r"^\s+(?:[\w'’-]+\s+){0,2}?(?:part|full)[-\s]time\s+(?:at|for|with)\s+" + _THE,
-          "WORKS_AT", ORG),
-    # "Still with the Duluth Fire Department, eight years now": a body one is still with, for
-    # years or for work ("yes still with Vodafone, their data is trash" is a customer)
-    _rule(r"^\s+(?:still|now|currently)\s+with\s+" + _THE, "WORKS_AT", ORG,
-          cue=re.compile(WORK_CUE.pattern + r"|\b" + YEARS_OF + r"\b")),
+          "WORKS_AT", ORG, cue=re.compile(r"^(?!.*\bstud(?:y|ying|ies|ied|ent)\b)", re.I)),
+    # "Still with the fire brigade, on shifts": a body one is still with, said with work ("yes
+    # still with Vodafone, their data is trash" and "six years now" are a customer's too)
+    _rule(r"^\s+(?:still|now|currently)\s+with\s+" + _THE, "WORKS_AT", ORG, cue=WORK_CUE),
     # "started a new job as a UX designer at Northloop Health"
     # ("I'd love a job as a ranger at Saguaro", "applying for a role as" are hopes)
     _rule(r"^\s+(?:[\w'’-]+\s+){0,4}?(?:job|role|position)\s+as\s+(?:a|an)\s+(?:[\w-]+\s+){1,3}?"
@@ -406,7 +412,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           cue=_NOT_PAST),
     # "Leila flew in from Montreal", "drove all the way up from Sacramento": come over from home
     _rule(_PRE + r"(?:flew|drove|came)\s+(?:all\s+the\s+way\s+)?(?:in|up|down|over|across)\s+"
-          r"from\s+" + _THE, "LIVES_IN", PLACE),
+          r"from\s+" + _THE, "LIVES_IN", PLACE, cue=_NOT_A_TRIP),
     # "he finally followed me up to Denver last summer": moved where the other had
     _rule(_PRE + r"followed\s+(?:me|us|him|her|them)\s+(?:(?:up|down|out|over|back)\s+)?to\s+"
           + _THE, "MOVED_TO", PLACE),
@@ -420,9 +426,10 @@ VERB_RULES: tuple[VerbRule, ...] = (
     _rule(_PRE + r"(?:renting|rent)\s+in\s+" + _THE, "LIVES_IN", PLACE),
     # "we've just bought a house in Brunswick": a home bought is moved to ("put an offer on a
     # little terraced house in Exeter" is a move to come)
-    _rule(_PRE + r"(?:bought|buy|buying)\s+(?:a|our|my|the)\s+(?:[\w-]+\s+){0,2}?"
+    _rule(_PRE + r"bought\s+(?:a|our|my|the)\s+(?:[\w-]+\s+){0,2}?"
           r"(?:flat|house|home|apartment|place|condo)\s+in\s+" + _THE, "MOVED_TO", PLACE,
-          cue=_NOT_HOPED),
+          cue=re.compile(r"^(?!.*\b(?:holiday|rent(?:ing)?\s+(?:it\s+)?out|to\s+rent|let\s+out|"
+                         r"investment|buy-to-let)\b)", re.I)),
     _rule(_PRE + r"(?:put|putting|made|making)\s+(?:in\s+)?an\s+offer\s+(?:on|for)\s+(?:a|the)\s+"
           r"(?:[\w-]+\s+){0,3}?(?:flat|house|home|apartment|place|condo)\s+in\s+" + _THE,
           "PLANS", PLACE),
@@ -467,8 +474,12 @@ VERB_RULES: tuple[VerbRule, ...] = (
           frozenset({"event"})),
     # "I started a pottery class at Clay Commons", "took the same course at King Arthur", "my
     # workshop at North House was fantastic": a class or a course somewhere
-    _rule(r"^\s+(?:[\w'’,-]+\s+){0,4}?(?:course|class|classes|workshop|lessons?)\s+at\s+" + _THE,
-          "ATTENDED", WHERE | frozenset({"event"}), cue=_NOT_HOPED),
+    _rule(r"^\s+(?:[\w'’,-]+\s+){0,2}?(?:took|taking|did|doing|started|starting|finished|"
+          r"attended|attending|my|our)\s+(?:a|an|the|my|our|same)?\s*(?:[\w-]+\s+){0,2}?"
+          r"(?:course|class|classes|workshop|lessons?)\s+at\s+" + _THE,
+          "ATTENDED", WHERE | frozenset({"event"}),
+          cue=re.compile(r"^(?!.*\b(?:hope|hoping|want|wanna|thinking|skipped|missed|daughter|son|"
+                         r"kids?)\b)", re.I)),
     # "I survived Config", "survived all hundred miles of El Tour": an event come through
     _rule(_PRE + r"survived\s+(?:(?:all|the|every|both)\s+(?:[\w-]+\s+){0,3}?of\s+)?" + _THE,
           "ATTENDED", frozenset({"event"})),
@@ -488,7 +499,7 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"(?:[\w-]+\s+)?(?:trip|outing|day\s+out|visit)\s+to|"
           r"thinking\s+of\s+going\s+to|wants?\s+to\s+go\s+to|planning\s+on|visiting|in\s+for|"
           # "Mei and I are thinking of New Zealand for Easter", "leaning towards the Faroes"
-          r"thinking\s+of|leaning\s+towards?|"
+
           # "booked us a room at Hatherley", "booked a table at Grano"
           r"booked\s+(?:(?:us|me|them)\s+)?(?:a\s+)?(?:[\w-]+\s+)?(?:room|table|spot|cabin|pitch|"
           r"lodge)\s+(?:at|in)|"
@@ -577,9 +588,11 @@ VERB_RULES: tuple[VerbRule, ...] = (
           r"back|came\s+back|back)\s+(?:back\s+)?(?:to|from|in)\s+" + _THE,
           "VISITED", WHERE | frozenset({"event"})),
     # "I saw Alvvays at the Brudenell last night", "caught them at the Barrowland on Thursday":
-    # a gig seen is a venue visited
-    _rule(_PRE + r"(?:saw|caught)\s+(?:[\w'’-]+\s+){1,3}?(?:at|in)\s+" + _THE, "VISITED",
-          WHERE, cue=_NOT_ASKED),
+    # a gig seen is a venue visited ("saw that in the Times", "saw a typo in the Ikea manual")
+    _rule(_PRE + r"(?:saw|caught)\s+(?!(?:a|an|the|that|this|it|some|my|your|his|her|its|our|"
+          r"their)\s)(?:[\w'’-]+\s+){1,3}?(?:live\s+)?(?:at|in)\s+" + _THE, "VISITED", WHERE),
+    # "Mei and I are thinking of New Zealand for Easter", "leaning towards the Faroe Islands"
+    _rule(_PRE + r"(?:thinking\s+of|leaning\s+towards?)\s+" + _THE, "PLANS", PLACE),
     # "just did Mount Maunganui for new years": a place one did is a trip there
     _rule(_PRE + r"did\s+" + _THE, "VISITED", PLACE),
     _rule(_PRE + r"(?:visited|toured|explored|stayed\s+(?:at|in)|holiday\s+in|vacation\s+in|"

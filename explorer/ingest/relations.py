@@ -835,6 +835,7 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
             stated.extend(_reported_praise(turn, span, members, stated))
             stated.extend(_called_home(turn, span, members))
             stated.extend(_homes_by_the_way(turn, span, members))
+            # (the three below read statements only: a question states none of them)
             stated.extend(_sent_for_work(turn, span, members))
             stated.extend(_stay_offered(turn, span, members))
             stated.extend(_works_liked(turn, span, members))
@@ -849,9 +850,11 @@ def turn_facts(turn: Turn) -> tuple[list[Fact], list[Fact]]:
 # "Nubank is sending me to Lisbon in April for UXLx", "W&M are sending me to the Venice
 # Architecture Biennale": a trip for work
 # (and sent before: "Corrib Veterinary Hospital sent Aoife and me to WSAVA Congress"); "Parks
-# Vic have made me a team leader": the body doing it employs the one it sends or makes so
+# Vic have made me a team leader": the body doing it employs the one it sends or makes so, when
+# the trip is to an event or said with work ("British Airways flew us to Lisbon", "the NHS is
+# sending me to Leeds for the scan" employ no one)
 _SENT_TO = re.compile(
-    r"\b(?:(?:is|are|['’]s|['’]re)\s+(?:sending|flying)|(?P<past>sent|flew))\s+"
+    r"\b(?:(?:is|are|['’]s|['’]re)\s+sending|(?P<past>sent))\s+"
     r"(?:me|us|[^\W\d_][\w'’-]*\s+and\s+me)\s+(?:out\s+|over\s+)?to\b",
     re.IGNORECASE,
 )
@@ -860,36 +863,37 @@ _MADE_ME = re.compile(
     r"(?:" + ROLE_WORDS + r"|leader|partner|head|associate)\b",
     re.IGNORECASE,
 )
+_SENT_FOR_WORK = re.compile(
+    r"\b(?:work|conference|summit|congress|expo|training|client|trade\s+fair|team|office)\b",
+    re.IGNORECASE,
+)
+_SENDER_JOINS = re.compile(r"\s*,?\s*(?:(?:have|has|had|['’]ve)\s*)?")
+_NOT_EMPLOYERS = re.compile(r"\b(?:school|academy|college|university|nhs|council)\b", re.IGNORECASE)
 
 
 def _sent_for_work(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
     """Where the speaker's employer sends them: the speaker's plan, or a visit once made, to each
     place or event the clause names after "to", shared with one sent along ("Aoife and me"); the
-    one sending, a business named right before, employs them, as does one that made the speaker
-    a team leader or a partner."""
+    one sending, a business named right before, employs them when the trip is for work; so does
+    one that made the speaker a team leader or a partner."""
     speaker = turn.speaker
-    if speaker is None or _is_question(turn.text, span):
+    if speaker is None:
         return []
     sent = _SENT_TO.search(turn.text, span[0], span[1])
-    made = _MADE_ME.search(turn.text, span[0], span[1])
-    act = sent or made
+    act = sent or _MADE_ME.search(turn.text, span[0], span[1])
     if act is None:
         return []
     senders = [
-        slot
+        slot.entity
         for slot in slots
         if not slot.pronoun
         and slot.entity.type == "organization"
+        and not _NOT_EMPLOYERS.search(slot.entity.name)
         and slot.end <= act.start()
-        and not turn.text[slot.end : act.start()]
-        .strip(" ,")
-        .casefold()
-        .removesuffix("have")
-        .removesuffix("has")
-        .strip()
+        and _SENDER_JOINS.fullmatch(turn.text, slot.end, act.start())
     ]
     if sent is None:
-        return [Fact(speaker, senders[-1].entity, "WORKS_AT", *span)] if senders else []
+        return [Fact(speaker, senders[-1], "WORKS_AT", *span)] if senders else []
     along = [
         slot.entity
         for slot in slots
@@ -899,16 +903,26 @@ def _sent_for_work(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list
     ]
     clause = _CLAUSE_BREAK.search(turn.text.casefold(), sent.end(), span[1])
     ends = clause.start() if clause is not None else span[1]
+    targets = [
+        slot.entity
+        for slot in slots
+        if not slot.pronoun
+        and sent.end() <= slot.start < ends
+        and slot.entity.type in WHERE | {"event"}
+    ]
+    for_work = any(t.type == "event" for t in targets) or _SENT_FOR_WORK.search(
+        turn.text, span[0], span[1]
+    )
     found: list[Fact] = []
     for person in (speaker, *along):
-        for slot in slots:
-            kind = slot.entity.type
-            if slot.pronoun or not sent.end() <= slot.start < ends or kind not in WHERE | {"event"}:
-                continue
-            relation = "PLANS" if not sent["past"] else "ATTENDED" if kind == "event" else "VISITED"
-            found.append(Fact(person, slot.entity, relation, *span))
-        if found and senders:
-            found.append(Fact(person, senders[-1].entity, "WORKS_AT", *span))
+        for target in targets:
+            if sent["past"] is None:
+                relation = "PLANS"
+            else:
+                relation = "ATTENDED" if target.type == "event" else "VISITED"
+            found.append(Fact(person, target, relation, *span))
+        if targets and senders and for_work:
+            found.append(Fact(person, senders[-1], "WORKS_AT", *span))
     return found
 
 
@@ -920,6 +934,11 @@ _STAY_WITH_ME = re.compile(
 )
 
 
+_ON_A_TRIP = re.compile(
+    r"\b(?:holiday|holidays|vacation|trip|rented|airbnb|cottage|hotel|so\s+far|getaway|"
+    r"honeymoon)\b",
+    re.IGNORECASE,
+)
 # "Sacramento has been treating us well", "Porto is treating me well": a town one lives in
 _TREATING_ME = re.compile(
     r"\s*(?:['’]s|\s+is|\s+has|\s+have)\s+(?:been\s+)?treating\s+(?:me|us)\b", re.IGNORECASE
@@ -928,9 +947,9 @@ _TREATING_ME = re.compile(
 
 def _stay_offered(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
     """Where the speaker offers a bed at their home, or says how the town treats them: where
-    they live."""
+    they live (not on a holiday: "we've rented a cottage", "two more days of holiday")."""
     speaker = turn.speaker
-    if speaker is None or _is_question(turn.text, span):
+    if speaker is None or _ON_A_TRIP.search(turn.text):
         return []
     return [
         Fact(speaker, slot.entity, "LIVES_IN", *span)
@@ -953,9 +972,17 @@ _TAKEN_IN = re.compile(
     re.IGNORECASE,
 )
 _PRAISED_AFTER = re.compile(
-    r"\b(?:lov(?:ed|e)\s+it|hooked|obsessed|can['’]?t\s+put\s+it\s+down|"
-    r"haven['’]?t\s+stopped\s+thinking|(?:is|was|it['’]s)\s+(?:so\s+)?(?:stunning|gorgeous|"
-    r"brilliant|incredible|amazing|beautiful)|in\s+the\s+best\s+way|in\s+mourning)\b",
+    r"\b(?:i\s+(?:really\s+|absolutely\s+|just\s+)?lov(?:ed|e)\s+it|i['’]m\s+(?:\w+\s+)?"
+    r"(?:hooked|obsessed)|(?:i\s+)?(?:can['’]?t|couldn['’]?t)\s+put\s+it\s+down|"
+    r"(?:i\s+)?haven['’]?t\s+stopped\s+thinking|it\s+(?:is|was|['’]s)\s+(?:so\s+)?(?:stunning|"
+    r"gorgeous|brilliant|incredible|amazing|beautiful)|in\s+the\s+best\s+way|i['’]m\s+in\s+"
+    r"mourning)\b",
+    re.IGNORECASE,
+)
+# What says the praise is someone else's, or the speaker's is mixed ("my sister loved it but I
+# thought it was awful", "everyone is obsessed, and honestly hated it")
+_PRAISE_UNDONE = re.compile(
+    r"\b(?:but|hated|hate|awful|boring|bored|never|didn['’]?t|not|people|everyone|everybody)\b",
     re.IGNORECASE,
 )
 # "'Blue Rev' is one of my favourite albums", "I've had Blue Rev on repeat"
@@ -970,14 +997,18 @@ _WORKS = frozenset({"other", "product", "organization", "project"})
 def _works_liked(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[Fact]:
     """A work the speaker took in and praises in one sentence, or calls a favourite: liked."""
     speaker = turn.speaker
-    if speaker is None or _is_question(turn.text, span):
+    if speaker is None:
         return []
     found: list[Fact] = []
     for slot in slots:
         if slot.pronoun or slot.entity.type not in _WORKS or slot.entity.id == speaker.id:
             continue
         taken = _TAKEN_IN.search(turn.text, span[0], slot.start)
-        praised = taken is not None and _PRAISED_AFTER.search(turn.text, slot.end, span[1])
+        praised = (
+            taken is not None
+            and _PRAISED_AFTER.search(turn.text, slot.end, span[1])
+            and not _PRAISE_UNDONE.search(turn.text, span[0], span[1])
+        )
         if praised or _FAVOURITE_AFTER.match(turn.text, slot.end, span[1]):
             found.append(Fact(speaker, slot.entity, "LIKES", *span))
     return found
@@ -1602,7 +1633,8 @@ def _sentence_facts(
             if read is None:
                 continue
             relation, reverse, ended = read
-            if relation in _STATES and _MAYBE.search(between):
+            said_maybe = lowered[subject.start : subject.end] + between  # "I'd" + " live in "
+            if relation in _STATES and _MAYBE.search(said_maybe):
                 continue  # "we could buy a house in Osborne Village", "I'd never live in Leeds"
             if relation in ("LIKES", "RECOMMENDED") and _NOT_OF_IT.search(between):
                 continue  # "just like you", "I recommended it to you": a likeness, a recipient
@@ -1644,10 +1676,10 @@ def _sentence_facts(
                 add(subject.entity, target, relation, ended)
                 if (
                     companion is not None
-                    and relation in SHARED_BY_US
+                    and relation in _SHARED_BY_US
                     and span[0] <= companion.start < subject.start
                     and lowered[subject.start : subject.end] in _WE
-                    and not WE_OF_OTHERS.search(lowered, span[0], span[1])
+                    and not _WE_OF_OTHERS.search(lowered, span[0], span[1])
                     and not any(
                         companion.end <= slot.start < subject.start
                         and not slot.pronoun
@@ -1716,14 +1748,17 @@ def _went_facts(turn: Turn, span: tuple[int, int], slots: list[Slot], lowered: s
 
 # A state said only as possible, wished or refused: "we could buy a whole house in Osborne
 # Village", "I would live in Lisbon if I could", "I'd never work at Meta"
-_MAYBE = re.compile(r"\b(?:would|could|might|wouldn['’]?t|couldn['’]?t)\b|['’]d\s+never\b")
+_MAYBE = re.compile(
+    r"\b(?:would|could|might|wouldn['’]?t|couldn['’]?t)\b|['’]d\s+(?:never|love\s+to|like\s+to|"
+    r"rather|live|work|move|study|stay|marry)\b"
+)
 _STATES = frozenset({"LIVES_IN", "WORKS_AT", "STUDIES_AT", "MOVED_TO", "MARRIED_TO", "OWNS"})
 _WE = frozenset({"we", "we're", "we’re", "we've", "we’ve", "we'll", "we’ll", "we'd", "we’d"})
 # What the "we" of a pair did or means to do together (not whom each knows or is kin to).
-SHARED_BY_US = frozenset({"LIVES_IN", "MOVED_TO", "VISITED", "ATTENDED", "PLANS"})
+_SHARED_BY_US = frozenset({"LIVES_IN", "MOVED_TO", "VISITED", "ATTENDED", "PLANS"})
 # A "we" the sentence gives others: "me and my wife", "my family and I, we", "our team we",
 # "Tom and I are divorced now, we live in Leeds and he lives in York"
-WE_OF_OTHERS = re.compile(
+_WE_OF_OTHERS = re.compile(
     r"\b(?:(?:my|our|the)\s+(?:family|wife|husband|parents|kids|team|others|lot)|divorced|"
     r"split\s+up|broke\s+up)\b"
 )
@@ -1962,34 +1997,28 @@ _KIN_ADDRESS = re.compile(
     re.IGNORECASE,
 )
 _SPOUSES = frozenset({"wife", "husband", "hubby"})
-_KIN_CALLS = (
-    r"(?:(?:lil|little|big|baby)\s+(?:bro|brother|sis|sister)|sis|sister|mum|mom|ma|mam|mama|"
-    r"mummy|mommy|dad|daddy|papa|cuz|cousin|primo|prima|son)"
-)
-# Words after which a kinship word closing a sentence is a call ("what's up sis", "thank you
-# ma", "night sis ❤️", "yes Ma I'll be there"): a greeting, a thanks or an answer.
+# Parents' words: calling the other speaker so is their child speaking ("sis", "son", "cuz"
+# and "bro" call friends as often, so they alone say nothing).
+_PARENT_CALLS = r"(?:mum|mom|ma|mam|mama|mummy|mommy|dad|daddy|papa)"
+# A greeting, a thanks or an answer before a call ("thank you ma", "yes Ma I'll be there").
 _CALL_OPENERS = (
     r"(?:thanks|thank\s+(?:you|u)|ty|love\s+(?:you|u|ya)|miss\s+(?:you|u|ya)|night|nite|"
-    r"morning|what['’]?s\s+up|wassup|sup|hey|hi|hiya|bye|ok|okay|yes|yeah|ya|no|nah|lol|haha|"
-    r"cheers|congrats|amen|sorry|please|pls)"
+    r"morning|hey|hi|hiya|bye|ok|okay|yes|yeah|ya|no|nah|sorry|please|pls|amen)"
 )
-# A kinship word that calls the one spoken to without being the whole sentence: after a comma
-# or a greeting at its close ("ok, see you sunday, ma", "what's up sis"), with "little" or "big"
-# anywhere at its close ("get over it little bro": bare "bro" calls friends as often), or
-# opening it before a comma or a cry ("primo!! did my mom tell you", "Ma, are you home?").
+# A kinship word that calls the one spoken to without being the whole sentence: a parent's word
+# after a greeting or a comma, closing the sentence or before "I" ("ok, see you sunday, mum x",
+# "yes Ma I'll be there"), or opening it before a comma ("Ma, are you home?"); a younger or
+# elder sibling's closing a clause after a comma or a particle ("get over it little bro";
+# not "I have a little brother", "she's like a big sister", "Tom's little sis").
 _KIN_CALLED = re.compile(
     r"(?:(?<![\w'’])"
     + _CALL_OPENERS
-    + r",?\s+"
-    + _KIN_CALLS
-    + r"|,\s*"
-    + _KIN_CALLS
-    + r"|(?<!\bmy\s)(?<!\bur\s)(?<!\byour\s)(?<!\bour\s)(?<!\bthe\s)(?<!\bhis\s)"
-    r"(?<!\bher\s)\b(?:lil|little|big|baby)\s+(?:bro|brother|sis|sister))"
-    r"(?:\s+(?:i|i['’]m|i['’]ll|we|we['’]ll))?\W*(?:x+\W*)?$"
-    r"|^\W*" + _KIN_CALLS + r"\s*(?:!+|,)(?:\s+(?!(?:and|&)\b|(?-i:[A-Z]))|\W*$)"
-    # "yes Ma I'll be there": a greeting or an answer, the call, then the speaker goes on
-    r"|^\W*" + _CALL_OPENERS + r",?\s+" + _KIN_CALLS + r"\b(?=\s*(?:[,!.]|i\b|i['’]|we\b))",
+    + r",?\s+|,\s*)"
+    + _PARENT_CALLS
+    + r"\b(?=\W*(?:x+\W*)?$|\s+(?:i|i['’]m|i['’]ll|we|we['’]ll)\b)"
+    r"|^\W*" + _PARENT_CALLS + r"\s*,\s+(?!(?:and|&)\b|(?-i:[A-Z]))"
+    r"|(?:,\s*|\b(?:it|up|on|out|off|now|then|too|lol|haha)\s+)(?:lil|little|big|baby)\s+"
+    r"(?:bro|brother|sis|sister)\W*$",
     re.IGNORECASE,
 )
 
@@ -2000,15 +2029,16 @@ def _kin_address(turn: Turn, span: tuple[int, int]) -> list[Fact]:
     speaker, addressee = turn.speaker, turn.addressee
     said = turn.text[span[0] : span[1]]
     whole = _KIN_ADDRESS.match(said)
-    called = whole or _KIN_CALLED.search(said)
-    if called is None or speaker is None or addressee is None or addressee.type != "person":
+    if speaker is None or addressee is None or addressee.type != "person":
+        return []
+    if whole is None and _KIN_CALLED.search(said) is None:
         return []
     if whole is not None and said.rstrip().endswith("?"):
         return []  # "my cousin??" answers "who's Wendell?"; it calls nobody
     if speaker.id == addressee.id:
         return []
-    kin = called.groupdict().get("kin") or ""
-    relation = "MARRIED_TO" if kin.casefold() in _SPOUSES else "FAMILY_OF"
+    spouse = whole is not None and whole.group("kin").casefold() in _SPOUSES
+    relation = "MARRIED_TO" if spouse else "FAMILY_OF"
     return [Fact(speaker, addressee, relation, span[0], span[1])]
 
 

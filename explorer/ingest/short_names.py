@@ -35,7 +35,7 @@ from explorer.ingest.aliases import repoint
 from explorer.ingest.casing import LIST_SIZE, is_everyday_word
 from explorer.ingest.evidence import merge_entity, refuses
 from explorer.ingest.extractor import Extraction
-from explorer.ingest.given_names import is_census_name, is_common_surname, is_world_given_name
+from explorer.ingest.given_names import is_census_name, is_common_surname
 from explorer.ingest.ids import normalise_name
 from explorer.ingest.lexicon import (
     NATURE_WORDS,
@@ -53,20 +53,11 @@ MAX_NAME_WORDS = 4
 
 
 def short_name(entity: Entity) -> str | None:
-    """The normalised one-word name of an entity that may be a short form of a person's name
-    (a given name read as a place too: "back to Ngozi" of Ngozi Eze)."""
+    """The normalised one-word name of an entity that may be a short form of a person's name."""
     key = normalise_name(entity.name)
-    if " " in key or not entity.name[:1].isupper():
-        return None
-    if entity.type not in PERSON_LIKE and not _given_name_as_place(entity, key):
+    if entity.type not in PERSON_LIKE or " " in key or not entity.name[:1].isupper():
         return None
     return key if any(char.isalpha() for char in key) else None
-
-
-def _given_name_as_place(entity: Entity, key: str) -> bool:
-    """A given name no town has, typed a place by the words around it ("sending it back to
-    Ngozi"): the first name of a person named in full may still be meant."""
-    return entity.type == "place" and is_world_given_name(key) and not is_known_place(key)
 
 
 def name_ends(entity: Entity) -> tuple[str, str] | None:
@@ -131,8 +122,6 @@ def resolve_short_names(
                 for candidate in by_word.get((scope, key), ())
                 if (candidate.person or entity.type == "person")
                 and not refuses(candidate.entity, entity.name)
-                # a given name read as a place stands only for a person's first name
-                and (entity.type != "place" or _first_name_of(candidate, key))
                 # "a checkup with Dra. Reyes" is no speaker Paolo Reyes: one titled so is
                 # spoken of, and the speakers of the chat are its own people
                 and not (candidate.entity.id in protected and _titled(entity))
@@ -145,10 +134,6 @@ def resolve_short_names(
     for short_id, full_id in _thing_short_names(entities, known, protected, guessed).items():
         resolved.setdefault(short_id, full_id)
     return resolved
-
-
-def _first_name_of(candidate: _FullName, key: str) -> bool:
-    return candidate.person and normalise_name(candidate.entity.name).split()[0] == key
 
 
 _TITLED = re.compile(r"(?:" + "|".join(sorted(TITLES)) + r")\.?\s", re.IGNORECASE)
@@ -270,16 +255,7 @@ def _thing_short_names(
         # Garda), never for a venue, a body or an event named after it ("Didsbury" beside the
         # Didsbury Boathouse)
         place_of_a_place = entity.type == "place" and len(ids) == 1 and ids <= features
-        # "North House" of North House Folk School, though "House" made it a place: the first
-        # words of one body's name, no town, and no street ("Gloucester Road" beside Gloucester
-        # Road Vets is the road)
-        opening_words = (
-            " " in key
-            and entity.type == "place"
-            and not is_known_place(key)
-            and key.split()[-1] not in PLACE_SUFFIXES - {"house"}
-        )
-        if entity.type in _NOT_SHORT and not (guessed_place or place_of_a_place or opening_words):
+        if entity.type in _NOT_SHORT and not (guessed_place or place_of_a_place):
             continue
         person = entity.type == "person" and entity.id not in guessed
         if ids & places and (person or is_census_name(key.split()[0])):
@@ -290,9 +266,12 @@ def _thing_short_names(
     return found
 
 
-_BODY_WORDS = ORGANISATION_SUFFIXES | EVENT_WORDS | frozenset({"hotel"})
-# A trade's word ending a shop's name: "Old Pueblo Cycles", "Kettle Books"
-_BODY_WORDS |= frozenset({"cycles", "bikes", "books", "coffee", "foods", "wines", "tours"})
+# (and a trade's word ending a shop's name: "Old Pueblo Cycles", "Kettle Books")
+_BODY_WORDS = (
+    ORGANISATION_SUFFIXES
+    | EVENT_WORDS
+    | frozenset({"hotel", "cycles", "bikes", "books", "coffee", "foods", "wines", "tours"})
+)
 _LOOSE_ENDS = frozenset({"of", "the", "and", "&", "for", "de", "at", "on"})
 
 

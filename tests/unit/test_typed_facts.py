@@ -4591,6 +4591,11 @@ _NOT_READ_SO: list[tuple[str, Check]] = [
         "I'm leaning towards Nationwide for the mortgage",
         lambda f, k: not any(r == "PLANS" for _, r, _ in f),
     ),
+    (
+        "I'm thinking about taking a pottery class at Clay Commons",
+        lambda f, k: not any(r == "ATTENDED" for _, r, _ in f),
+    ),
+    ("ok ma, I will send the report by 5", lambda f, k: not any(r == "FAMILY_OF" for _, r, _ in f)),
     ("Summer's coming too, finally", lambda f, k: "Summer" not in k),
     ("Bluey is coming along nicely", lambda f, k: k.get("Bluey") != "person"),
     ("I'd live in Lisbon if I could", lambda f, k: not any(r == "LIVES_IN" for _, r, _ in f)),

@@ -295,10 +295,15 @@ async def test_a_restart_reports_restarting_until_it_is_done_and_the_watchdog_ke
     restart = asyncio.ensure_future(memory.restart_half("chunks"))
     seen: list[str] = []
     while not restart.done():
-        seen.append((await memory.health()).chunks)
+        status = (await memory.health()).chunks
+        # A health read the restart finished during may rightly say "ok" (it read the halves
+        # after the restart let go): only reads over before it finished must say "restarting".
+        if not restart.done():
+            seen.append(status)
         await asyncio.sleep(0.05)
     await restart
-    assert seen and all(status.startswith("restarting") for status in seen), seen
+    odd = [(at, status) for at, status in enumerate(seen) if not status.startswith("restarting")]
+    assert seen and not odd, (len(seen), odd)
     assert memory.supervision.get("task") is None  # the watchdog never took it on
     assert servers.postgres_pid() not in (None, before)
     assert (await memory.health()).chunks == "ok"

@@ -214,11 +214,12 @@ _NOT_SOUGHT = re.compile(
 )
 # A stay, a home or a ride said of a holiday or a trip ("Lisbon has been treating us well,
 # two more days of holiday", "we've rented a cottage", "after the work trip")
-_NOT_A_TRIP = re.compile(
-    r"^(?!.*\b(?:holiday|holidays|vacation|trip|rented|airbnb|cottage|hotel|so\s+far|"
-    r"getaway|honeymoon|conference)\b)",
+ON_A_TRIP = re.compile(
+    r"\b(?:holiday|holidays|vacation|trip|rented|airbnb|cottage|hotel|so\s+far|getaway|"
+    r"honeymoon|conference)\b",
     re.IGNORECASE,
 )
+_NOT_A_TRIP = re.compile(r"^(?!.*" + ON_A_TRIP.pattern + ")", re.IGNORECASE)
 # "back in Wellington for good": home again, to stay.
 _FOR_GOOD = re.compile(r"\s+(?:for\s+good|permanently|to\s+stay)\b")
 # "introducing you to Renata" (a rule read between "you" and the name after "to").

@@ -53,6 +53,7 @@ from explorer.ingest.relation_rules import (
     KIN_RELATIONS,
     LEFT_WORDS,
     NOT_A_STAY,
+    ON_A_TRIP,
     PAIR_MET,
     PETS,
     PROPOSAL_WORDS,
@@ -934,11 +935,6 @@ _STAY_WITH_ME = re.compile(
 )
 
 
-_ON_A_TRIP = re.compile(
-    r"\b(?:holiday|holidays|vacation|trip|rented|airbnb|cottage|hotel|so\s+far|getaway|"
-    r"honeymoon)\b",
-    re.IGNORECASE,
-)
 # "Sacramento has been treating us well", "Porto is treating me well": a town one lives in
 _TREATING_ME = re.compile(
     r"\s*(?:['’]s|\s+is|\s+has|\s+have)\s+(?:been\s+)?treating\s+(?:me|us)\b", re.IGNORECASE
@@ -949,7 +945,7 @@ def _stay_offered(turn: Turn, span: tuple[int, int], slots: list[Slot]) -> list[
     """Where the speaker offers a bed at their home, or says how the town treats them: where
     they live (not on a holiday: "we've rented a cottage", "two more days of holiday")."""
     speaker = turn.speaker
-    if speaker is None or _ON_A_TRIP.search(turn.text):
+    if speaker is None or ON_A_TRIP.search(turn.text):
         return []
     return [
         Fact(speaker, slot.entity, "LIVES_IN", *span)

@@ -678,12 +678,6 @@ def evidence_type(key: str, votes: Counter[str], cues: Counter[str]) -> str:
     return typed(key, votes, cues)[0]
 
 
-def _someones_name(words: Sequence[str]) -> bool:
-    """A name opening on a given name: a performer's, as far as tickets say ("Larry Dean",
-    "Harry Styles"; so "Green Man" is left to its other cues too)."""
-    return is_census_name(words[0])
-
-
 _OCCASION_JOINS = frozenset({"of", "de", "du", "des", "del", "della", "la"})
 
 
@@ -752,9 +746,9 @@ def typed(key: str, votes: Counter[str], cues: Counter[str]) -> tuple[str, bool]
     if not (single and is_census_name(key)):
         tally["place"] += 2 * cues["travel"] + cues["trip_planned"]
     tally["event"] += 2 * cues["event"]
-    if not _someones_name(words):
-        # tickets for a name are for an event, unless it is someone's: "tickets for Larry Dean"
-        # (not "tickets for Green Man": a given name may open a festival's name)
+    if not is_census_name(words[0]):
+        # tickets for a name are for an event, unless it opens on a given name: a performer's
+        # ("tickets for Larry Dean", "Harry Styles"; "Green Man" is left to its other cues)
         tally["event"] += 2 * cues["tickets"]
     tally["place" if is_known_place(key) else "organization"] += cues["at"]
     # "the TTC", "the Koramangala flat": one word after "the" that is no given name names no one
